@@ -1,0 +1,210 @@
+//! The `tracekit` command: reads a file (memory-mapped), hands its bytes to
+//! the library, prints the tracks. All I/O of tracekit is here.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use tracekit::output::Filter;
+use tracekit::{AnalyzeOptions, Parallelism};
+
+#[derive(Parser)]
+#[command(
+    name = "tracekit",
+    version,
+    about = "Sync tracks of Chrome performance traces and JavaScript CPU profiles"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the call tree of every thread (the DevTools Performance panel's tracks).
+    Tracks(TracksArgs),
+    /// Print what the trace holds and what was skipped while loading it.
+    Info {
+        /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or not).
+        trace: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct TracksArgs {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or not).
+    trace: PathBuf,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Only the thread with this name or id.
+    #[arg(long)]
+    thread: Option<String>,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+    /// Only nodes overlapping this window: START..END in ms from the start of the trace.
+    #[arg(long, value_parser = parse_window)]
+    window: Option<(f64, f64)>,
+    /// Only nodes at most this deep (roots are depth 0).
+    #[arg(long)]
+    max_depth: Option<u32>,
+    /// Only nodes lasting at least this many ms.
+    #[arg(long)]
+    min_duration: Option<f64>,
+    /// Print on stderr what was skipped or repaired while loading.
+    #[arg(long)]
+    stats: bool,
+    /// Worker threads for per-thread work (default: all cores; 1: no extra thread).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Conformance,
+}
+
+fn parse_window(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or("expected START..END (milliseconds)")?;
+    let a: f64 = a.trim().parse().map_err(|_| format!("not a number: {a}"))?;
+    let b: f64 = b.trim().parse().map_err(|_| format!("not a number: {b}"))?;
+    if b < a {
+        return Err("END is before START".into());
+    }
+    Ok((a, b))
+}
+
+/// The file's bytes: memory-mapped when possible, read otherwise (pipes).
+enum Bytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Read(v) => v,
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Bytes, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    if meta.is_file() && meta.len() > 0 {
+        // SAFETY: the map is only read; a file truncated by another process
+        // while we read it is the one hazard, as with any mapped reader.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            return Ok(Bytes::Mapped(map));
+        }
+    }
+    std::fs::read(path)
+        .map(Bytes::Read)
+        .map_err(|e| e.to_string())
+}
+
+fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, String> {
+    let bytes = read(path)?;
+    let decoded = tracekit::decode(&bytes).map_err(|e| e.to_string())?;
+    let mut trace = tracekit::parse(&decoded.text).map_err(|e| e.to_string())?;
+    let mut diagnostics = decoded.diagnostics;
+    diagnostics.merge(std::mem::take(&mut trace.diagnostics));
+    trace.diagnostics = diagnostics;
+    Ok(tracekit::analyze(trace, options))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        Command::Tracks(args) => {
+            let parallelism = match args.threads {
+                Some(1) => Parallelism::Sequential,
+                Some(n) => {
+                    let _ = rayon_pool(n);
+                    Parallelism::Rayon
+                }
+                None => Parallelism::Rayon,
+            };
+            let options = AnalyzeOptions {
+                all_processes: args.all_processes,
+                parallelism,
+            };
+            let analysis = load(&args.trace, &options)
+                .map_err(|e| format!("{}: {e}", args.trace.display()))?;
+            for warning in &analysis.diagnostics.warnings {
+                eprintln!("tracekit: warning: {}: {warning}", args.trace.display());
+            }
+            let filter = Filter {
+                thread: args.thread,
+                window_ms: args.window,
+                max_depth: args.max_depth,
+                min_duration_ms: args.min_duration,
+            };
+            let text = match args.format {
+                Format::Text => tracekit::output::text(&analysis, &filter),
+                Format::Json => tracekit::output::json(&analysis, &filter),
+                Format::Conformance => tracekit::output::conformance_filtered(&analysis, &filter),
+            };
+            write_out(&mut out, &text)?;
+            if args.stats {
+                eprint!("{}", tracekit::output::stats(&analysis));
+            }
+        }
+        Command::Info { trace } => {
+            let analysis = load(&trace, &AnalyzeOptions::default())
+                .map_err(|e| format!("{}: {e}", trace.display()))?;
+            let mut text = tracekit::output::stats(&analysis);
+            for (pid, process) in &analysis.processes {
+                text.push_str(&format!(
+                    "process {} {}: {} threads with tracks\n",
+                    pid.to_js_string(&analysis.interner),
+                    process
+                        .url
+                        .map(|u| analysis.interner.resolve(u))
+                        .unwrap_or("(no url)"),
+                    process.threads.len()
+                ));
+            }
+            write_out(&mut out, &text)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sizes rayon's global pool (the only pool tracekit uses).
+fn rayon_pool(threads: usize) -> Result<(), String> {
+    std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+    Ok(())
+}
+
+fn write_out(out: &mut impl Write, text: &str) -> Result<(), String> {
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is not an error worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("writing the output: {e}")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tracekit: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

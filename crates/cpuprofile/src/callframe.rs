@@ -1,0 +1,51 @@
+//! Call frames: where a profile node's function lives.
+
+use tracekit_events::jsnum::write_js_number;
+use tracekit_events::{Interner, Sym};
+
+/// A function location. Strings are interned; a field the profile left
+/// out is `None` and prints as JavaScript prints `undefined`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CallFrame {
+    pub function_name: Sym,
+    pub url: Sym,
+    pub script_id: Sym,
+    pub line_number: Option<f64>,
+    pub column_number: Option<f64>,
+}
+
+impl CallFrame {
+    /// DevTools merges consecutive samples of "the same" frame by script,
+    /// function name and line (not url, not column).
+    pub fn same_function(&self, other: &CallFrame) -> bool {
+        self.script_id == other.script_id
+            && self.function_name == other.function_name
+            && self.line_number == other.line_number
+    }
+
+    /// `js:<functionName>@<url>:<lineNumber>:<columnNumber>`, the label of a
+    /// JS call in the conformance dump.
+    pub fn write_label(&self, out: &mut String, interner: &Interner) {
+        out.push_str("js:");
+        out.push_str(interner.resolve(self.function_name));
+        out.push('@');
+        out.push_str(interner.resolve(self.url));
+        out.push(':');
+        write_optional_number(out, self.line_number);
+        out.push(':');
+        write_optional_number(out, self.column_number);
+    }
+
+    pub fn label(&self, interner: &Interner) -> String {
+        let mut s = String::new();
+        self.write_label(&mut s, interner);
+        s
+    }
+}
+
+fn write_optional_number(out: &mut String, x: Option<f64>) {
+    match x {
+        Some(x) => write_js_number(out, x),
+        None => out.push_str("undefined"),
+    }
+}

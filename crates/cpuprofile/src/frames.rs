@@ -1,0 +1,211 @@
+//! Walking a profile as a sequence of opened and closed frames, the way
+//! DevTools draws a CPU profile on its own (without trace events).
+
+use crate::model::{CpuProfileModel, NodeIx};
+
+/// One step of the walk. Times are in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrameEvent {
+    Open {
+        depth: i32,
+        node: NodeIx,
+        time: f64,
+    },
+    Close {
+        depth: i32,
+        node: NodeIx,
+        start: f64,
+        duration: f64,
+        self_time: f64,
+    },
+}
+
+/// The walk's stack of open frames: start times and time spent in
+/// children, indexed from 1 (slot 0 stands for the root). Reads outside
+/// what was written give NaN, as `undefined` does in JavaScript arithmetic,
+/// so malformed profiles behave as they do in DevTools instead of panicking.
+struct OpenFrames {
+    top: i64,
+    starts: Vec<f64>,
+    child_time: Vec<f64>,
+}
+
+impl OpenFrames {
+    fn read(v: &[f64], i: i64) -> f64 {
+        if i < 0 {
+            return f64::NAN;
+        }
+        v.get(i as usize).copied().unwrap_or(f64::NAN)
+    }
+
+    fn write(v: &mut Vec<f64>, i: i64, x: f64) {
+        if i < 0 {
+            return;
+        }
+        let i = i as usize;
+        if v.len() <= i {
+            v.resize(i + 1, f64::NAN);
+        }
+        v[i] = x;
+    }
+
+    fn open(&mut self, time: f64) {
+        self.top += 1;
+        Self::write(&mut self.starts, self.top, time);
+        Self::write(&mut self.child_time, self.top, 0.0);
+    }
+
+    /// Closes the top frame at `time`: returns (start, duration, self time).
+    fn close(&mut self, time: f64) -> (f64, f64, f64) {
+        let start = Self::read(&self.starts, self.top);
+        let duration = time - start;
+        let below = self.top - 1;
+        let updated = Self::read(&self.child_time, below) + duration;
+        Self::write(&mut self.child_time, below, updated);
+        let self_time = duration - Self::read(&self.child_time, self.top);
+        self.top -= 1;
+        (start, duration, self_time)
+    }
+}
+
+impl CpuProfileModel {
+    fn depth_of(&self, n: NodeIx) -> i32 {
+        self.nodes[n as usize].depth
+    }
+
+    fn parent_of(&self, n: NodeIx) -> Option<NodeIx> {
+        self.nodes[n as usize].parent
+    }
+
+    /// Calls `visit` for every frame opened and closed over the whole
+    /// profile, in time order. A garbage collector sample is drawn on top of
+    /// the stack of the sample before it.
+    pub fn for_each_frame(&self, mut visit: impl FnMut(FrameEvent)) {
+        let samples = &self.samples;
+        let timestamps = &self.timestamps;
+        let gc = self.gc_node;
+        let mut frames = OpenFrames {
+            top: 0,
+            starts: Vec::with_capacity(self.max_depth.max(0) as usize + 3),
+            child_time: Vec::with_capacity(self.max_depth.max(0) as usize + 3),
+        };
+        let mut pending: Vec<NodeIx> = Vec::new();
+        let mut prev_id: Option<NodeIx> = Some(self.root);
+        let mut gc_parent: Option<NodeIx> = None;
+        let mut node: Option<NodeIx> = None;
+        let mut index = timestamps.partition_point(|&t| t < 0.0);
+
+        while index < samples.len() {
+            let time = timestamps.get(index).copied().unwrap_or(f64::NAN);
+            let id = samples[index];
+            index += 1;
+            if id == prev_id {
+                continue;
+            }
+            node = id;
+            let Some(mut prev_node) = prev_id else {
+                continue;
+            };
+            if let (Some(gc), Some(n)) = (gc, node) {
+                if n == gc {
+                    gc_parent = Some(prev_node);
+                    visit(FrameEvent::Open {
+                        depth: self.depth_of(prev_node) + 1,
+                        node: gc,
+                        time,
+                    });
+                    frames.open(time);
+                    prev_id = id;
+                    continue;
+                }
+            }
+            if let (Some(gc), Some(parent)) = (gc, gc_parent) {
+                if prev_node == gc {
+                    let (start, duration, self_time) = frames.close(time);
+                    visit(FrameEvent::Close {
+                        depth: self.depth_of(parent) + 1,
+                        node: gc,
+                        start,
+                        duration,
+                        self_time,
+                    });
+                    prev_node = parent;
+                    gc_parent = None;
+                }
+            }
+            // Frames below the new sample's stack that were not on the
+            // previous one are opened after the common part is closed.
+            while let Some(n) = node {
+                if self.depth_of(n) <= self.depth_of(prev_node) {
+                    break;
+                }
+                pending.push(n);
+                node = self.parent_of(n);
+            }
+            let mut prev = Some(prev_node);
+            while let Some(p) = prev {
+                if Some(p) == node {
+                    break;
+                }
+                let (start, duration, self_time) = frames.close(time);
+                visit(FrameEvent::Close {
+                    depth: self.depth_of(p),
+                    node: p,
+                    start,
+                    duration,
+                    self_time,
+                });
+                if let Some(n) = node {
+                    if self.depth_of(n) == self.depth_of(p) {
+                        pending.push(n);
+                        node = self.parent_of(n);
+                    }
+                }
+                prev = self.parent_of(p);
+            }
+            while let Some(n) = pending.pop() {
+                node = Some(n);
+                visit(FrameEvent::Open {
+                    depth: self.depth_of(n),
+                    node: n,
+                    time,
+                });
+                frames.open(time);
+            }
+            prev_id = id;
+        }
+
+        let end = match timestamps.get(index) {
+            Some(&t) if t != 0.0 && !t.is_nan() => t,
+            _ => self.profile_end_time,
+        };
+        if let (Some(n), Some(parent), Some(gc)) = (node, gc_parent, gc) {
+            if prev_id == Some(gc) {
+                let (start, duration, self_time) = frames.close(end);
+                visit(FrameEvent::Close {
+                    depth: self.depth_of(parent) + 1,
+                    node: n,
+                    start,
+                    duration,
+                    self_time,
+                });
+                prev_id = Some(parent);
+            }
+        }
+        let mut open = prev_id;
+        while let Some(n) = open {
+            let Some(parent) = self.parent_of(n) else {
+                break;
+            };
+            let (start, duration, self_time) = frames.close(end);
+            visit(FrameEvent::Close {
+                depth: self.depth_of(n),
+                node: n,
+                start,
+                duration,
+                self_time,
+            });
+            open = Some(parent);
+        }
+    }
+}

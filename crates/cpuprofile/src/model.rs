@@ -1,0 +1,345 @@
+//! The CPU profile model: the node tree with depths and parents, samples
+//! sorted by time, timestamps in milliseconds, and the meta nodes
+//! (`(program)`, `(idle)`, `(garbage collector)`), built as the DevTools
+//! `CPUProfileDataModel` builds them.
+
+use ahash::AHashMap;
+use tracekit_events::{names, Diagnostics};
+
+use crate::callframe::CallFrame;
+use crate::raw::RawProfile;
+
+/// Index of a node in [`CpuProfileModel::nodes`].
+pub type NodeIx = u32;
+
+#[derive(Clone, Debug)]
+pub struct ProfileNode {
+    pub id: i64,
+    pub call_frame: CallFrame,
+    pub parent: Option<NodeIx>,
+    /// The root is at depth -1, its children at 0.
+    pub depth: i32,
+    /// In the order DevTools' model lists them (the reverse of the input's).
+    pub children: Vec<NodeIx>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelError {
+    NoNodes,
+    NoHitCountNorSamples,
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ModelError::NoNodes => "the profile has no nodes",
+            ModelError::NoHitCountNorSamples => "the profile has neither hitCount nor samples",
+        })
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+#[derive(Clone, Debug)]
+pub struct CpuProfileModel {
+    pub nodes: Vec<ProfileNode>,
+    pub root: NodeIx,
+    by_id: AHashMap<i64, NodeIx>,
+    /// The node of each sample; `None` where the sample names no known node.
+    pub samples: Vec<Option<NodeIx>>,
+    /// Milliseconds. After normalization it holds one more timestamp than
+    /// there are samples (the estimated end of the last one).
+    pub timestamps: Vec<f64>,
+    pub trace_ids: Option<AHashMap<String, i64>>,
+    pub gc_node: Option<NodeIx>,
+    pub program_node: Option<NodeIx>,
+    pub idle_node: Option<NodeIx>,
+    pub max_depth: i32,
+    /// Milliseconds.
+    pub profile_start_time: f64,
+    pub profile_end_time: f64,
+}
+
+/// JavaScript truthiness of a number (`0` and `NaN` are false).
+fn truthy(x: f64) -> bool {
+    x != 0.0 && !x.is_nan()
+}
+
+impl CpuProfileModel {
+    pub fn new(profile: RawProfile, diag: &mut Diagnostics) -> Result<Self, ModelError> {
+        let (start, end, timestamps) = if profile.legacy {
+            (
+                profile.start_time * 1000.0,
+                profile.end_time * 1000.0,
+                profile.timestamps.clone(),
+            )
+        } else {
+            let mut ts = Vec::with_capacity(profile.time_deltas.as_ref().map_or(0, Vec::len));
+            let mut last = profile.start_time;
+            for delta in profile.time_deltas.iter().flatten() {
+                last += delta;
+                ts.push(last);
+            }
+            (
+                profile.start_time / 1000.0,
+                profile.end_time / 1000.0,
+                Some(ts),
+            )
+        };
+        let RawProfile {
+            nodes: raw_nodes,
+            samples: raw_samples,
+            trace_ids,
+            ..
+        } = profile;
+        if raw_nodes.is_empty() {
+            return Err(ModelError::NoNodes);
+        }
+        if raw_nodes[0].hit_count.is_none() && raw_samples.is_none() {
+            return Err(ModelError::NoHitCountNorSamples);
+        }
+
+        let mut raw_by_id: AHashMap<i64, usize> = AHashMap::with_capacity(raw_nodes.len());
+        for (i, n) in raw_nodes.iter().enumerate() {
+            raw_by_id.insert(n.id, i);
+        }
+        // Children lists, from parent links when the root has none.
+        let mut children: Vec<Vec<i64>> = raw_nodes
+            .iter()
+            .map(|n| n.children.clone().unwrap_or_default())
+            .collect();
+        if raw_nodes[0].children.is_none() {
+            for n in &raw_nodes[1..] {
+                let Some(&p) = n.parent.as_ref().and_then(|p| raw_by_id.get(p)) else {
+                    if n.parent.is_some() {
+                        diag.skip("profile: node whose parent is unknown", || {
+                            format!("node {}", n.id)
+                        });
+                    }
+                    continue;
+                };
+                children[p].push(n.id);
+            }
+        }
+
+        // Depth-first walk from the first node, which is taken as the root,
+        // with DevTools' stack discipline so that child order matches.
+        let mut nodes: Vec<ProfileNode> = Vec::with_capacity(raw_nodes.len());
+        let mut by_id: AHashMap<i64, NodeIx> = AHashMap::with_capacity(raw_nodes.len());
+        let mut visited = vec![false; raw_nodes.len()];
+        visited[0] = true;
+        nodes.push(ProfileNode {
+            id: raw_nodes[0].id,
+            call_frame: raw_nodes[0].call_frame,
+            parent: None,
+            depth: -1,
+            children: Vec::new(),
+        });
+        by_id.insert(raw_nodes[0].id, 0);
+        let mut max_depth = 0;
+        let mut stack: Vec<(NodeIx, i64)> = children[0].iter().map(|&c| (0, c)).collect();
+        while let Some((parent, id)) = stack.pop() {
+            let Some(&raw) = raw_by_id.get(&id) else {
+                diag.skip("profile: child id names no node", || {
+                    format!("node id {id}")
+                });
+                continue;
+            };
+            if visited[raw] {
+                diag.skip(
+                    "profile: node reached twice (cycle or shared child)",
+                    || format!("node id {id}"),
+                );
+                continue;
+            }
+            visited[raw] = true;
+            let ix = nodes.len() as NodeIx;
+            let depth = nodes[parent as usize].depth + 1;
+            max_depth = max_depth.max(depth);
+            nodes.push(ProfileNode {
+                id,
+                call_frame: raw_nodes[raw].call_frame,
+                parent: Some(parent),
+                depth,
+                children: Vec::new(),
+            });
+            nodes[parent as usize].children.push(ix);
+            by_id.insert(id, ix);
+            stack.extend(children[raw].iter().map(|&c| (ix, c)));
+        }
+        let unreachable = visited.iter().filter(|v| !**v).count();
+        if unreachable > 0 {
+            diag.skip("profile: nodes not reachable from the root", || {
+                format!(
+                    "{unreachable} nodes, e.g. id {}",
+                    raw_nodes[visited.iter().position(|v| !v).unwrap_or(0)].id
+                )
+            });
+        }
+
+        let samples: Option<Vec<Option<NodeIx>>> = raw_samples.map(|s| {
+            s.iter()
+                .map(|id| {
+                    let ix = by_id.get(id).copied();
+                    if ix.is_none() {
+                        diag.skip("profile: sample names an unknown node", || {
+                            format!("node id {id}")
+                        });
+                    }
+                    ix
+                })
+                .collect()
+        });
+
+        let mut model = CpuProfileModel {
+            nodes,
+            root: 0,
+            by_id,
+            samples: Vec::new(),
+            timestamps: Vec::new(),
+            trace_ids,
+            gc_node: None,
+            program_node: None,
+            idle_node: None,
+            max_depth,
+            profile_start_time: start,
+            profile_end_time: end,
+        };
+        model.extract_meta_nodes();
+        let has_samples = samples.as_ref().is_some_and(|s| !s.is_empty());
+        match (samples, timestamps) {
+            (Some(samples), timestamps) if has_samples => {
+                model.sort_and_normalize(samples, timestamps);
+                model.fix_missing_samples();
+            }
+            (samples, timestamps) => {
+                model.samples = samples.unwrap_or_default();
+                model.timestamps = timestamps.unwrap_or_default();
+            }
+        }
+        Ok(model)
+    }
+
+    fn extract_meta_nodes(&mut self) {
+        for &child in &self.nodes[self.root as usize].children {
+            if self.gc_node.is_some() && self.program_node.is_some() && self.idle_node.is_some() {
+                break;
+            }
+            match self.nodes[child as usize].call_frame.function_name {
+                names::GARBAGE_COLLECTOR => self.gc_node = Some(child),
+                names::PROGRAM => self.program_node = Some(child),
+                names::IDLE => self.idle_node = Some(child),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sorts samples by time and turns timestamps into milliseconds, adding
+    /// the estimated end of the last sample.
+    fn sort_and_normalize(&mut self, samples: Vec<Option<NodeIx>>, timestamps: Option<Vec<f64>>) {
+        let Some(mut timestamps) = timestamps else {
+            // No timing at all: spread the samples evenly over the profile.
+            let interval = (self.profile_end_time - self.profile_start_time) / samples.len() as f64;
+            self.timestamps = (0..=samples.len())
+                .map(|i| self.profile_start_time + i as f64 * interval)
+                .collect();
+            self.samples = samples;
+            return;
+        };
+        // The sorted lists are as long as the timestamps: samples without a
+        // timestamp are dropped, timestamps without a sample name no node.
+        let mut order: Vec<usize> = (0..timestamps.len()).collect();
+        order.sort_by(|&a, &b| {
+            timestamps[a]
+                .partial_cmp(&timestamps[b])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        self.samples = order
+            .iter()
+            .map(|&i| samples.get(i).copied().flatten())
+            .collect();
+        timestamps = order.iter().map(|&i| timestamps[i] / 1000.0).collect();
+        if self.samples.len() == timestamps.len() {
+            let last = timestamps.last().copied().unwrap_or(0.0);
+            let first = timestamps.first().copied().unwrap_or(f64::NAN);
+            let average = (last - first) / (timestamps.len() as f64 - 1.0);
+            timestamps.push(last + average);
+        }
+        if let Some(&first) = timestamps.first() {
+            if truthy(first) {
+                self.profile_start_time = first;
+            }
+        }
+        if let Some(&last) = timestamps.last() {
+            if truthy(last) {
+                self.profile_end_time = last;
+            }
+        }
+        self.timestamps = timestamps;
+    }
+
+    /// A lone `(program)` sample between two stacks with the same bottom
+    /// frame is a sampler failure: it takes the previous sample's node.
+    fn fix_missing_samples(&mut self) {
+        let Some(program) = self.program_node else {
+            return;
+        };
+        let count = self.samples.len();
+        if count < 3 {
+            return;
+        }
+        let is_system = |n: NodeIx| {
+            Some(n) == self.program_node || Some(n) == self.gc_node || Some(n) == self.idle_node
+        };
+        let mut prev = self.samples[0];
+        let mut current = self.samples[1];
+        for i in 1..count - 1 {
+            let next = self.samples[i + 1];
+            let (Some(p), Some(n)) = (prev, next) else {
+                // DevTools moves on without advancing its window here.
+                continue;
+            };
+            if current == Some(program)
+                && !is_system(p)
+                && !is_system(n)
+                && self.bottom_node(p) == self.bottom_node(n)
+            {
+                self.samples[i] = Some(p);
+            }
+            prev = current;
+            current = next;
+        }
+    }
+
+    /// The ancestor just below the root.
+    fn bottom_node(&self, mut n: NodeIx) -> NodeIx {
+        while let Some(p) = self.nodes[n as usize].parent {
+            if self.nodes[p as usize].parent.is_none() {
+                break;
+            }
+            n = p;
+        }
+        n
+    }
+
+    pub fn node_by_id(&self, id: i64) -> Option<NodeIx> {
+        self.by_id.get(&id).copied()
+    }
+
+    /// The node of sample `i`.
+    pub fn node_by_index(&self, i: usize) -> Option<NodeIx> {
+        self.samples.get(i).copied().flatten()
+    }
+
+    pub fn node(&self, ix: NodeIx) -> &ProfileNode {
+        &self.nodes[ix as usize]
+    }
+
+    /// Whether `ix` is the root or one of the meta nodes the tracks hide.
+    pub fn is_root_or_meta(&self, ix: NodeIx) -> bool {
+        ix == self.root
+            || Some(ix) == self.program_node
+            || Some(ix) == self.idle_node
+            || Some(ix) == self.gc_node
+    }
+}

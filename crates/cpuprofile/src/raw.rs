@@ -1,0 +1,394 @@
+//! A CPU profile as the input spells it (the `Profiler.Profile` of the
+//! DevTools protocol, or its legacy `head` tree form), before the model is
+//! built from it.
+
+use std::fmt;
+
+use ahash::AHashMap;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use tracekit_events::{Interner, Sym};
+
+use crate::callframe::CallFrame;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawNode {
+    pub id: i64,
+    pub call_frame: CallFrame,
+    /// Parent link (trace profiles); `children` lists are the other form.
+    pub parent: Option<i64>,
+    pub children: Option<Vec<i64>>,
+    pub hit_count: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawProfile {
+    pub nodes: Vec<RawNode>,
+    /// Microseconds (seconds in the legacy form).
+    pub start_time: f64,
+    pub end_time: f64,
+    pub samples: Option<Vec<i64>>,
+    pub time_deltas: Option<Vec<f64>>,
+    /// Legacy form: raw sample timestamps in microseconds.
+    pub timestamps: Option<Vec<f64>>,
+    /// Sample trace ids (keyed by the id's decimal text) to node ids.
+    pub trace_ids: Option<AHashMap<String, i64>>,
+    /// The profile came in the legacy `head` form.
+    pub legacy: bool,
+}
+
+/// Decodes a whole profile from JSON text. Deeply nested legacy trees are
+/// decoded on a heap-grown stack, so no depth overflows.
+pub fn parse_profile_json(
+    text: &str,
+    interner: &mut Interner,
+) -> Result<RawProfile, serde_json::Error> {
+    let mut json = serde_json::Deserializer::from_str(text);
+    json.disable_recursion_limit();
+    let stacked = serde_stacker::Deserializer::new(&mut json);
+    let profile = ProfileSeed { interner }.deserialize(stacked)?;
+    json.end()?;
+    Ok(profile)
+}
+
+/// An integer id; JSON writers sometimes spell them `3.0`.
+pub struct IntId(pub i64);
+
+impl<'de> serde::Deserialize<'de> for IntId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = IntId;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<IntId, E> {
+                Ok(IntId(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<IntId, E> {
+                i64::try_from(v)
+                    .map(IntId)
+                    .map_err(|_| E::custom("integer out of range"))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<IntId, E> {
+                if v.fract() == 0.0 && v.abs() < 9.2e18 {
+                    Ok(IntId(v as i64))
+                } else {
+                    Err(E::custom(format!("expected an integer, found {v}")))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn ids(v: Vec<IntId>) -> Vec<i64> {
+    v.into_iter().map(|i| i.0).collect()
+}
+
+/// A string or a number, kept as text (script ids come both ways).
+pub struct Text(pub String);
+
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a number")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
+                Ok(Text(v.to_owned()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text, E> {
+                Ok(Text(tracekit_events::jsnum::js_number_string(v)))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Text, E> {
+                Ok(Text(v.to_string()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Text, E> {
+                Ok(Text("null".to_owned()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The call frame fields, wherever they stand (in `callFrame`, or on the
+/// node itself in the legacy form).
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CallFrameJson {
+    function_name: Option<String>,
+    url: Option<String>,
+    script_id: Option<Text>,
+    line_number: Option<f64>,
+    column_number: Option<f64>,
+}
+
+impl CallFrameJson {
+    /// The `callFrame` object as it is; or, for a legacy node (fields on the
+    /// node itself, 1-based), DevTools' conversion: 0-based line and column,
+    /// with -1, "", "" and "0" for what is absent (DevTools itself would
+    /// compute NaN from an absent line; it cannot load such files at all).
+    fn into_call_frame(self, interner: &mut Interner, legacy_fields: bool) -> CallFrame {
+        if legacy_fields {
+            return CallFrame {
+                function_name: interner.intern(self.function_name.as_deref().unwrap_or("")),
+                url: interner.intern(self.url.as_deref().unwrap_or("")),
+                script_id: interner.intern(self.script_id.as_ref().map_or("0", |t| t.0.as_str())),
+                line_number: Some(self.line_number.map_or(-1.0, |v| v - 1.0)),
+                column_number: Some(self.column_number.map_or(-1.0, |v| v - 1.0)),
+            };
+        }
+        let mut text = |s: Option<&str>| -> Sym { interner.intern(s.unwrap_or("undefined")) };
+        CallFrame {
+            function_name: text(self.function_name.as_deref()),
+            url: text(self.url.as_deref()),
+            script_id: text(self.script_id.as_ref().map(|t| t.0.as_str())),
+            line_number: self.line_number,
+            column_number: self.column_number,
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NodeJson {
+    id: IntId,
+    call_frame: Option<CallFrameJson>,
+    #[serde(flatten)]
+    legacy: CallFrameJson,
+    parent: Option<IntId>,
+    children: Option<Vec<IntId>>,
+    hit_count: Option<f64>,
+}
+
+impl NodeJson {
+    fn into_raw(self, interner: &mut Interner) -> RawNode {
+        let call_frame = match self.call_frame {
+            Some(cf) => cf.into_call_frame(interner, false),
+            None => self.legacy.into_call_frame(interner, true),
+        };
+        RawNode {
+            id: self.id.0,
+            call_frame,
+            parent: self.parent.map(|p| p.0),
+            children: self.children.map(ids),
+            hit_count: self.hit_count,
+        }
+    }
+}
+
+struct ProfileSeed<'i> {
+    interner: &'i mut Interner,
+}
+
+impl<'de> DeserializeSeed<'de> for ProfileSeed<'_> {
+    type Value = RawProfile;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RawProfile, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ProfileSeed<'_> {
+    type Value = RawProfile;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a CPU profile object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawProfile, A::Error> {
+        let mut profile = RawProfile::default();
+        let mut head_nodes: Option<Vec<RawNode>> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "nodes" => {
+                    let nodes: Vec<NodeJson> = map.next_value()?;
+                    profile.nodes = nodes
+                        .into_iter()
+                        .map(|n| n.into_raw(self.interner))
+                        .collect();
+                }
+                "startTime" => profile.start_time = map.next_value::<Option<f64>>()?.unwrap_or(0.0),
+                "endTime" => profile.end_time = map.next_value::<Option<f64>>()?.unwrap_or(0.0),
+                "samples" => profile.samples = map.next_value::<Option<Vec<IntId>>>()?.map(ids),
+                "timeDeltas" => profile.time_deltas = map.next_value()?,
+                "timestamps" => profile.timestamps = map.next_value()?,
+                "traceIds" | "trace_ids" => {
+                    let raw: Option<AHashMap<String, IntId>> = map.next_value()?;
+                    profile.trace_ids = raw.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect());
+                }
+                "head" => {
+                    let mut nodes = Vec::new();
+                    map.next_value_seed(HeadSeed {
+                        out: &mut nodes,
+                        interner: self.interner,
+                    })?;
+                    head_nodes = Some(nodes);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        // DevTools only converts the head tree when `nodes` is absent.
+        if let Some(nodes) = head_nodes {
+            profile.legacy = true;
+            if profile.nodes.is_empty() {
+                profile.nodes = nodes;
+            }
+        }
+        Ok(profile)
+    }
+}
+
+/// Flattens a legacy `head` tree into the node list, parents before
+/// children, as DevTools' conversion does, without building the tree.
+struct HeadSeed<'o, 'i> {
+    out: &'o mut Vec<RawNode>,
+    interner: &'i mut Interner,
+}
+
+impl<'de> DeserializeSeed<'de> for HeadSeed<'_, '_> {
+    type Value = i64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HeadSeed<'_, '_> {
+    type Value = i64;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a profile node")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<i64, A::Error> {
+        let slot = self.out.len();
+        self.out.push(RawNode {
+            id: 0,
+            call_frame: CallFrame {
+                function_name: tracekit_events::names::EMPTY,
+                url: tracekit_events::names::EMPTY,
+                script_id: tracekit_events::names::EMPTY,
+                line_number: None,
+                column_number: None,
+            },
+            parent: None,
+            children: Some(Vec::new()),
+            hit_count: None,
+        });
+        let mut id = None;
+        let mut call_frame: Option<CallFrameJson> = None;
+        let mut legacy = CallFrameJson::default();
+        let mut children = Vec::new();
+        let mut hit_count = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "id" => id = Some(map.next_value::<IntId>()?.0),
+                "callFrame" => call_frame = map.next_value()?,
+                "functionName" => legacy.function_name = map.next_value()?,
+                "url" => legacy.url = map.next_value()?,
+                "scriptId" => legacy.script_id = map.next_value()?,
+                "lineNumber" => legacy.line_number = map.next_value()?,
+                "columnNumber" => legacy.column_number = map.next_value()?,
+                "hitCount" => hit_count = map.next_value()?,
+                "children" => {
+                    children = map.next_value_seed(ChildrenSeed {
+                        out: self.out,
+                        interner: self.interner,
+                    })?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let id = id.ok_or_else(|| de::Error::missing_field("id"))?;
+        let frame = match call_frame {
+            Some(cf) => cf.into_call_frame(self.interner, false),
+            None => legacy.into_call_frame(self.interner, true),
+        };
+        let node = &mut self.out[slot];
+        node.id = id;
+        node.call_frame = frame;
+        node.children = Some(children);
+        node.hit_count = hit_count;
+        Ok(id)
+    }
+}
+
+struct ChildrenSeed<'o, 'i> {
+    out: &'o mut Vec<RawNode>,
+    interner: &'i mut Interner,
+}
+
+impl<'de> DeserializeSeed<'de> for ChildrenSeed<'_, '_> {
+    type Value = Vec<i64>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<i64>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ChildrenSeed<'_, '_> {
+    type Value = Vec<i64>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of profile nodes")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<i64>, A::Error> {
+        let mut ids = Vec::new();
+        while let Some(id) = seq.next_element_seed(HeadSeed {
+            out: &mut *self.out,
+            interner: &mut *self.interner,
+        })? {
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_modern_form() {
+        let mut interner = Interner::new();
+        let p = parse_profile_json(
+            r#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+                {"id":2,"callFrame":{"functionName":"f","scriptId":"7","url":"a.js","lineNumber":3,"columnNumber":4}}],
+                "startTime":10,"endTime":20,"samples":[2,2],"timeDeltas":[1,2]}"#,
+            &mut interner,
+        )
+        .unwrap();
+        assert_eq!(p.nodes.len(), 2);
+        assert_eq!(interner.resolve(p.nodes[0].call_frame.script_id), "0");
+        assert_eq!(p.nodes[1].call_frame.label(&interner), "js:f@a.js:3:4");
+        assert_eq!(p.samples, Some(vec![2, 2]));
+        assert!(!p.legacy);
+    }
+
+    #[test]
+    fn flattens_a_deep_legacy_head_without_overflow() {
+        let depth = 200_000;
+        let mut text = String::from(r#"{"startTime":1,"endTime":2,"head":"#);
+        for id in 1..=depth {
+            text.push_str(&format!(
+                r#"{{"id":{id},"functionName":"f","url":"","lineNumber":1,"children":["#
+            ));
+        }
+        for _ in 0..depth {
+            text.push_str("]}");
+        }
+        text.push('}');
+        let mut interner = Interner::new();
+        let p = parse_profile_json(&text, &mut interner).unwrap();
+        assert_eq!(p.nodes.len(), depth);
+        assert_eq!(p.nodes[0].children, Some(vec![2]));
+        assert_eq!(p.nodes[1].call_frame.line_number, Some(0.0));
+        assert_eq!(p.nodes[1].call_frame.column_number, Some(-1.0));
+        assert!(p.legacy);
+    }
+}

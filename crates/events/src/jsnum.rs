@@ -1,0 +1,117 @@
+//! Numbers printed the way JavaScript prints them, so that our output is
+//! byte-identical to what the DevTools engine writes with `JSON.stringify`.
+
+use std::fmt::Write;
+
+/// Appends `x` formatted as JavaScript's `Number.prototype.toString` does
+/// (which is also what `JSON.stringify` writes, except that non-finite
+/// numbers become `null` there: use [`write_json_number`] for JSON).
+pub fn write_js_number(out: &mut String, x: f64) {
+    if x.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
+    }
+    if x == 0.0 {
+        // Both 0 and -0 print as "0".
+        out.push('0');
+        return;
+    }
+    if x.fract() == 0.0 && x.abs() < 1e21 {
+        if x.abs() < 9.007_199_254_740_992e15 {
+            let _ = write!(out, "{}", x as i64);
+        } else {
+            let _ = write!(out, "{x:.0}");
+        }
+        return;
+    }
+    let abs = x.abs();
+    if (1e-6..1e21).contains(&abs) {
+        // Rust's shortest round-trip formatting in positional notation is the
+        // same digit string JavaScript uses in this range.
+        let _ = write!(out, "{x}");
+        return;
+    }
+    // Exponential notation: JavaScript writes `1.5e-7`, `1e+21`.
+    let formatted = format!("{x:e}");
+    let (mantissa, exponent) = formatted.split_once('e').unwrap_or((&formatted, "0"));
+    out.push_str(mantissa);
+    out.push('e');
+    if !exponent.starts_with('-') {
+        out.push('+');
+    }
+    out.push_str(exponent);
+}
+
+/// Like [`write_js_number`] but as `JSON.stringify` writes it: non-finite
+/// numbers become `null`.
+pub fn write_json_number(out: &mut String, x: f64) {
+    if x.is_finite() {
+        write_js_number(out, x);
+    } else {
+        out.push_str("null");
+    }
+}
+
+pub fn js_number_string(x: f64) -> String {
+    let mut s = String::new();
+    write_js_number(&mut s, x);
+    s
+}
+
+/// JavaScript's `Math.round`: halves round towards positive infinity.
+pub fn js_round(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let floor = x.floor();
+    // `x - floor` is exact for every finite double, so this is the
+    // mathematically correct rounding (unlike `(x + 0.5).floor()`).
+    if x - floor >= 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }
+}
+
+/// Rounds microseconds to 3 decimals the way the conformance dump does:
+/// `Math.round(x * 1000) / 1000`.
+pub fn round3(x: f64) -> f64 {
+    js_round(x * 1000.0) / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_javascript() {
+        for (x, s) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (5.0, "5"),
+            (-12.0, "-12"),
+            (1.5, "1.5"),
+            (123456789012.345, "123456789012.345"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e21, "1e+21"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (f64::NAN, "NaN"),
+        ] {
+            assert_eq!(js_number_string(x), s, "{x}");
+        }
+    }
+
+    #[test]
+    fn rounds_like_math_round() {
+        assert_eq!(js_round(2.5), 3.0);
+        assert_eq!(js_round(-2.5), -2.0);
+        assert_eq!(js_round(0.49999999999999994), 0.0);
+        assert_eq!(round3(1.0005), 1.001);
+        assert_eq!(round3(12.3456789), 12.346);
+    }
+}

@@ -1,0 +1,22 @@
+//! The trace event model of tracekit and its loader: from the text of a
+//! trace to typed events that borrow from it.
+//!
+//! Events keep their `args` as raw JSON ([`serde_json::value::RawValue`]);
+//! handlers decode the few they need. Names and categories are interned
+//! ([`Interner`], [`Sym`]). The loader splits the event array with a
+//! non-recursive scanner ([`scan`]) so that a truncated or damaged file
+//! keeps every complete event, and one bad event is skipped and counted
+//! ([`Diagnostics`]) rather than failing the load. No I/O happens here.
+
+pub mod diag;
+pub mod event;
+pub mod jsnum;
+pub mod json;
+pub mod load;
+pub mod scan;
+pub mod sym;
+
+pub use diag::{Diagnostics, SkipRecord};
+pub use event::{Event, Id, Phase};
+pub use load::{detect, parse_event, parse_events, Document, LoadError, TraceDocument};
+pub use sym::{names, Interner, Sym};

@@ -1,0 +1,333 @@
+//! The Meta handler of tracekit: what the trace is about. It finds the
+//! trace bounds, the thread names, the browser and GPU processes, the
+//! frames and the renderer process of each (with the time window in which
+//! that process rendered it), the main frame, whether the trace is generic
+//! (not recorded by DevTools' Performance panel), and the auction worklet
+//! processes. It mirrors DevTools' `MetaHandler` and
+//! `AuctionWorkletsHandler`.
+
+mod args;
+mod worklets;
+
+use indexmap::IndexMap;
+use tracekit_events::json::js_truthy;
+use tracekit_events::{names, Diagnostics, Event, Id, Interner, Phase, Sym};
+
+pub use worklets::AuctionWorklets;
+
+type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
+
+/// The span of the trace in microseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Bounds {
+    pub fn range(&self) -> f64 {
+        self.max - self.min
+    }
+}
+
+/// A frame as the browser described it when it committed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameInfo {
+    pub frame: Option<Sym>,
+    /// `None` when the event gave no URL (as a string).
+    pub url: Option<Sym>,
+    pub process_id: Id,
+}
+
+/// One period in which a process rendered a frame with a given URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessWindow {
+    pub frame: FrameInfo,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// What the Meta handler found.
+#[derive(Debug, Clone)]
+pub struct MetaData {
+    pub bounds: Bounds,
+    pub browser_process_id: Option<Id>,
+    pub browser_thread_id: Option<Id>,
+    pub gpu_process_id: Option<Id>,
+    pub gpu_thread_id: Option<Id>,
+    pub main_frame_id: Option<Sym>,
+    pub main_frame_url: Option<Sym>,
+    /// By frame id, then by process id: the windows in which that process
+    /// rendered that frame (in the order they were seen).
+    pub renderer_processes_by_frame: Map<Option<Sym>, Map<Id, Vec<ProcessWindow>>>,
+    /// The processes that rendered a top-level frame.
+    pub top_level_renderer_ids: Vec<Id>,
+    /// `thread_name` metadata by process and thread: `Some(name)`, or `None`
+    /// when the event gave no name.
+    pub threads_in_process: Map<Id, Map<Id, Option<Sym>>>,
+    pub process_names: Map<Id, Sym>,
+    /// True unless the trace shows it was recorded by Chrome's DevTools
+    /// (`TracingStartedInBrowser`, `TracingStartedInPage`,
+    /// `TracingSessionIdForWorker` or a `CpuProfile` event).
+    pub trace_is_generic: bool,
+    /// DevTools refuses the trace (a `TracingStartedInBrowser` without
+    /// frame data, as Chrome 65 and 66 wrote): tracekit loads it as a
+    /// generic trace instead.
+    pub devtools_refuses: bool,
+    pub worklets: AuctionWorklets,
+}
+
+#[derive(Debug)]
+pub struct MetaHandler {
+    bounds: Bounds,
+    tracing_started_at: Option<f64>,
+    browser_process_id: Option<Id>,
+    browser_thread_id: Option<Id>,
+    gpu_process_id: Option<Id>,
+    gpu_thread_id: Option<Id>,
+    main_frame_id: Option<Sym>,
+    main_frame_url: Option<Sym>,
+    renderer_processes_by_frame: Map<Option<Sym>, Map<Id, Vec<ProcessWindow>>>,
+    top_level_renderer_ids: Vec<Id>,
+    threads_in_process: Map<Id, Map<Id, Option<Sym>>>,
+    process_names: Map<Id, Sym>,
+    trace_is_generic: bool,
+    devtools_refuses: bool,
+    worklets: worklets::WorkletsHandler,
+}
+
+impl Default for MetaHandler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MetaHandler {
+    pub fn new() -> Self {
+        MetaHandler {
+            bounds: Bounds {
+                min: f64::INFINITY,
+                max: f64::NEG_INFINITY,
+            },
+            tracing_started_at: None,
+            browser_process_id: None,
+            browser_thread_id: None,
+            gpu_process_id: None,
+            gpu_thread_id: None,
+            main_frame_id: None,
+            main_frame_url: None,
+            renderer_processes_by_frame: Map::default(),
+            top_level_renderer_ids: Vec::new(),
+            threads_in_process: Map::default(),
+            process_names: Map::default(),
+            trace_is_generic: true,
+            devtools_refuses: false,
+            worklets: worklets::WorkletsHandler::default(),
+        }
+    }
+
+    pub fn handle_event(
+        &mut self,
+        event: &Event<'_>,
+        interner: &mut Interner,
+        diag: &mut Diagnostics,
+    ) {
+        let name = event.name;
+        if self.trace_is_generic
+            && matches!(
+                name,
+                names::TRACING_STARTED_IN_PAGE
+                    | names::TRACING_SESSION_ID_FOR_WORKER
+                    | names::TRACING_STARTED_IN_BROWSER
+                    | names::CPU_PROFILE
+            )
+        {
+            self.trace_is_generic = false;
+        }
+        self.worklets.handle_event(event, interner, diag);
+
+        if event.ts != 0.0
+            && matches!(
+                event.ph,
+                Phase::BEGIN | Phase::END | Phase::COMPLETE | Phase::INSTANT
+            )
+            && !interner.ends_with_uma(name)
+        {
+            self.bounds.min = self.bounds.min.min(event.ts);
+            self.bounds.max = self.bounds.max.max(event.ts + event.dur.unwrap_or(0.0));
+        }
+
+        match name {
+            names::PROCESS_NAME => {
+                let Some(process_name) = args::name_arg(event, interner) else {
+                    return;
+                };
+                self.process_names.insert(event.pid, process_name);
+                match interner.resolve(process_name) {
+                    "Browser" | "HeadlessBrowser" => self.browser_process_id = Some(event.pid),
+                    "Gpu" | "GPU Process" => self.gpu_process_id = Some(event.pid),
+                    _ => {}
+                }
+            }
+            names::THREAD_NAME => {
+                let thread_name = args::name_arg(event, interner);
+                let text = thread_name.map(|s| interner.resolve(s));
+                if text == Some("CrGpuMain") {
+                    // DevTools returns before recording this thread's name.
+                    self.gpu_thread_id = Some(event.tid);
+                    return;
+                }
+                if text == Some("CrBrowserMain") {
+                    self.browser_thread_id = Some(event.tid);
+                }
+                self.threads_in_process
+                    .entry(event.pid)
+                    .or_default()
+                    .insert(event.tid, thread_name);
+            }
+            names::TRACING_STARTED_IN_BROWSER => self.on_tracing_started(event, interner, diag),
+            names::FRAME_COMMITTED_IN_BROWSER => {
+                let Some(frame) = args::frame_committed(event, diag) else {
+                    return;
+                };
+                let info = self.frame_info(&frame, interner);
+                self.update_renderer_process_by_frame(event.ts, info.clone());
+                if frame.parent.is_some_and(js_truthy_raw) {
+                    return;
+                }
+                self.add_top_level_renderer(info.process_id);
+            }
+            names::COMMIT_LOAD => {
+                let Some(data) = args::commit_load(event, diag) else {
+                    return;
+                };
+                let info = FrameInfo {
+                    frame: data.frame.map(|f| interner.intern(&f)),
+                    url: data.url.map(|u| interner.intern(&u)),
+                    process_id: event.pid,
+                };
+                self.update_renderer_process_by_frame(event.ts, info);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_tracing_started(
+        &mut self,
+        event: &Event<'_>,
+        interner: &mut Interner,
+        diag: &mut Diagnostics,
+    ) {
+        self.tracing_started_at = Some(event.ts);
+        let Some(frames) = args::tracing_started_frames(event, diag) else {
+            // DevTools gives up on the whole trace here ("No frames found").
+            self.devtools_refuses = true;
+            return;
+        };
+        for frame in frames {
+            let info = self.frame_info(&frame, interner);
+            self.update_renderer_process_by_frame(event.ts, info.clone());
+            let has_parent = frame.parent.is_some_and(js_truthy_raw);
+            if !has_parent {
+                self.add_top_level_renderer(info.process_id);
+            }
+            let url_truthy = frame.url.as_deref().is_some_and(|u| !u.is_empty());
+            let is_main = match (
+                frame.is_in_primary_main_frame,
+                frame.is_outermost_main_frame,
+            ) {
+                (Some(primary), Some(outermost)) => {
+                    js_truthy_raw(primary) && js_truthy_raw(outermost)
+                }
+                (None, Some(outermost)) => js_truthy_raw(outermost),
+                _ => !has_parent && url_truthy,
+            };
+            if is_main {
+                self.main_frame_id = info.frame;
+                self.main_frame_url = info.url;
+            }
+        }
+    }
+
+    fn frame_info(&self, frame: &args::FrameJson<'_>, interner: &mut Interner) -> FrameInfo {
+        FrameInfo {
+            frame: frame.frame.as_ref().map(|f| interner.intern(f)),
+            url: frame.url.as_ref().map(|u| interner.intern(u)),
+            process_id: frame.process_id.map_or(Id::Missing, Id::num),
+        }
+    }
+
+    fn add_top_level_renderer(&mut self, pid: Id) {
+        if !self.top_level_renderer_ids.contains(&pid) {
+            self.top_level_renderer_ids.push(pid);
+        }
+    }
+
+    fn update_renderer_process_by_frame(&mut self, ts: f64, frame: FrameInfo) {
+        let windows = self
+            .renderer_processes_by_frame
+            .entry(frame.frame)
+            .or_default()
+            .entry(frame.process_id)
+            .or_default();
+        // A new window only when the URL changed.
+        if windows.last().is_some_and(|w| w.frame.url == frame.url) {
+            return;
+        }
+        windows.push(ProcessWindow {
+            frame,
+            min: ts,
+            max: 0.0,
+        });
+    }
+
+    pub fn finalize(mut self) -> MetaData {
+        if self.devtools_refuses {
+            self.trace_is_generic = true;
+        }
+        if let Some(ts) = self.tracing_started_at {
+            if ts >= 0.0 {
+                self.bounds.min = ts;
+            }
+        }
+        // Each window of a frame lasts until the next one starts (in time
+        // order), the last one until the end of the trace.
+        for by_process in self.renderer_processes_by_frame.values_mut() {
+            let mut windows: Vec<&mut ProcessWindow> = by_process.values_mut().flatten().collect();
+            windows.sort_by(|a, b| {
+                a.min
+                    .partial_cmp(&b.min)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            for i in 0..windows.len() {
+                windows[i].max = match windows.get(i + 1) {
+                    Some(next) => next.min - 1.0,
+                    None => self.bounds.max,
+                };
+            }
+        }
+        MetaData {
+            bounds: self.bounds,
+            browser_process_id: self.browser_process_id,
+            browser_thread_id: self.browser_thread_id,
+            gpu_process_id: self.gpu_process_id,
+            gpu_thread_id: self.gpu_thread_id,
+            main_frame_id: self.main_frame_id,
+            main_frame_url: self.main_frame_url,
+            renderer_processes_by_frame: self.renderer_processes_by_frame,
+            top_level_renderer_ids: self.top_level_renderer_ids,
+            threads_in_process: self.threads_in_process,
+            process_names: self.process_names,
+            trace_is_generic: self.trace_is_generic,
+            devtools_refuses: self.devtools_refuses,
+            worklets: self.worklets.finalize(),
+        }
+    }
+}
+
+fn js_truthy_raw(raw: &serde_json::value::RawValue) -> bool {
+    js_truthy(raw.get())
+}
+
+#[cfg(test)]
+mod tests;

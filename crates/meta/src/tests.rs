@@ -1,0 +1,72 @@
+use tracekit_events::{detect, parse_events, Diagnostics, Document, Interner};
+
+use super::*;
+
+fn run(text: &str) -> (MetaData, Interner) {
+    let mut interner = Interner::new();
+    let mut diag = Diagnostics::default();
+    let Document::Trace(doc) = detect(text).unwrap() else {
+        panic!()
+    };
+    let events = parse_events(text, &doc, &mut interner, &mut diag);
+    let mut meta = MetaHandler::new();
+    for e in &events {
+        meta.handle_event(e, &mut interner, &mut diag);
+    }
+    (meta.finalize(), interner)
+}
+
+#[test]
+fn finds_bounds_frames_and_main_frame() {
+    let (meta, interner) = run(r#"[
+        {"name":"thread_name","ph":"M","pid":2,"tid":3,"ts":0,"args":{"name":"CrRendererMain"}},
+        {"name":"thread_name","ph":"M","pid":9,"tid":9,"ts":0,"args":{"name":"CrGpuMain"}},
+        {"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":100,"args":{"data":{"frames":[
+            {"frame":"F1","url":"https://a.test/","processId":2,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true},
+            {"frame":"F2","url":"https://b.test/","processId":3,"parent":"F1","isOutermostMainFrame":false,"isInPrimaryMainFrame":false}]}}},
+        {"name":"RunTask","ph":"X","pid":2,"tid":3,"ts":50,"dur":500},
+        {"name":"Big::UMA","ph":"X","pid":2,"tid":3,"ts":60,"dur":5000},
+        {"name":"FrameCommittedInBrowser","ph":"I","pid":1,"tid":1,"ts":700,"args":{"data":{"frame":"F1","url":"https://c.test/","processId":4}}}
+    ]"#);
+    assert_eq!(
+        meta.bounds,
+        Bounds {
+            min: 100.0,
+            max: 700.0
+        }
+    );
+    assert_eq!(meta.main_frame_id.map(|s| interner.resolve(s)), Some("F1"));
+    assert!(!meta.trace_is_generic);
+    let f1 = &meta.renderer_processes_by_frame[&interner.lookup("F1")];
+    assert_eq!(f1.len(), 2);
+    assert_eq!(f1[&Id::num(2.0)][0].max, 699.0);
+    assert_eq!(f1[&Id::num(4.0)][0].max, 700.0);
+    assert_eq!(
+        meta.top_level_renderer_ids,
+        vec![Id::num(2.0), Id::num(4.0)]
+    );
+    let renderer_threads = &meta.threads_in_process[&Id::num(2.0)];
+    assert_eq!(
+        renderer_threads[&Id::num(3.0)].map(|s| interner.resolve(s)),
+        Some("CrRendererMain")
+    );
+    // DevTools does not record the GPU main thread's name.
+    assert!(!meta.threads_in_process.contains_key(&Id::num(9.0)));
+}
+
+#[test]
+fn a_trace_without_frame_data_is_loaded_as_generic() {
+    let (meta, _) =
+        run(r#"[{"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":5,"args":{}}]"#);
+    assert!(meta.devtools_refuses);
+    assert!(meta.trace_is_generic);
+}
+
+#[test]
+fn a_trace_of_another_program_is_generic() {
+    let (meta, _) = run(
+        r#"[{"name":"work","ph":"B","pid":1,"tid":1,"ts":5},{"name":"work","ph":"E","pid":1,"tid":1,"ts":9}]"#,
+    );
+    assert!(meta.trace_is_generic);
+    assert_eq!(meta.bounds, Bounds { min: 5.0, max: 9.0 });
+}

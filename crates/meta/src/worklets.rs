@@ -1,0 +1,87 @@
+//! Auction worklet processes (FLEDGE). DevTools keeps them even though no
+//! frame gives them a URL: their URL is the worklet's host.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use tracekit_events::{names, Diagnostics, Event, Id, Interner, Sym};
+
+type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
+
+#[derive(Deserialize)]
+struct WorkletArgs {
+    data: Option<WorkletData>,
+}
+
+#[derive(Deserialize)]
+struct WorkletData {
+    pid: Option<f64>,
+    host: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct WorkletsHandler {
+    running: Map<Id, Option<Sym>>,
+    done: Map<Id, Option<Sym>>,
+    utility_threads: Map<Id, ()>,
+    v8_helper_threads: Map<Id, ()>,
+}
+
+/// The worklet processes found, by pid, with their host.
+#[derive(Debug, Clone, Default)]
+pub struct AuctionWorklets {
+    pub hosts: Map<Id, Option<Sym>>,
+}
+
+impl WorkletsHandler {
+    pub(crate) fn handle_event(
+        &mut self,
+        event: &Event<'_>,
+        interner: &mut Interner,
+        diag: &mut Diagnostics,
+    ) {
+        let target = match event.name {
+            names::AUCTION_WORKLET_RUNNING_IN_PROCESS => &mut self.running,
+            names::AUCTION_WORKLET_DONE_WITH_PROCESS => &mut self.done,
+            names::THREAD_NAME => {
+                match crate::args::name_arg(event, interner).map(|s| interner.resolve(s)) {
+                    Some("auction_worklet.CrUtilityMain") => {
+                        self.utility_threads.insert(event.pid, ());
+                    }
+                    Some("AuctionV8HelperThread") => {
+                        self.v8_helper_threads.insert(event.pid, ());
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            _ => return,
+        };
+        let parsed = event
+            .args
+            .map(|a| serde_json::from_str::<WorkletArgs>(a.get()));
+        match parsed {
+            Some(Ok(WorkletArgs { data: Some(data) })) => {
+                let pid = data.pid.map_or(Id::Missing, Id::num);
+                target.insert(pid, data.host.map(|h| interner.intern(&h)));
+            }
+            _ => diag.skip("meta: unreadable auction worklet event", || {
+                format!("at ts {}", event.ts)
+            }),
+        }
+    }
+
+    /// A worklet process has both its utility and its V8 helper thread, and
+    /// said it ran (or finished) in that process.
+    pub(crate) fn finalize(self) -> AuctionWorklets {
+        let mut hosts = Map::default();
+        for pid in self.utility_threads.keys() {
+            if !self.v8_helper_threads.contains_key(pid) {
+                continue;
+            }
+            if let Some(host) = self.running.get(pid).or_else(|| self.done.get(pid)) {
+                hosts.insert(*pid, *host);
+            }
+        }
+        AuctionWorklets { hosts }
+    }
+}

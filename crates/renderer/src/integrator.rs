@@ -1,0 +1,351 @@
+//! The samples integrator: turns a thread's CPU samples into JS calls with
+//! durations, using the thread's trace events to bound them. It walks
+//! samples and trace events together in time order, keeping the JS stack
+//! as it must have been:
+//! - a sample's stack is merged with the current one: shared bottom frames
+//!   are extended, the others closed, new ones opened;
+//! - a top-level task (`RunTask`, `RunMicrotasks`) **truncates** the stack:
+//!   no JS call can span two tasks;
+//! - while a trace event lasts, the stack is **locked** at the depth it had
+//!   when the event began: calls below it cannot end inside the event;
+//! - samples outside any JS invocation event still show (the recording may
+//!   have started mid-invocation), by pretending such an event began: the
+//!   **fake JS invocation**;
+//! - a garbage collection sample has no stack: it stands on the previous
+//!   sample's stack;
+//! - a trace event carrying a sample trace id takes its stack from the
+//!   sample with that id;
+//! - `(root)`, `(program)`, `(idle)` and `(garbage collector)` frames are
+//!   never shown, nor (unless asked) native `V8Runtime` frames.
+//!
+//! The behaviour, including its known flaws, is DevTools' (its
+//! `SamplesIntegrator`), so that the tracks match.
+
+use tracekit_cpuprofile::{CallFrame, CpuProfileModel, NodeIx};
+use tracekit_events::{names, Interner, Phase, Sym};
+
+use crate::timeline::{merge, Span};
+
+/// A trace event as the integrator sees it.
+pub trait TraceEntry {
+    fn span(&self) -> Span;
+    fn name(&self) -> Sym;
+    fn ph(&self) -> Phase;
+    /// The sample trace id in the event's args, as the text JavaScript
+    /// would use to look it up (`None` when absent or falsy).
+    fn sample_trace_id(&self) -> Option<String>;
+}
+
+/// A JS call built from samples. Times in microseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProfileCall {
+    pub node: NodeIx,
+    pub ts: f64,
+    pub dur: f64,
+}
+
+/// One item of the integrator's walk: a trace event or a sample.
+#[derive(Copy, Clone, Debug)]
+enum Step {
+    Event(u32),
+    Sample(u32),
+}
+
+/// A frame of a candidate stack: a node, and the time its call would start.
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    node: NodeIx,
+    ts: f64,
+}
+
+struct SampleCall {
+    node: NodeIx,
+    ts: f64,
+    /// For a garbage collection sample: the node of the sample before it.
+    gc_parent: Option<NodeIx>,
+}
+
+pub struct SamplesIntegrator<'m> {
+    model: &'m CpuProfileModel,
+    interner: &'m Interner,
+    show_native_frames: bool,
+    calls: Vec<ProfileCall>,
+    js_stack: Vec<u32>,
+    locked_depths: Vec<usize>,
+    fake_js_invocation: bool,
+}
+
+/// JavaScript's `Math.max(x, 0)`: NaN stays NaN.
+fn non_negative(x: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else {
+        x.max(0.0)
+    }
+}
+
+fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
+    matches!(
+        name,
+        names::RUN_MICROTASKS
+            | names::FUNCTION_CALL
+            | names::EVALUATE_SCRIPT
+            | names::EVALUATE_MODULE
+            | names::EVENT_DISPATCH
+            | names::V8_EXECUTE
+            | names::V8_CONSOLE_RUN_TASK
+    ) || interner.starts_with_v8(name)
+}
+
+impl<'m> SamplesIntegrator<'m> {
+    pub fn new(
+        model: &'m CpuProfileModel,
+        interner: &'m Interner,
+        show_native_frames: bool,
+    ) -> Self {
+        SamplesIntegrator {
+            model,
+            interner,
+            show_native_frames,
+            calls: Vec::new(),
+            js_stack: Vec::new(),
+            locked_depths: Vec::new(),
+            fake_js_invocation: false,
+        }
+    }
+
+    fn sample_calls(&self) -> Vec<SampleCall> {
+        let model = self.model;
+        let mut calls = Vec::with_capacity(model.samples.len());
+        let mut previous: Option<NodeIx> = None;
+        for i in 0..model.samples.len() {
+            let Some(node) = model.node_by_index(i) else {
+                continue;
+            };
+            let ts = model.timestamps.get(i).copied().unwrap_or(f64::NAN) * 1000.0;
+            let is_gc = Some(node) == model.gc_node;
+            calls.push(SampleCall {
+                node,
+                ts,
+                gc_parent: if is_gc { previous } else { None },
+            });
+            if !(is_gc && previous.is_some()) {
+                previous = Some(node);
+            }
+        }
+        calls
+    }
+
+    /// Builds the JS calls of the thread whose trace events are `entries`
+    /// (sorted). Returns them in the order they were opened.
+    pub fn build<E: TraceEntry>(mut self, entries: &[E]) -> Vec<ProfileCall> {
+        let samples = self.sample_calls();
+        let event_steps: Vec<Step> = (0..entries.len() as u32).map(Step::Event).collect();
+        let sample_steps: Vec<Step> = (0..samples.len() as u32).map(Step::Sample).collect();
+        let span = |s: Step| match s {
+            Step::Event(i) => entries[i as usize].span(),
+            Step::Sample(i) => Span {
+                ts: samples[i as usize].ts,
+                dur: Some(0.0),
+                is_profile_call: true,
+            },
+        };
+        let steps = merge(&event_steps, &sample_steps, span);
+
+        let mut open_events: Vec<u32> = Vec::new();
+        let mut i = 0;
+        while i < steps.len() {
+            let step = steps[i];
+            if let Step::Event(e) = step {
+                let entry = &entries[e as usize];
+                // Instants say nothing about durations, unless they point at
+                // a sample.
+                if entry.ph() == Phase::INSTANT && entry.sample_trace_id().is_none() {
+                    i += 1;
+                    continue;
+                }
+            }
+            let Some(&parent) = open_events.last() else {
+                match step {
+                    Step::Sample(s) => self.on_sample(&samples[s as usize], None::<&E>),
+                    Step::Event(e) => {
+                        open_events.push(e);
+                        self.on_event_start(&entries[e as usize]);
+                    }
+                }
+                i += 1;
+                continue;
+            };
+            let parent_entry = &entries[parent as usize];
+            let parent_span = parent_entry.span();
+            if span(step).ts >= parent_span.ts + parent_span.dur.unwrap_or(0.0) {
+                self.on_event_end(parent_entry);
+                open_events.pop();
+                continue;
+            }
+            match step {
+                Step::Sample(s) => self.on_sample(&samples[s as usize], Some(parent_entry)),
+                Step::Event(e) => {
+                    self.on_event_start(&entries[e as usize]);
+                    open_events.push(e);
+                }
+            }
+            i += 1;
+        }
+        while let Some(e) = open_events.pop() {
+            self.on_event_end(&entries[e as usize]);
+        }
+        self.calls
+    }
+
+    fn on_event_start<E: TraceEntry>(&mut self, entry: &E) {
+        let span = entry.span();
+        let name = entry.name();
+        if name == names::RUN_MICROTASKS || name == names::RUN_TASK {
+            self.locked_depths.clear();
+            self.truncate(0, span.ts);
+            self.fake_js_invocation = false;
+        }
+        if self.fake_js_invocation {
+            let depth = self.locked_depths.pop().unwrap_or(0);
+            self.truncate(depth, span.ts);
+            self.fake_js_invocation = false;
+        }
+        let trace_id = entry.sample_trace_id();
+        self.extract_stack(None, trace_id.as_deref(), span.ts);
+        self.locked_depths.push(self.js_stack.len());
+    }
+
+    fn on_sample<E: TraceEntry>(&mut self, sample: &SampleCall, parent: Option<&E>) {
+        let in_invocation = parent.is_some_and(|p| is_js_invocation(p.name(), self.interner));
+        if in_invocation || self.fake_js_invocation {
+            self.extract_stack(Some(sample), None, sample.ts);
+        } else if self.js_stack.is_empty() {
+            self.fake_js_invocation = true;
+            let depth_before = self.js_stack.len();
+            self.extract_stack(Some(sample), None, sample.ts);
+            self.locked_depths.push(depth_before);
+        }
+    }
+
+    fn on_event_end<E: TraceEntry>(&mut self, entry: &E) {
+        let depth = self.locked_depths.pop().unwrap_or(0);
+        self.truncate(depth, entry.span().end());
+    }
+
+    /// The stack of `node` (bottom first, root left out), at time `ts`. A
+    /// garbage collection node stands on `gc_parent`'s stack, or has none.
+    fn stack_of(&self, node: NodeIx, ts: f64, gc_parent: Option<NodeIx>) -> Vec<Frame> {
+        let model = self.model;
+        let is_gc = Some(node) == model.gc_node;
+        let start = if is_gc {
+            match gc_parent {
+                Some(p) => p,
+                None => return Vec::new(),
+            }
+        } else {
+            node
+        };
+        let mut frames = Vec::with_capacity(model.node(start).depth.max(0) as usize + 2);
+        let mut cursor = Some(start);
+        while let Some(n) = cursor {
+            let profile_node = model.node(n);
+            if profile_node.parent.is_none() {
+                break;
+            }
+            frames.push(Frame { node: n, ts });
+            cursor = profile_node.parent;
+        }
+        frames.reverse();
+        if is_gc {
+            frames.push(Frame { node, ts });
+        }
+        frames
+    }
+
+    fn frame_of(&self, node: NodeIx) -> &CallFrame {
+        &self.model.node(node).call_frame
+    }
+
+    /// Updates the JS stack with a sample's stack, or with the stack a
+    /// trace id points at; with neither, only closes the stack's calls at
+    /// `ts` (for a trace event that starts).
+    fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<&str>, ts: f64) {
+        let mut candidate: Option<Vec<Frame>> =
+            sample.map(|s| self.stack_of(s.node, s.ts, s.gc_parent));
+        if let Some(frames) = trace_id.and_then(|id| self.stack_of_trace_id(id, ts)) {
+            candidate = Some(frames);
+        }
+        if let Some(frames) = candidate.as_mut() {
+            if !self.show_native_frames {
+                frames.retain(|f| self.frame_of(f.node).url != names::NATIVE_V8_RUNTIME);
+            }
+        }
+        let mut i = self.locked_depths.last().copied().unwrap_or(0);
+        match &candidate {
+            Some(frames) => {
+                let shared = frames.len().min(self.js_stack.len());
+                while i < shared {
+                    let current = self.frame_of(self.calls[self.js_stack[i] as usize].node);
+                    if !self.frame_of(frames[i].node).same_function(current) {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            None => {
+                // The stack compared with itself: equal but for NaN lines.
+                while i < self.js_stack.len() {
+                    let frame = self.frame_of(self.calls[self.js_stack[i] as usize].node);
+                    if !frame.same_function(frame) {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        self.truncate(i, ts);
+        let Some(frames) = candidate else { return };
+        for frame in frames.iter().skip(i) {
+            if self.model.is_root_or_meta(frame.node) {
+                continue;
+            }
+            self.calls.push(ProfileCall {
+                node: frame.node,
+                ts: frame.ts,
+                dur: 0.0,
+            });
+            self.js_stack.push((self.calls.len() - 1) as u32);
+        }
+    }
+
+    fn stack_of_trace_id(&self, trace_id: &str, ts: f64) -> Option<Vec<Frame>> {
+        let node_id = *self.model.trace_ids.as_ref()?.get(trace_id)?;
+        if node_id == 0 {
+            return None;
+        }
+        let node = self.model.node_by_id(node_id)?;
+        Some(self.stack_of(node, ts, None))
+    }
+
+    /// Keeps the bottom `depth` calls of the JS stack (never fewer than the
+    /// locked depth) and ends every call of the stack at `time`.
+    fn truncate(&mut self, mut depth: usize, time: f64) {
+        if let Some(&locked) = self.locked_depths.last() {
+            if locked != 0 && depth < locked {
+                depth = locked;
+            }
+        }
+        depth = depth.min(self.js_stack.len());
+        for &k in &self.js_stack {
+            let call = &mut self.calls[k as usize];
+            call.dur = non_negative(time - call.ts);
+        }
+        self.js_stack.truncate(depth);
+    }
+}
+
+/// Sorts trace entries as DevTools does (stable).
+pub fn sort_entries<E: TraceEntry>(entries: &mut [E]) {
+    entries.sort_by(|a, b| crate::timeline::compare(&a.span(), &b.span()));
+}

@@ -1,0 +1,539 @@
+//! The Renderer handler of tracekit: the sync tracks. It gathers every
+//! complete, instant and begin/end event by process and thread, gives
+//! processes their URL and main-frame flag and threads their name (from
+//! the Meta handler), drops what DevTools drops (processes without a URL
+//! unless the trace is generic, threads without entries), merges each
+//! thread's CPU samples into JS calls ([`integrator`]), and nests
+//! everything into one call tree per thread ([`timeline`]). It mirrors
+//! DevTools' `RendererHandler`.
+
+pub mod integrator;
+pub mod timeline;
+
+use indexmap::IndexMap;
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tracekit_cpuprofile::CallFrame;
+use tracekit_events::{names, Diagnostics, Event, Id, Interner, Phase, Sym};
+use tracekit_meta::MetaData;
+use tracekit_samples::SamplesData;
+
+use integrator::{SamplesIntegrator, TraceEntry};
+use timeline::{build_tree, merge, Span};
+
+type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
+
+/// How per-thread work runs. Only [`Parallelism::Rayon`] starts threads
+/// (rayon's global pool); the result is the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Parallelism {
+    #[default]
+    Sequential,
+    Rayon,
+}
+
+/// A trace event of a thread, in the Renderer handler's list. Begin/end
+/// pairs are one complete entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    pub ts: f64,
+    pub dur: Option<f64>,
+    pub name: Sym,
+    pub cat: Sym,
+    pub ph: Phase,
+    /// Index of the source event in the loaded trace.
+    pub event: u32,
+}
+
+#[derive(Debug, Default)]
+struct ThreadEntries {
+    entries: Vec<Entry>,
+}
+
+#[derive(Debug, Default)]
+struct ProcessEntries {
+    threads: Map<Id, ThreadEntries>,
+}
+
+/// What a node of a track is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NodeKind {
+    /// A trace event: its name, category and phase, and the index of the
+    /// source event in the loaded trace (`u32::MAX` for synthetic ones).
+    Event {
+        name: Sym,
+        cat: Sym,
+        ph: Phase,
+        event: u32,
+    },
+    /// A JS call built from samples.
+    Call { frame: CallFrame, node_id: i64 },
+}
+
+/// A node of a thread's call tree. Times in microseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackNode {
+    pub kind: NodeKind,
+    pub depth: u32,
+    pub ts: f64,
+    /// `None` for entries without a duration (instants).
+    pub dur: Option<f64>,
+    pub self_time: Option<f64>,
+}
+
+/// A thread's call tree, nodes in pre-order.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadTrack {
+    /// The thread's name from its metadata, or its id when the metadata
+    /// gave none; `None` when there was no metadata.
+    pub name: Option<String>,
+    pub nodes: Vec<TrackNode>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ProcessTracks {
+    pub url: Option<Sym>,
+    pub is_on_main_frame: bool,
+    /// False for processes DevTools drops (no URL in a DevTools trace).
+    pub kept_by_devtools: bool,
+    /// Threads with a non-empty tree, in DevTools' order.
+    pub threads: Map<Id, ThreadTrack>,
+}
+
+/// The sync tracks of a trace, by process, in DevTools' order.
+#[derive(Debug, Clone, Default)]
+pub struct RendererData {
+    pub processes: Map<Id, ProcessTracks>,
+}
+
+#[derive(Debug, Default)]
+pub struct RendererHandler {
+    processes: Map<Id, ProcessEntries>,
+    /// Open begin events, across all threads, as DevTools pairs them.
+    open_begins: Vec<(Id, Id, usize)>,
+}
+
+impl RendererHandler {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn thread(&mut self, pid: Id, tid: Id) -> &mut ThreadEntries {
+        self.processes
+            .entry(pid)
+            .or_default()
+            .threads
+            .entry(tid)
+            .or_default()
+    }
+
+    pub fn handle_event(&mut self, index: u32, event: &Event<'_>, diag: &mut Diagnostics) {
+        match event.ph {
+            Phase::BEGIN => {
+                let thread = self.thread(event.pid, event.tid);
+                thread.entries.push(Entry {
+                    ts: event.ts,
+                    dur: Some(0.0),
+                    name: event.name,
+                    cat: event.cat,
+                    ph: Phase::COMPLETE,
+                    event: index,
+                });
+                let at = thread.entries.len() - 1;
+                self.open_begins.push((event.pid, event.tid, at));
+            }
+            Phase::END => {
+                self.thread(event.pid, event.tid);
+                let Some((pid, tid, at)) = self.open_begins.pop() else {
+                    diag.skip("renderer: end event without a begin", || {
+                        format!("event {index} at ts {}", event.ts)
+                    });
+                    return;
+                };
+                let begin = &mut self.processes[&pid].threads[&tid].entries[at];
+                if begin.name != event.name || begin.cat != event.cat {
+                    diag.skip("renderer: end event that does not match the open begin (both left as DevTools leaves them)", || {
+                        format!("event {index} at ts {}", event.ts)
+                    });
+                    return;
+                }
+                begin.dur = Some(event.ts - begin.ts);
+            }
+            Phase::COMPLETE | Phase::INSTANT => {
+                self.thread(event.pid, event.tid).entries.push(Entry {
+                    ts: event.ts,
+                    dur: event.dur,
+                    name: event.name,
+                    cat: event.cat,
+                    ph: event.ph,
+                    event: index,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// Builds the tracks. `keep_dropped` also builds the processes DevTools
+    /// drops (marked `kept_by_devtools: false`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn finalize(
+        mut self,
+        events: &[Event<'_>],
+        meta: &MetaData,
+        samples: &SamplesData,
+        interner: &Interner,
+        keep_dropped: bool,
+        parallelism: Parallelism,
+        diag: &mut Diagnostics,
+    ) -> RendererData {
+        let mut urls: Map<Id, (Option<Sym>, bool)> = Map::default();
+        for (pid, _) in self.processes.iter() {
+            urls.insert(*pid, (None, false));
+        }
+        // The URL of a process: its first frame's valid URL, where an
+        // about:blank one gives way to the next.
+        for by_process in meta.renderer_processes_by_frame.values() {
+            for (pid, windows) in by_process {
+                for window in windows {
+                    self.processes.entry(*pid).or_default();
+                    let (url, _) = urls.entry(*pid).or_insert((None, false));
+                    if url.is_none() || url.map(|u| interner.resolve(u)) == Some("about:blank") {
+                        *url = window
+                            .frame
+                            .url
+                            .filter(|u| is_valid_url(interner.resolve(*u)));
+                    }
+                }
+            }
+        }
+        let main_frame = meta.main_frame_id.unwrap_or(names::EMPTY);
+        for (frame, by_process) in &meta.renderer_processes_by_frame {
+            for pid in by_process.keys() {
+                self.processes.entry(*pid).or_default();
+                let flags = urls.entry(*pid).or_insert((None, false));
+                if *frame == Some(main_frame) {
+                    flags.1 = true;
+                }
+            }
+        }
+        let mut names_by_thread: Map<(Id, Id), String> = Map::default();
+        for (pid, process) in self.processes.iter_mut() {
+            let Some(threads) = meta.threads_in_process.get(pid) else {
+                continue;
+            };
+            for (tid, name) in threads {
+                process.threads.entry(*tid).or_default();
+                let name = match name {
+                    Some(sym) => interner.resolve(*sym).to_owned(),
+                    None => tid.to_js_string(interner),
+                };
+                names_by_thread.insert((*pid, *tid), name);
+            }
+        }
+
+        // Processes DevTools drops: no URL, in a trace DevTools recorded.
+        let mut kept: Map<Id, bool> = Map::default();
+        for pid in self.processes.keys() {
+            let (url, _) = urls.get(pid).copied().unwrap_or((None, false));
+            let keep =
+                meta.trace_is_generic || url.is_some() || meta.worklets.hosts.contains_key(pid);
+            kept.insert(*pid, keep);
+        }
+        for (pid, host) in &meta.worklets.hosts {
+            if let Some((url, _)) = urls.get_mut(pid) {
+                if url.is_none() {
+                    *url = *host;
+                }
+            }
+        }
+
+        struct Job {
+            pid: Id,
+            tid: Id,
+            entries: Vec<Entry>,
+        }
+        let mut jobs = Vec::new();
+        for (pid, process) in self.processes.iter_mut() {
+            if !kept[pid] && !keep_dropped {
+                continue;
+            }
+            for (tid, thread) in process.threads.iter_mut() {
+                jobs.push(Job {
+                    pid: *pid,
+                    tid: *tid,
+                    entries: std::mem::take(&mut thread.entries),
+                });
+            }
+        }
+        let build = |job: Job| -> (Vec<TrackNode>, Diagnostics) {
+            let mut local = Diagnostics::default();
+            let profile = samples.profile(job.pid, job.tid);
+            let nodes = build_thread_tree(
+                job.entries,
+                events,
+                profile.map(|p| &p.model),
+                interner,
+                &mut local,
+            );
+            (nodes, local)
+        };
+        let built: Vec<(Vec<TrackNode>, Diagnostics)> = match parallelism {
+            Parallelism::Sequential => jobs.into_iter().map(build).collect(),
+            Parallelism::Rayon => jobs.into_par_iter().map(build).collect(),
+        };
+
+        let mut built = built.into_iter();
+        let mut data = RendererData::default();
+        for (pid, process) in self.processes {
+            let keep = kept[&pid];
+            if !keep && !keep_dropped {
+                continue;
+            }
+            let (url, is_on_main_frame) = urls.get(&pid).copied().unwrap_or((None, false));
+            let mut tracks = ProcessTracks {
+                url,
+                is_on_main_frame,
+                kept_by_devtools: keep,
+                threads: Map::default(),
+            };
+            for tid in process.threads.keys() {
+                let Some((nodes, local)) = built.next() else {
+                    break;
+                };
+                diag.merge(local);
+                if nodes.is_empty() {
+                    continue;
+                }
+                tracks.threads.insert(
+                    *tid,
+                    ThreadTrack {
+                        name: names_by_thread.get(&(pid, *tid)).cloned(),
+                        nodes,
+                    },
+                );
+            }
+            data.processes.insert(pid, tracks);
+        }
+        data
+    }
+}
+
+/// Whether the WHATWG URL parser (JavaScript's `new URL`) accepts `s`.
+fn is_valid_url(s: &str) -> bool {
+    url::Url::parse(s).is_ok()
+}
+
+/// An entry with access to its event's args, for the integrator.
+struct EntryView<'e, 'a> {
+    entry: Entry,
+    events: &'e [Event<'a>],
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TraceIdArgs<'a> {
+    #[serde(borrow)]
+    begin_data: Option<&'a RawValue>,
+    #[serde(borrow)]
+    sample_trace_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TraceIdHolder<'a> {
+    #[serde(borrow)]
+    sample_trace_id: Option<&'a RawValue>,
+}
+
+/// The text JavaScript would use as the property key of a trace id value,
+/// or `None` when the value is falsy.
+fn trace_id_key(raw: &RawValue) -> Option<String> {
+    let text = raw.get();
+    if !tracekit_events::json::js_truthy(text) {
+        return None;
+    }
+    if let Ok(x) = serde_json::from_str::<f64>(text) {
+        return Some(tracekit_events::jsnum::js_number_string(x));
+    }
+    serde_json::from_str::<String>(text).ok()
+}
+
+/// `beginData.sampleTraceId` when args have `beginData`, else
+/// `sampleTraceId`, else `data.sampleTraceId`.
+fn sample_trace_id(args: &RawValue) -> Option<String> {
+    let text = args.get();
+    let has_begin_data = memchr::memmem::find(text.as_bytes(), b"beginData").is_some();
+    if !has_begin_data && memchr::memmem::find(text.as_bytes(), b"sampleTraceId").is_none() {
+        return None;
+    }
+    let parsed: TraceIdArgs<'_> = serde_json::from_str(text).ok()?;
+    let nested = |holder: Option<&RawValue>| -> Option<String> {
+        let h: TraceIdHolder<'_> = serde_json::from_str(holder?.get()).ok()?;
+        trace_id_key(h.sample_trace_id?)
+    };
+    if let Some(begin) = parsed.begin_data {
+        return nested(Some(begin));
+    }
+    if let Some(direct) = parsed.sample_trace_id {
+        if let Some(key) = trace_id_key(direct) {
+            return Some(key);
+        }
+        if serde_json::from_str::<()>(direct.get()).is_err() {
+            // A falsy but defined value stops the `??` chain.
+            return None;
+        }
+    }
+    nested(parsed.data)
+}
+
+impl TraceEntry for EntryView<'_, '_> {
+    fn span(&self) -> Span {
+        Span {
+            ts: self.entry.ts,
+            dur: self.entry.dur,
+            is_profile_call: false,
+        }
+    }
+    fn name(&self) -> Sym {
+        self.entry.name
+    }
+    fn ph(&self) -> Phase {
+        self.entry.ph
+    }
+    fn sample_trace_id(&self) -> Option<String> {
+        self.events
+            .get(self.entry.event as usize)?
+            .args
+            .and_then(sample_trace_id)
+    }
+}
+
+#[derive(Copy, Clone)]
+enum Item {
+    Entry(u32),
+    Call(u32),
+}
+
+/// Sorts a thread's entries, integrates its samples and builds its tree.
+fn build_thread_tree(
+    mut entries: Vec<Entry>,
+    events: &[Event<'_>],
+    profile: Option<&tracekit_cpuprofile::CpuProfileModel>,
+    interner: &Interner,
+    diag: &mut Diagnostics,
+) -> Vec<TrackNode> {
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    entries.sort_by(|a, b| {
+        timeline::compare(
+            &Span {
+                ts: a.ts,
+                dur: a.dur,
+                is_profile_call: false,
+            },
+            &Span {
+                ts: b.ts,
+                dur: b.dur,
+                is_profile_call: false,
+            },
+        )
+    });
+    let calls = match profile {
+        Some(model) => {
+            let views: Vec<EntryView<'_, '_>> = entries
+                .iter()
+                .map(|&entry| EntryView { entry, events })
+                .collect();
+            SamplesIntegrator::new(model, interner, false).build(&views)
+        }
+        None => Vec::new(),
+    };
+    let span = |item: Item| match item {
+        Item::Entry(i) => {
+            let e = &entries[i as usize];
+            Span {
+                ts: e.ts,
+                dur: e.dur,
+                is_profile_call: false,
+            }
+        }
+        Item::Call(i) => {
+            let c = &calls[i as usize];
+            Span {
+                ts: c.ts,
+                dur: Some(c.dur),
+                is_profile_call: true,
+            }
+        }
+    };
+    let entry_items: Vec<Item> = (0..entries.len() as u32).map(Item::Entry).collect();
+    let call_items: Vec<Item> = (0..calls.len() as u32).map(Item::Call).collect();
+    let items = merge(&entry_items, &call_items, span);
+    build_tree(&items, span, diag)
+        .into_iter()
+        .map(|n| {
+            let s = span(n.item);
+            let kind = match n.item {
+                Item::Entry(i) => {
+                    let e = &entries[i as usize];
+                    NodeKind::Event {
+                        name: e.name,
+                        cat: e.cat,
+                        ph: e.ph,
+                        event: e.event,
+                    }
+                }
+                Item::Call(i) => {
+                    let model = profile.expect("calls come from a profile");
+                    let node = model.node(calls[i as usize].node);
+                    NodeKind::Call {
+                        frame: node.call_frame,
+                        node_id: node.id,
+                    }
+                }
+            };
+            TrackNode {
+                kind,
+                depth: n.depth,
+                ts: s.ts,
+                dur: s.dur,
+                self_time: Some(n.self_time),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_ids_are_read_where_devtools_reads_them() {
+        let raw = |s: &str| serde_json::from_str::<&RawValue>(s).unwrap().to_owned();
+        assert_eq!(
+            sample_trace_id(&raw(r#"{"data":{"sampleTraceId":12}}"#)),
+            Some("12".into())
+        );
+        assert_eq!(
+            sample_trace_id(&raw(r#"{"sampleTraceId":5,"data":{"sampleTraceId":12}}"#)),
+            Some("5".into())
+        );
+        assert_eq!(
+            sample_trace_id(&raw(r#"{"beginData":{},"data":{"sampleTraceId":12}}"#)),
+            None
+        );
+        assert_eq!(
+            sample_trace_id(&raw(r#"{"beginData":{"sampleTraceId":7}}"#)),
+            Some("7".into())
+        );
+        assert_eq!(
+            sample_trace_id(&raw(r#"{"data":{"sampleTraceId":0}}"#)),
+            None
+        );
+        assert_eq!(sample_trace_id(&raw(r#"{"data":{}}"#)), None);
+    }
+}

@@ -1,0 +1,213 @@
+//! Ordering and nesting: the comparator DevTools sorts entries with, the
+//! merge of two sorted lists, and the tree builder.
+
+use std::cmp::Ordering;
+
+use tracekit_events::Diagnostics;
+
+/// What the ordering and the tree need to know of an entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
+    pub ts: f64,
+    /// `None` for events without a duration (instants).
+    pub dur: Option<f64>,
+    /// Profile calls go first among entries with equal start and end.
+    pub is_profile_call: bool,
+}
+
+impl Span {
+    pub fn end(&self) -> f64 {
+        self.ts + self.dur.unwrap_or(0.0)
+    }
+}
+
+/// Earlier start first; for equal starts, longer first; for equal spans,
+/// profile calls before trace events (the sampler most likely meant to
+/// parent the event with the call).
+pub fn compare(a: &Span, b: &Span) -> Ordering {
+    if a.ts < b.ts {
+        return Ordering::Less;
+    }
+    if a.ts > b.ts {
+        return Ordering::Greater;
+    }
+    let (a_end, b_end) = (a.end(), b.end());
+    if a_end > b_end {
+        return Ordering::Less;
+    }
+    if a_end < b_end {
+        return Ordering::Greater;
+    }
+    match (a.is_profile_call, b.is_profile_call) {
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => Ordering::Equal,
+    }
+}
+
+/// Merges two lists each sorted by [`compare`]; on ties the first list's
+/// items come first.
+pub fn merge<T: Copy>(a: &[T], b: &[T], span: impl Fn(T) -> Span) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if compare(&span(a[i]), &span(b[j])) != Ordering::Greater {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// A node of a built tree. Nodes come out in pre-order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nested<T> {
+    pub item: T,
+    pub depth: u32,
+    pub parent: Option<u32>,
+    pub self_time: f64,
+}
+
+/// Nests sorted entries into a tree: an entry is the child of the entry
+/// on top of the stack when it starts and ends inside it; an entry that
+/// starts inside and ends outside is left out (and counted).
+pub fn build_tree<T: Copy>(
+    items: &[T],
+    span: impl Fn(T) -> Span,
+    diag: &mut Diagnostics,
+) -> Vec<Nested<T>> {
+    let mut nodes: Vec<Nested<T>> = Vec::with_capacity(items.len());
+    let mut stack: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        let item = items[i];
+        let s = span(item);
+        let duration = s.dur.unwrap_or(0.0);
+        let Some(&top) = stack.last() else {
+            nodes.push(Nested {
+                item,
+                depth: 0,
+                parent: None,
+                self_time: duration,
+            });
+            stack.push((nodes.len() - 1) as u32);
+            i += 1;
+            continue;
+        };
+        let parent = span(nodes[top as usize].item);
+        let parent_end = parent.ts + parent.dur.unwrap_or(0.0);
+        if s.ts < parent.ts {
+            // DevTools throws on this (unsorted input); we leave it out.
+            diag.skip(
+                "tree: entry starts before its parent (unsorted input)",
+                || format!("entry at ts {}", s.ts),
+            );
+            i += 1;
+            continue;
+        }
+        if s.ts >= parent_end {
+            stack.pop();
+            continue;
+        }
+        if s.ts + duration > parent_end {
+            diag.skip(
+                "tree: entry ends after its parent (left out, as DevTools does)",
+                || {
+                    format!(
+                        "entry at ts {} ends at {}, parent ends at {}",
+                        s.ts,
+                        s.ts + duration,
+                        parent_end
+                    )
+                },
+            );
+            i += 1;
+            continue;
+        }
+        nodes[top as usize].self_time -= duration;
+        nodes.push(Nested {
+            item,
+            depth: stack.len() as u32,
+            parent: Some(top),
+            self_time: duration,
+        });
+        stack.push((nodes.len() - 1) as u32);
+        i += 1;
+    }
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(x: (f64, f64)) -> Span {
+        Span {
+            ts: x.0,
+            dur: Some(x.1),
+            is_profile_call: false,
+        }
+    }
+
+    #[test]
+    fn nests_and_computes_self_time() {
+        let items = [
+            (0.0, 10.0),
+            (1.0, 3.0),
+            (2.0, 1.0),
+            (5.0, 2.0),
+            (6.0, 5.0),
+            (12.0, 1.0),
+        ];
+        let mut diag = Diagnostics::default();
+        let tree = build_tree(&items, span, &mut diag);
+        let shape: Vec<(u32, f64)> = tree.iter().map(|n| (n.depth, n.self_time)).collect();
+        assert_eq!(
+            shape,
+            vec![(0, 5.0), (1, 2.0), (2, 1.0), (1, 2.0), (0, 1.0)]
+        );
+        assert_eq!(diag.total_skipped(), 1);
+    }
+
+    #[test]
+    fn sorts_longest_first_and_calls_first() {
+        let a = Span {
+            ts: 1.0,
+            dur: Some(5.0),
+            is_profile_call: false,
+        };
+        let b = Span {
+            ts: 1.0,
+            dur: Some(2.0),
+            is_profile_call: false,
+        };
+        let c = Span {
+            ts: 1.0,
+            dur: Some(2.0),
+            is_profile_call: true,
+        };
+        assert_eq!(compare(&a, &b), Ordering::Less);
+        assert_eq!(compare(&c, &b), Ordering::Less);
+        assert_eq!(compare(&b, &b), Ordering::Equal);
+    }
+
+    #[test]
+    fn merge_keeps_ties_from_the_first_list() {
+        let merged = merge(
+            &[(1.0, 1.0, 'a'), (3.0, 0.0, 'a')],
+            &[(1.0, 1.0, 'b'), (2.0, 0.0, 'b')],
+            |x| Span {
+                ts: x.0,
+                dur: Some(x.1),
+                is_profile_call: false,
+            },
+        );
+        let order: String = merged.iter().map(|x| x.2).collect();
+        assert_eq!(order, "abba");
+    }
+}

@@ -1,0 +1,70 @@
+//! The call tree DevTools draws for a trace that is a CPU profile on its
+//! own: every frame of the profile, `(program)`, `(idle)` and
+//! `(garbage collector)` included, timed from the samples alone.
+
+use tracekit_cpuprofile::{CpuProfileModel, FrameEvent, NodeIx};
+
+/// One call of the tree, in pre-order. Times in microseconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProfileTreeNode {
+    pub node: NodeIx,
+    /// Depth in the tree (roots at 0).
+    pub depth: i32,
+    pub ts: f64,
+    pub dur: f64,
+    pub self_time: Option<f64>,
+}
+
+/// Builds the tree: calls are made when their frame opens and attached to
+/// their parent when it closes, as DevTools does.
+pub fn profile_only_tree(model: &CpuProfileModel) -> Vec<ProfileTreeNode> {
+    struct Call {
+        node: ProfileTreeNode,
+        children: Vec<usize>,
+    }
+    let mut calls: Vec<Call> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    model.for_each_frame(|step| match step {
+        FrameEvent::Open { depth, node, time } => {
+            calls.push(Call {
+                node: ProfileTreeNode {
+                    node,
+                    depth,
+                    ts: time * 1000.0,
+                    dur: 0.0,
+                    self_time: None,
+                },
+                children: Vec::new(),
+            });
+            open.push(calls.len() - 1);
+            if open.len() == 1 {
+                roots.push(calls.len() - 1);
+            }
+        }
+        FrameEvent::Close {
+            duration,
+            self_time,
+            ..
+        } => {
+            let Some(index) = open.pop() else { return };
+            calls[index].node.dur = duration * 1000.0;
+            calls[index].node.self_time = Some(self_time * 1000.0);
+            if let Some(&parent) = open.last() {
+                calls[parent].children.push(index);
+            }
+        }
+    });
+    let mut out = Vec::with_capacity(calls.len());
+    // Depths are those of the tree as linked, which is what a reader of
+    // the tree sees.
+    let mut stack: Vec<(usize, i32)> = roots.into_iter().rev().map(|r| (r, 0)).collect();
+    while let Some((i, depth)) = stack.pop() {
+        out.push(ProfileTreeNode {
+            depth,
+            ..calls[i].node.clone()
+        });
+        stack.extend(calls[i].children.iter().rev().map(|&c| (c, depth + 1)));
+    }
+    out
+}

@@ -1,0 +1,406 @@
+//! The ways tracks are printed: the conformance dump (compared with the
+//! DevTools oracle), a readable indented tree for people and snapshot
+//! tests, and a JSON document for viewers (see `docs/json-format.md`).
+
+use std::fmt::Write;
+
+use tracekit_events::jsnum::{round3, write_json_number};
+use tracekit_events::json::write_json_string;
+use tracekit_events::{Id, Interner};
+use tracekit_renderer::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+
+use crate::engine::Analysis;
+
+/// Which part of the tracks to print.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only threads whose name or id is this.
+    pub thread: Option<String>,
+    /// Only nodes overlapping this window, in milliseconds from the start of
+    /// the trace.
+    pub window_ms: Option<(f64, f64)>,
+    /// Only nodes at most this deep (roots are at depth 0).
+    pub max_depth: Option<u32>,
+    /// Only nodes lasting at least this long, in milliseconds.
+    pub min_duration_ms: Option<f64>,
+}
+
+impl Filter {
+    fn keeps_thread(&self, tid: Id, track: &ThreadTrack, interner: &Interner) -> bool {
+        match &self.thread {
+            None => true,
+            Some(wanted) => {
+                track.name.as_deref() == Some(wanted.as_str())
+                    || tid.to_js_string(interner) == *wanted
+            }
+        }
+    }
+
+    fn keeps_node(&self, node: &TrackNode, origin: f64) -> bool {
+        if self.max_depth.is_some_and(|max| node.depth > max) {
+            return false;
+        }
+        let dur = node.dur.unwrap_or(0.0);
+        if self.min_duration_ms.is_some_and(|min| dur < min * 1000.0) {
+            return false;
+        }
+        if let Some((start, end)) = self.window_ms {
+            let (s, e) = (
+                (node.ts - origin) / 1000.0,
+                (node.ts + dur - origin) / 1000.0,
+            );
+            if e < start || s > end {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The nodes of a track this filter keeps: a node left out takes its
+    /// subtree with it.
+    pub fn nodes<'t>(
+        &'t self,
+        track: &'t ThreadTrack,
+        origin: f64,
+    ) -> impl Iterator<Item = &'t TrackNode> + 't {
+        let mut hidden_below: Option<u32> = None;
+        track.nodes.iter().filter(move |node| {
+            if let Some(depth) = hidden_below {
+                if node.depth > depth {
+                    return false;
+                }
+                hidden_below = None;
+            }
+            if self.keeps_node(node, origin) {
+                true
+            } else {
+                hidden_below = Some(node.depth);
+                false
+            }
+        })
+    }
+}
+
+/// The processes to print: those DevTools keeps, or all that were built.
+fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)> {
+    analysis.processes.iter()
+}
+
+fn write_label(out: &mut String, kind: &NodeKind, interner: &Interner) {
+    match kind {
+        NodeKind::Event { name, .. } => out.push_str(interner.resolve(*name)),
+        NodeKind::Call { frame, .. } => frame.write_label(out, interner),
+    }
+}
+
+fn push_number(out: &mut String, x: f64) {
+    write_json_number(out, round3(x));
+}
+
+/// The conformance dump: exactly what `xtask/js/oracle.mjs` prints from the
+/// DevTools engine, one line.
+pub fn conformance(analysis: &Analysis) -> String {
+    conformance_filtered(analysis, &Filter::default())
+}
+
+pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
+    let interner = &analysis.interner;
+    let origin = analysis.bounds.min;
+    let mut out = String::with_capacity(1 << 16);
+    out.push_str("{\"processes\":[");
+    for (pi, (pid, process)) in processes(analysis).enumerate() {
+        if pi > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pid\":");
+        pid.write_json(&mut out, interner);
+        out.push_str(",\"url\":");
+        match process.url {
+            Some(url) => write_json_string(&mut out, interner.resolve(url)),
+            None => out.push_str("null"),
+        }
+        let _ = write!(
+            out,
+            ",\"isOnMainFrame\":{},\"threads\":[",
+            process.is_on_main_frame
+        );
+        let mut first_thread = true;
+        for (tid, track) in &process.threads {
+            if !filter.keeps_thread(*tid, track, interner) {
+                continue;
+            }
+            if !first_thread {
+                out.push(',');
+            }
+            first_thread = false;
+            out.push_str("{\"tid\":");
+            tid.write_json(&mut out, interner);
+            out.push_str(",\"name\":");
+            match &track.name {
+                Some(name) => write_json_string(&mut out, name),
+                None => out.push_str("null"),
+            }
+            out.push_str(",\"entries\":[");
+            for (ni, node) in filter.nodes(track, origin).enumerate() {
+                if ni > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "[{},", node.depth);
+                let mut label = String::new();
+                write_label(&mut label, &node.kind, interner);
+                write_json_string(&mut out, &label);
+                out.push(',');
+                push_number(&mut out, node.ts);
+                out.push(',');
+                push_number(&mut out, node.dur.unwrap_or(0.0));
+                out.push(',');
+                match node.self_time {
+                    Some(s) => push_number(&mut out, s),
+                    None => out.push_str("null"),
+                }
+                out.push(']');
+            }
+            out.push_str("]}");
+        }
+        out.push_str("]}");
+    }
+    out.push_str("],\"bounds\":{\"min\":");
+    push_number(&mut out, analysis.bounds.min);
+    out.push_str(",\"max\":");
+    push_number(&mut out, analysis.bounds.max);
+    out.push_str("}}\n");
+    out
+}
+
+fn ms(x: f64) -> String {
+    format!("{:.3}", x / 1000.0)
+}
+
+/// A readable, stable, diff-friendly indented tree: times in milliseconds
+/// from the start of the trace.
+pub fn text(analysis: &Analysis, filter: &Filter) -> String {
+    let interner = &analysis.interner;
+    let origin = if analysis.bounds.min.is_finite() {
+        analysis.bounds.min
+    } else {
+        0.0
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "trace: {:?}, {} ms, times in ms from {}",
+        analysis.kind,
+        if analysis.bounds.range().is_finite() {
+            ms(analysis.bounds.range())
+        } else {
+            "?".into()
+        },
+        tracekit_events::jsnum::js_number_string(round3(origin)),
+    );
+    for (pid, process) in processes(analysis) {
+        let _ = write!(out, "process {}", pid.to_js_string(interner));
+        if let Some(url) = process.url {
+            let _ = write!(out, " {}", interner.resolve(url));
+        }
+        if process.is_on_main_frame {
+            out.push_str(" [main frame]");
+        }
+        if !process.kept_by_devtools {
+            out.push_str(" [dropped by DevTools]");
+        }
+        out.push('\n');
+        for (tid, track) in &process.threads {
+            if !filter.keeps_thread(*tid, track, interner) {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "  thread {}{}",
+                tid.to_js_string(interner),
+                track
+                    .name
+                    .as_ref()
+                    .map(|n| format!(" {n}"))
+                    .unwrap_or_default()
+            );
+            for node in filter.nodes(track, origin) {
+                for _ in 0..node.depth + 2 {
+                    out.push_str("  ");
+                }
+                match &node.kind {
+                    NodeKind::Event { name, .. } => out.push_str(interner.resolve(*name)),
+                    NodeKind::Call { frame, .. } => {
+                        let name = interner.resolve(frame.function_name);
+                        out.push_str("js ");
+                        out.push_str(if name.is_empty() { "(anonymous)" } else { name });
+                        let _ = write!(out, " {}", interner.resolve(frame.url));
+                        out.push(':');
+                        out.push_str(&crate::output::optional(frame.line_number));
+                        out.push(':');
+                        out.push_str(&crate::output::optional(frame.column_number));
+                    }
+                }
+                let _ = write!(
+                    out,
+                    "  @{} +{}",
+                    ms(node.ts - origin),
+                    ms(node.dur.unwrap_or(0.0))
+                );
+                if let Some(s) = node.self_time {
+                    let _ = write!(out, " self {}", ms(s));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn optional(x: Option<f64>) -> String {
+    x.map_or_else(
+        || "undefined".to_owned(),
+        tracekit_events::jsnum::js_number_string,
+    )
+}
+
+/// The JSON document for viewers, one line; `docs/json-format.md` is its
+/// schema.
+pub fn json(analysis: &Analysis, filter: &Filter) -> String {
+    let interner = &analysis.interner;
+    let origin = analysis.bounds.min;
+    let mut out = String::with_capacity(1 << 16);
+    out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
+    write_json_string(&mut out, &format!("{:?}", analysis.kind));
+    out.push_str(",\"bounds\":{\"min\":");
+    write_json_number(&mut out, analysis.bounds.min);
+    out.push_str(",\"max\":");
+    write_json_number(&mut out, analysis.bounds.max);
+    out.push_str("},\"processes\":[");
+    for (pi, (pid, process)) in processes(analysis).enumerate() {
+        if pi > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pid\":");
+        pid.write_json(&mut out, interner);
+        out.push_str(",\"url\":");
+        match process.url {
+            Some(url) => write_json_string(&mut out, interner.resolve(url)),
+            None => out.push_str("null"),
+        }
+        let _ = write!(
+            out,
+            ",\"isOnMainFrame\":{},\"keptByDevTools\":{},\"threads\":[",
+            process.is_on_main_frame, process.kept_by_devtools
+        );
+        let mut first_thread = true;
+        for (tid, track) in &process.threads {
+            if !filter.keeps_thread(*tid, track, interner) {
+                continue;
+            }
+            if !first_thread {
+                out.push(',');
+            }
+            first_thread = false;
+            out.push_str("{\"tid\":");
+            tid.write_json(&mut out, interner);
+            out.push_str(",\"name\":");
+            match &track.name {
+                Some(name) => write_json_string(&mut out, name),
+                None => out.push_str("null"),
+            }
+            out.push_str(",\"nodes\":[");
+            for (ni, node) in filter.nodes(track, origin).enumerate() {
+                if ni > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "{{\"depth\":{},", node.depth);
+                match &node.kind {
+                    NodeKind::Event { name, cat, ph, .. } => {
+                        out.push_str("\"type\":\"event\",\"name\":");
+                        write_json_string(&mut out, interner.resolve(*name));
+                        out.push_str(",\"cat\":");
+                        write_json_string(&mut out, interner.resolve(*cat));
+                        out.push_str(",\"ph\":");
+                        write_json_string(&mut out, &(ph.0 as char).to_string());
+                    }
+                    NodeKind::Call { frame, node_id } => {
+                        out.push_str("\"type\":\"js\",\"functionName\":");
+                        write_json_string(&mut out, interner.resolve(frame.function_name));
+                        out.push_str(",\"url\":");
+                        write_json_string(&mut out, interner.resolve(frame.url));
+                        out.push_str(",\"scriptId\":");
+                        write_json_string(&mut out, interner.resolve(frame.script_id));
+                        out.push_str(",\"lineNumber\":");
+                        write_json_number(&mut out, frame.line_number.unwrap_or(f64::NAN));
+                        out.push_str(",\"columnNumber\":");
+                        write_json_number(&mut out, frame.column_number.unwrap_or(f64::NAN));
+                        let _ = write!(out, ",\"nodeId\":{node_id}");
+                    }
+                }
+                out.push_str(",\"ts\":");
+                write_json_number(&mut out, node.ts);
+                out.push_str(",\"dur\":");
+                write_json_number(&mut out, node.dur.unwrap_or(0.0));
+                out.push_str(",\"self\":");
+                match node.self_time {
+                    Some(s) => write_json_number(&mut out, s),
+                    None => out.push_str("null"),
+                }
+                out.push('}');
+            }
+            out.push_str("]}");
+        }
+        out.push_str("]}");
+    }
+    out.push_str("],\"diagnostics\":");
+    diagnostics_json(&mut out, &analysis.diagnostics);
+    out.push_str("}\n");
+    out
+}
+
+fn diagnostics_json(out: &mut String, diag: &tracekit_events::Diagnostics) {
+    out.push_str("{\"warnings\":[");
+    for (i, w) in diag.warnings.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(out, w);
+    }
+    out.push_str("],\"skipped\":[");
+    for (i, (reason, record)) in diag.skipped.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"reason\":");
+        write_json_string(out, reason);
+        let _ = write!(out, ",\"count\":{},\"firstExample\":", record.count);
+        write_json_string(out, &record.first_example);
+        out.push('}');
+    }
+    out.push_str("]}");
+}
+
+/// The diagnostics as lines of text (for `--stats` and `info`).
+pub fn stats(analysis: &Analysis) -> String {
+    let mut out = String::new();
+    let d = &analysis.diagnostics;
+    let _ = writeln!(
+        out,
+        "input: {:?}, {} events",
+        analysis.kind, analysis.event_count
+    );
+    for w in &d.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    if d.skipped.is_empty() {
+        out.push_str("skipped: nothing\n");
+    }
+    for (reason, record) in &d.skipped {
+        let _ = writeln!(
+            out,
+            "skipped {} x {reason} (first: {})",
+            record.count, record.first_example
+        );
+    }
+    out
+}

@@ -1,0 +1,390 @@
+#!/usr/bin/env node
+// Records real Chrome performance traces of the workload pages in fixtures/pages.
+//
+//   node xtask/js/record.mjs --out DIR [--scenario NAME ...] [--scale N] [--browser-session]
+//
+// For every scenario a fresh Chromium (/usr/bin/chromium) is launched and traced through the
+// DevTools protocol Tracing domain on the page's CDP session (see recordScenario for why not a
+// browser-level one) with the categories of the DevTools Performance panel; the trace is written
+// as DIR/<scenario>.json.gz: the JSON object {"traceEvents":[...],"metadata":{...}} exactly
+// as Chrome returns it (ReturnAsStream), gzipped. Tracing starts while the tab is still on
+// about:blank, before the first navigation, as the panel's "record and reload" does.
+//
+// The pages are served by a small static server on 127.0.0.1; Chromium maps *.test to it, so
+// http://a.test:PORT and http://b.test:PORT are two sites in two renderer processes.
+
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PAGES_DIR = path.resolve(HERE, '../../fixtures/pages');
+const CHROMIUM = '/usr/bin/chromium';
+
+// The scenarios: start page (on site a). Each page says "tracekit:done" on the console when
+// its workload has finished, and "tracekit:click" when it wants #click-target clicked.
+const SCENARIOS = {
+  'main-thread': 'main-thread.html',
+  worker: 'worker.html',
+  iframe: 'iframe.html',
+  navigation: 'navigation-start.html',
+  'kitchen-sink': 'kitchen-sink.html',
+};
+
+// Exactly the categories of the DevTools Performance panel (chrome-devtools-frontend,
+// front_end/panels/timeline/TimelineController.ts, startRecording()) with its defaults:
+// JS sampling on (disabled-by-default-v8.cpu_profiler), no screenshots, no pictures, no
+// selector stats, no experiments. The panel passes '-*' as the first entry too.
+const CATEGORIES = [
+  '-*',
+  'blink.console',
+  'loading',
+  'blink.user_timing',
+  'devtools.timeline',
+  'disabled-by-default-devtools.target-rundown',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-devtools.timeline.stack',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.v8-source-rundown-sources',
+  'disabled-by-default-devtools.v8-source-rundown',
+  'disabled-by-default-layout_shift.debug',
+  'disabled-by-default-v8.inspector',
+  'disabled-by-default-v8.cpu_profiler.hires',
+  'disabled-by-default-lighthouse',
+  'v8.execute',
+  'v8',
+  'cppgc',
+  'navigation',
+  'rail',
+  'disabled-by-default-v8.cpu_profiler',
+];
+
+// The complete Chromium command line (Playwright's own default switches are switched off with
+// ignoreDefaultArgs, so that the recording conditions are explicit and stay put across
+// Playwright versions).
+function chromiumArgs(userDataDir) {
+  return [
+    // Asked for by the brief.
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-component-update',
+    '--disable-sync',
+    `--user-data-dir=${userDataDir}`,
+    // Two sites, two renderer processes: a.test and b.test both go to our server.
+    '--site-per-process',
+    '--host-resolver-rules=MAP *.test 127.0.0.1',
+    // Plumbing Playwright needs (it normally adds these itself).
+    '--remote-debugging-pipe',
+    '--no-startup-window',
+    // Quiet, deterministic browser (a subset of Playwright's defaults).
+    '--disable-field-trial-config',
+    '--disable-background-timer-throttling',
+    '--disable-backgrounding-occluded-windows',
+    '--disable-renderer-backgrounding',
+    '--disable-back-forward-cache',
+    '--disable-breakpad',
+    '--disable-default-apps',
+    '--disable-dev-shm-usage',
+    '--disable-extensions',
+    '--disable-hang-monitor',
+    '--disable-ipc-flooding-protection',
+    '--disable-popup-blocking',
+    '--disable-prompt-on-repost',
+    '--disable-search-engine-choice-screen',
+    '--metrics-recording-only',
+    '--no-default-browser-check',
+    '--no-service-autorun',
+    '--password-store=basic',
+    '--use-mock-keychain',
+    '--force-color-profile=srgb',
+    '--hide-scrollbars',
+    '--mute-audio',
+    // A single --disable-features (Chromium keeps only the last one given):
+    // - WebUIOmniboxPopup, WebUIOmniboxAimPopup: otherwise the browser window preloads the
+    //   chrome://omnibox-popup.top-chrome WebUI in a "WebUI Top Renderer" process, which at
+    //   times ends up in the recording (a third renderer with thousands of events);
+    // - HttpsUpgrades, HttpsFirstBalancedModeAutoEnable: keep http://a.test on http;
+    // - the rest: no requests to Google services on startup (there is no network here).
+    '--disable-features=' +
+      [
+        'WebUIOmniboxPopup',
+        'WebUIOmniboxAimPopup',
+        'HttpsUpgrades',
+        'HttpsFirstBalancedModeAutoEnable',
+        'DestroyProfileOnBrowserClose',
+        'MediaRouter',
+        'OptimizationHints',
+        'NetworkTimeServiceQuerying',
+        'AimEnabled',
+        'PreconnectToSearch',
+        'LensOverlay',
+      ].join(','),
+  ];
+}
+
+function usage(msg) {
+  if (msg) console.error(`record.mjs: ${msg}`);
+  console.error(
+    'usage: node xtask/js/record.mjs --out DIR [--scenario NAME ...] [--scale N] [--browser-session]\n' +
+      `scenarios: ${Object.keys(SCENARIOS).join(', ')} (default: all)`,
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { out: null, scenarios: [], scale: 1, browserSession: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? a.split(/=(.*)/s) : [a, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      if (i + 1 >= argv.length) usage(`${flag} needs a value`);
+      return argv[++i];
+    };
+    switch (flag) {
+      case '--out': opts.out = value(); break;
+      case '--scenario': opts.scenarios.push(...value().split(',').filter(Boolean)); break;
+      case '--scale': opts.scale = Number(value()); break;
+      case '--browser-session': opts.browserSession = true; break;
+      case '-h': case '--help': usage(); break;
+      default: usage(`unknown argument ${a}`);
+    }
+  }
+  if (!opts.out) usage('--out is required');
+  if (!(opts.scale > 0)) usage('--scale must be a positive number');
+  if (opts.scenarios.length === 0) opts.scenarios = Object.keys(SCENARIOS);
+  for (const s of opts.scenarios) if (!SCENARIOS[s]) usage(`unknown scenario ${s}`);
+  return opts;
+}
+
+// ---------------------------------------------------------------------------------------
+// Static file server for fixtures/pages.
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+async function startServer() {
+  const server = http.createServer((req, res) => {
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const file = path.join(PAGES_DIR, path.normalize(rel));
+    if (!file.startsWith(PAGES_DIR + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file)] || 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+// ---------------------------------------------------------------------------------------
+// Counting the events of the streamed JSON without parsing it (it can be hundreds of MB):
+// counts the objects directly inside the top-level "traceEvents" array.
+
+class EventCounter {
+  constructor() {
+    this.count = 0;
+    this.depth = 0;
+    this.inString = false;
+    this.escape = false;
+    this.str = '';
+    this.lastKeyAtDepth1 = null;
+    this.arrayDepth = -1; // depth inside the traceEvents array, -1 if not in it
+  }
+
+  feed(text) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (c === 92) this.escape = true; // backslash
+        else if (c === 34) {
+          this.inString = false;
+          if (this.depth === 1) this.lastKeyAtDepth1 = this.str;
+        } else if (this.depth === 1 && this.str.length < 32) this.str += text[i];
+        continue;
+      }
+      switch (c) {
+        case 34: // "
+          this.inString = true;
+          this.str = '';
+          break;
+        case 123: // {
+          if (this.depth === this.arrayDepth) this.count++;
+          this.depth++;
+          break;
+        case 91: // [
+          if (this.depth === 1 && this.lastKeyAtDepth1 === 'traceEvents') this.arrayDepth = 2;
+          this.depth++;
+          break;
+        case 125: // }
+        case 93: // ]
+          this.depth--;
+          if (this.depth === 1 && this.arrayDepth === 2) this.arrayDepth = -1;
+          break;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Recording.
+
+async function streamToGzipFile(cdp, handle, file) {
+  const tmp = `${file}.partial`;
+  const gzip = zlib.createGzip({ level: 9 });
+  const out = fs.createWriteStream(tmp);
+  const finished = new Promise((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('error', reject);
+    gzip.on('error', reject);
+  });
+  gzip.pipe(out);
+  const counter = new EventCounter();
+  let bytes = 0;
+  for (;;) {
+    const { data, eof, base64Encoded } = await cdp.send('IO.read', { handle, size: 4 << 20 });
+    if (data) {
+      const buf = base64Encoded ? Buffer.from(data, 'base64') : Buffer.from(data, 'utf8');
+      counter.feed(base64Encoded ? buf.toString('utf8') : data);
+      bytes += buf.length;
+      if (!gzip.write(buf)) await once(gzip, 'drain');
+    }
+    if (eof) break;
+  }
+  await cdp.send('IO.close', { handle });
+  gzip.end();
+  await finished;
+  fs.renameSync(tmp, file);
+  return { events: counter.count, rawBytes: bytes };
+}
+
+async function recordScenario(name, { port, scale, outDir, browserSession }) {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracekit-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    ignoreDefaultArgs: true,
+    args: chromiumArgs(userDataDir),
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage(); // about:blank
+    // Tracing runs on the page target's session, as the panel does (it uses the tab target).
+    // A browser-level session (--browser-session) records every process, but Chrome then emits
+    // TracingStartedInBrowser without frames and no FrameCommittedInBrowser at all, and the
+    // DevTools trace engine rejects such traces ("No frames found in trace data").
+    // With the page session Chrome records the browser, the GPU process and every process of
+    // the targets attached on this connection, added as they appear (the OOPIF's process, the
+    // process of a cross-site navigation; workers live in their page's process).
+    const cdp = browserSession ? await browser.newBrowserCDPSession() : await context.newCDPSession(page);
+
+    // The page drives the recording through console messages.
+    let resolveDone;
+    const done = new Promise((resolve) => (resolveDone = resolve));
+    page.on('console', (msg) => {
+      const text = msg.text();
+      if (text === 'tracekit:done') resolveDone();
+      else if (text === 'tracekit:click') {
+        // #click-target is fixed at (0,0) 200x50 in the main frame; no selector lookup, so no
+        // Playwright-injected script runs in the page.
+        page.mouse.click(100, 25).catch((e) => console.error(`click failed: ${e.message}`));
+      }
+    });
+    page.on('pageerror', (err) => console.error(`[${name}] page error: ${err.message}`));
+
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReturnAsStream',
+      streamFormat: 'json',
+      streamCompression: 'none',
+      traceConfig: {
+        // As the panel's TracingManager: record until full, with a 1.2 GB buffer.
+        recordMode: 'recordUntilFull',
+        traceBufferSizeInKb: 1200 * 1000,
+        includedCategories: CATEGORIES,
+      },
+    });
+
+    const url = `http://a.test:${port}/${SCENARIOS[name]}?scale=${scale}`;
+    const timeoutMs = 60_000 + 30_000 * scale;
+    const started = Date.now();
+    await page.goto(url, { waitUntil: 'commit' });
+    let timer;
+    await Promise.race([
+      done,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${name}: no "tracekit:done" after ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    const workMs = Date.now() - started;
+    // Let the last frame be produced and the samplers flush before stopping.
+    await new Promise((r) => setTimeout(r, 500));
+
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    const { stream, dataLossOccurred } = await complete;
+    if (dataLossOccurred) console.error(`[${name}] warning: Chrome reports trace data loss`);
+    const file = path.join(outDir, `${name}.json.gz`);
+    const { events, rawBytes } = await streamToGzipFile(cdp, stream, file);
+    const gz = fs.statSync(file).size;
+    console.log(
+      `${file}: ${(gz / 1e6).toFixed(2)} MB gzipped, ${(rawBytes / 1e6).toFixed(2)} MB raw, ` +
+        `${events} events (workload ${(workMs / 1000).toFixed(1)} s, scale ${scale})`,
+    );
+    await cdp.detach().catch(() => {});
+  } finally {
+    await browser.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  fs.mkdirSync(opts.out, { recursive: true });
+  const server = await startServer();
+  const { port } = server.address();
+  try {
+    for (const name of opts.scenarios) {
+      await recordScenario(name, { port, scale: opts.scale, outDir: opts.out, browserSession: opts.browserSession });
+    }
+  } finally {
+    server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e?.stack || String(e));
+  process.exit(1);
+});
