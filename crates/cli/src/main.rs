@@ -69,9 +69,7 @@ enum Format {
 }
 
 fn parse_window(s: &str) -> Result<(f64, f64), String> {
-    let (a, b) = s
-        .split_once("..")
-        .ok_or("expected START..END (milliseconds)")?;
+    let (a, b) = s.split_once("..").ok_or("expected START..END (milliseconds)")?;
     let a: f64 = a.trim().parse().map_err(|_| format!("not a number: {a}"))?;
     let b: f64 = b.trim().parse().map_err(|_| format!("not a number: {b}"))?;
     if b < a {
@@ -109,9 +107,7 @@ fn read(path: &Path) -> Result<Bytes, String> {
             return Ok(Bytes::Mapped(map));
         }
     }
-    std::fs::read(path)
-        .map(Bytes::Read)
-        .map_err(|e| e.to_string())
+    std::fs::read(path).map(Bytes::Read).map_err(|e| e.to_string())
 }
 
 fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, String> {
@@ -141,8 +137,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 all_processes: args.all_processes,
                 parallelism,
             };
-            let analysis = load(&args.trace, &options)
-                .map_err(|e| format!("{}: {e}", args.trace.display()))?;
+            let analysis = load(&args.trace, &options).map_err(|e| format!("{}: {e}", args.trace.display()))?;
             for warning in &analysis.diagnostics.warnings {
                 eprintln!("tracekit: warning: {}: {warning}", args.trace.display());
             }
@@ -163,17 +158,13 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         }
         Command::Info { trace } => {
-            let analysis = load(&trace, &AnalyzeOptions::default())
-                .map_err(|e| format!("{}: {e}", trace.display()))?;
+            let analysis = load(&trace, &AnalyzeOptions::default()).map_err(|e| format!("{}: {e}", trace.display()))?;
             let mut text = tracekit::output::stats(&analysis);
             for (pid, process) in &analysis.processes {
                 text.push_str(&format!(
                     "process {} {}: {} threads with tracks\n",
                     pid.to_js_string(&analysis.interner),
-                    process
-                        .url
-                        .map(|u| analysis.interner.resolve(u))
-                        .unwrap_or("(no url)"),
+                    process.url.map(|u| analysis.interner.resolve(u)).unwrap_or("(no url)"),
                     process.threads.len()
                 ));
             }

@@ -80,11 +80,7 @@ impl CpuProfileModel {
                 last += delta;
                 ts.push(last);
             }
-            (
-                profile.start_time / 1000.0,
-                profile.end_time / 1000.0,
-                Some(ts),
-            )
+            (profile.start_time / 1000.0, profile.end_time / 1000.0, Some(ts))
         };
         let RawProfile {
             nodes: raw_nodes,
@@ -112,9 +108,7 @@ impl CpuProfileModel {
             for n in &raw_nodes[1..] {
                 let Some(&p) = n.parent.as_ref().and_then(|p| raw_by_id.get(p)) else {
                     if n.parent.is_some() {
-                        diag.skip("profile: node whose parent is unknown", || {
-                            format!("node {}", n.id)
-                        });
+                        diag.skip("profile: node whose parent is unknown", || format!("node {}", n.id));
                     }
                     continue;
                 };
@@ -140,16 +134,14 @@ impl CpuProfileModel {
         let mut stack: Vec<(NodeIx, i64)> = children[0].iter().map(|&c| (0, c)).collect();
         while let Some((parent, id)) = stack.pop() {
             let Some(&raw) = raw_by_id.get(&id) else {
-                diag.skip("profile: child id names no node", || {
-                    format!("node id {id}")
-                });
+                diag.skip("profile: child id names no node", || format!("node id {id}"));
                 continue;
             };
             if visited[raw] {
-                diag.skip(
-                    "profile: node reached twice (cycle or shared child)",
-                    || format!("node id {id}"),
-                );
+                diag.skip("profile: node reached twice (cycle or shared child)", || {
+                    format!("node id {id}")
+                });
+                diag.diverge("profile-node-cycle", || format!("node id {id}"));
                 continue;
             }
             visited[raw] = true;
@@ -182,9 +174,7 @@ impl CpuProfileModel {
                 .map(|id| {
                     let ix = by_id.get(id).copied();
                     if ix.is_none() {
-                        diag.skip("profile: sample names an unknown node", || {
-                            format!("node id {id}")
-                        });
+                        diag.skip("profile: sample names an unknown node", || format!("node id {id}"));
                     }
                     ix
                 })
@@ -254,10 +244,7 @@ impl CpuProfileModel {
                 .partial_cmp(&timestamps[b])
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
-        self.samples = order
-            .iter()
-            .map(|&i| samples.get(i).copied().flatten())
-            .collect();
+        self.samples = order.iter().map(|&i| samples.get(i).copied().flatten()).collect();
         timestamps = order.iter().map(|&i| timestamps[i] / 1000.0).collect();
         if self.samples.len() == timestamps.len() {
             let last = timestamps.last().copied().unwrap_or(0.0);
@@ -288,9 +275,8 @@ impl CpuProfileModel {
         if count < 3 {
             return;
         }
-        let is_system = |n: NodeIx| {
-            Some(n) == self.program_node || Some(n) == self.gc_node || Some(n) == self.idle_node
-        };
+        let is_system =
+            |n: NodeIx| Some(n) == self.program_node || Some(n) == self.gc_node || Some(n) == self.idle_node;
         let mut prev = self.samples[0];
         let mut current = self.samples[1];
         for i in 1..count - 1 {
@@ -299,10 +285,7 @@ impl CpuProfileModel {
                 // DevTools moves on without advancing its window here.
                 continue;
             };
-            if current == Some(program)
-                && !is_system(p)
-                && !is_system(n)
-                && self.bottom_node(p) == self.bottom_node(n)
+            if current == Some(program) && !is_system(p) && !is_system(n) && self.bottom_node(p) == self.bottom_node(n)
             {
                 self.samples[i] = Some(p);
             }
@@ -337,9 +320,6 @@ impl CpuProfileModel {
 
     /// Whether `ix` is the root or one of the meta nodes the tracks hide.
     pub fn is_root_or_meta(&self, ix: NodeIx) -> bool {
-        ix == self.root
-            || Some(ix) == self.program_node
-            || Some(ix) == self.idle_node
-            || Some(ix) == self.gc_node
+        ix == self.root || Some(ix) == self.program_node || Some(ix) == self.idle_node || Some(ix) == self.gc_node
     }
 }

@@ -38,10 +38,7 @@ pub struct RawProfile {
 
 /// Decodes a whole profile from JSON text. Deeply nested legacy trees are
 /// decoded on a heap-grown stack, so no depth overflows.
-pub fn parse_profile_json(
-    text: &str,
-    interner: &mut Interner,
-) -> Result<RawProfile, serde_json::Error> {
+pub fn parse_profile_json(text: &str, interner: &mut Interner) -> Result<RawProfile, serde_json::Error> {
     let mut json = serde_json::Deserializer::from_str(text);
     json.disable_recursion_limit();
     let stacked = serde_stacker::Deserializer::new(&mut json);
@@ -208,10 +205,7 @@ impl<'de> Visitor<'de> for ProfileSeed<'_> {
             match key.as_str() {
                 "nodes" => {
                     let nodes: Vec<NodeJson> = map.next_value()?;
-                    profile.nodes = nodes
-                        .into_iter()
-                        .map(|n| n.into_raw(self.interner))
-                        .collect();
+                    profile.nodes = nodes.into_iter().map(|n| n.into_raw(self.interner)).collect();
                 }
                 "startTime" => profile.start_time = map.next_value::<Option<f64>>()?.unwrap_or(0.0),
                 "endTime" => profile.end_time = map.next_value::<Option<f64>>()?.unwrap_or(0.0),

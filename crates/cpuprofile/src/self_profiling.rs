@@ -137,14 +137,11 @@ fn build(input: &SelfProfile, interner: &mut Interner, diag: &mut Diagnostics) -
             match state.get(s).copied() {
                 None | Some(State::Invalid) | Some(State::Resolving) => {
                     if state.get(s).copied() == Some(State::Resolving) {
-                        diag.skip("self-profile: stack parents form a cycle", || {
+                        diag.skip("self-profile: stack parents form a cycle", || format!("stack {s}"));
+                    } else {
+                        diag.skip("self-profile: stack names an unknown parent or frame", || {
                             format!("stack {s}")
                         });
-                    } else {
-                        diag.skip(
-                            "self-profile: stack names an unknown parent or frame",
-                            || format!("stack {s}"),
-                        );
                     }
                     base = -1;
                     break;
@@ -184,9 +181,7 @@ fn build(input: &SelfProfile, interner: &mut Interner, diag: &mut Diagnostics) -
             Some(s) => match state.get(s) {
                 Some(State::Node(id)) => *id,
                 _ => {
-                    diag.skip("self-profile: sample names an unknown stack", || {
-                        format!("sample {i}")
-                    });
+                    diag.skip("self-profile: sample names an unknown stack", || format!("sample {i}"));
                     continue;
                 }
             },
@@ -233,19 +228,9 @@ mod tests {
         let p = parse_self_profile(text, &mut interner, &mut diag).unwrap();
         // root, handleClick, Profiler, genPrimes, isPrime, (program)
         assert_eq!(p.nodes.len(), 6);
-        let labels: Vec<String> = p
-            .nodes
-            .iter()
-            .map(|n| n.call_frame.label(&interner))
-            .collect();
-        assert_eq!(
-            labels[1],
-            "js:handleClick@http://localhost:3000/main.js:4:26"
-        );
-        assert_eq!(
-            labels[4],
-            "js:isPrime@http://localhost:3000/generate.js:5:16"
-        );
+        let labels: Vec<String> = p.nodes.iter().map(|n| n.call_frame.label(&interner)).collect();
+        assert_eq!(labels[1], "js:handleClick@http://localhost:3000/main.js:4:26");
+        assert_eq!(labels[4], "js:isPrime@http://localhost:3000/generate.js:5:16");
         assert_eq!(labels[5], "js:(program)@:-1:-1");
         assert_eq!(p.samples, Some(vec![3, 5, 6]));
         assert_eq!(p.start_time, 2972500.0);

@@ -18,6 +18,10 @@ pub struct Diagnostics {
     pub skipped: BTreeMap<String, SkipRecord>,
     /// Repairs and other things a user should know about, one line each.
     pub warnings: Vec<String>,
+    /// Places where tracekit deliberately answers differently from the
+    /// DevTools engine (see `docs/divergences.md`), by name, with the first
+    /// example.
+    pub divergences: BTreeMap<String, String>,
 }
 
 impl Diagnostics {
@@ -36,6 +40,13 @@ impl Diagnostics {
         }
     }
 
+    /// Records that a documented divergence from DevTools applies.
+    pub fn diverge(&mut self, name: &str, example: impl FnOnce() -> String) {
+        if !self.divergences.contains_key(name) {
+            self.divergences.insert(name.to_owned(), example());
+        }
+    }
+
     pub fn warn(&mut self, message: impl Into<String>) {
         self.warnings.push(message.into());
     }
@@ -50,6 +61,9 @@ impl Diagnostics {
             }
         }
         self.warnings.extend(other.warnings);
+        for (name, example) in other.divergences {
+            self.divergences.entry(name).or_insert(example);
+        }
     }
 
     pub fn total_skipped(&self) -> u64 {

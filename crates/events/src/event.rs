@@ -111,8 +111,8 @@ pub(crate) struct EventJson<'a> {
     pub cat: Option<JsonStr<'a>>,
     #[serde(borrow)]
     pub ph: Option<JsonStr<'a>>,
-    pub ts: Option<f64>,
-    pub dur: Option<f64>,
+    pub ts: Option<Number>,
+    pub dur: Option<Number>,
     #[serde(borrow)]
     pub pid: Option<IdJson<'a>>,
     #[serde(borrow)]
@@ -145,6 +145,52 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
             }
         }
         d.deserialize_str(V)
+    }
+}
+
+/// A number, or a string holding one (some tools write `"ts":"123"`).
+pub(crate) struct Number {
+    pub value: f64,
+    pub was_string: bool,
+}
+
+impl<'de> serde::Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Number;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
+                Ok(Number {
+                    value: v as f64,
+                    was_string: false,
+                })
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
+                Ok(Number {
+                    value: v as f64,
+                    was_string: false,
+                })
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
+                Ok(Number {
+                    value: v,
+                    was_string: false,
+                })
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Number, E> {
+                match v.trim().parse::<f64>() {
+                    Ok(value) if value.is_finite() => Ok(Number {
+                        value,
+                        was_string: true,
+                    }),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 

@@ -106,19 +106,15 @@ fn detect_object(text: &str, open: usize) -> Result<Document<'_>, LoadError> {
                 format!("expected a key, found {}", describe_byte(b[i])),
             ));
         }
-        let key_end =
-            scan::skip_string(b, i).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
-        let key: Cow<'_, str> = serde_json::from_str(&text[i..key_end])
-            .map_err(|e| LoadError::at(i, format!("invalid key: {e}")))?;
+        let key_end = scan::skip_string(b, i).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
+        let key: Cow<'_, str> =
+            serde_json::from_str(&text[i..key_end]).map_err(|e| LoadError::at(i, format!("invalid key: {e}")))?;
         i = scan::skip_ws(b, key_end);
         if i >= b.len() {
             break;
         }
         if b[i] != b':' {
-            return Err(LoadError::at(
-                i,
-                format!("expected ':', found {}", describe_byte(b[i])),
-            ));
+            return Err(LoadError::at(i, format!("expected ':', found {}", describe_byte(b[i]))));
         }
         i = scan::skip_ws(b, i + 1);
         if key == "traceEvents" && b.get(i) == Some(&b'[') {
@@ -216,42 +212,32 @@ pub fn parse_event<'a>(
         }
     };
     let Some(name) = raw.name else {
-        diag.skip("event: missing name", || {
-            format!("event {index} at byte {offset}")
-        });
+        diag.skip("event: missing name", || format!("event {index} at byte {offset}"));
+        diag.diverge("event-without-name", || format!("event {index} at byte {offset}"));
         return None;
     };
-    let ph = raw
-        .ph
-        .map(|p| Phase::from_str(&p.0))
-        .unwrap_or(Phase::OTHER);
-    let ts = match raw.ts {
+    let ph = raw.ph.map(|p| Phase::from_str(&p.0)).unwrap_or(Phase::OTHER);
+    if raw.ts.as_ref().is_some_and(|n| n.was_string) || raw.dur.as_ref().is_some_and(|n| n.was_string) {
+        diag.diverge("numeric-strings", || {
+            format!("event {index} at byte {offset} writes its ts or dur as a string")
+        });
+    }
+    let ts = match raw.ts.map(|n| n.value) {
         Some(ts) => ts,
         None if ph == Phase::METADATA => 0.0,
         None => {
-            diag.skip("event: missing ts", || {
-                format!("event {index} at byte {offset}")
-            });
+            diag.skip("event: missing ts", || format!("event {index} at byte {offset}"));
             return None;
         }
     };
     Some(Event {
         name: interner.intern(&name.0),
-        cat: raw
-            .cat
-            .map(|c| interner.intern(&c.0))
-            .unwrap_or(crate::names::EMPTY),
+        cat: raw.cat.map(|c| interner.intern(&c.0)).unwrap_or(crate::names::EMPTY),
         ph,
         ts,
-        dur: raw.dur,
-        pid: raw
-            .pid
-            .map(|p| p.intern(interner))
-            .unwrap_or(crate::Id::Missing),
-        tid: raw
-            .tid
-            .map(|t| t.intern(interner))
-            .unwrap_or(crate::Id::Missing),
+        dur: raw.dur.map(|n| n.value),
+        pid: raw.pid.map(|p| p.intern(interner)).unwrap_or(crate::Id::Missing),
+        tid: raw.tid.map(|t| t.intern(interner)).unwrap_or(crate::Id::Missing),
         id: raw.id.map(|i| i.intern(interner)),
         args: raw.args,
     })
@@ -274,8 +260,7 @@ mod tests {
 
     #[test]
     fn reads_both_trace_forms() {
-        let (events, _, diag) =
-            load(r#"[{"name":"RunTask","ph":"X","ts":1,"dur":2,"pid":1,"tid":"a"}]"#);
+        let (events, _, diag) = load(r#"[{"name":"RunTask","ph":"X","ts":1,"dur":2,"pid":1,"tid":"a"}]"#);
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].name, names::RUN_TASK);
         assert_eq!(events[0].pid, Id::num(1.0));
@@ -291,9 +276,8 @@ mod tests {
 
     #[test]
     fn skips_and_counts_bad_events() {
-        let (events, _, diag) = load(
-            r#"[{"ph":"X","ts":1},{"name":"a","ts":"x"},{"name":"b","ph":"X"},5,{"name":"ok","ph":"M"}]"#,
-        );
+        let (events, _, diag) =
+            load(r#"[{"ph":"X","ts":1},{"name":"a","ts":"x"},{"name":"b","ph":"X"},5,{"name":"ok","ph":"M"}]"#);
         assert_eq!(events.len(), 1);
         assert_eq!(diag.skipped["event: missing name"].count, 1);
         assert_eq!(diag.skipped["event: not a valid event object"].count, 2);
@@ -311,19 +295,13 @@ mod tests {
     #[test]
     fn rejects_what_is_not_a_trace() {
         assert_eq!(detect("").unwrap_err().message, "empty file");
-        assert_eq!(
-            detect("  \n").unwrap_err().message,
-            "file holds only whitespace"
-        );
+        assert_eq!(detect("  \n").unwrap_err().message, "file holds only whitespace");
         let err = detect("hello").unwrap_err();
         assert_eq!(
             err.to_string(),
             "byte 0: not a trace or profile: expected '[' or '{', found character 'h'"
         );
-        assert!(matches!(
-            detect(r#"{"nodes":[]}"#).unwrap(),
-            Document::Object(_)
-        ));
+        assert!(matches!(detect(r#"{"nodes":[]}"#).unwrap(), Document::Object(_)));
         assert_eq!(detect(r#"{"nodes":[1,"#).unwrap_err().offset, Some(12));
     }
 }

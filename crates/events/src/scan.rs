@@ -98,19 +98,13 @@ pub fn skip_value(b: &[u8], start: usize) -> Result<usize, ScanError> {
             }
             c @ (b'}' | b']') => {
                 if closers.pop() != Some(c) {
-                    return Err(ScanError::Unexpected {
-                        offset: i,
-                        found: c,
-                    });
+                    return Err(ScanError::Unexpected { offset: i, found: c });
                 }
                 i += 1;
             }
             c @ (b',' | b':') => {
                 if closers.is_empty() {
-                    return Err(ScanError::Unexpected {
-                        offset: i,
-                        found: c,
-                    });
+                    return Err(ScanError::Unexpected { offset: i, found: c });
                 }
                 i = skip_ws(b, i + 1);
                 continue;
@@ -125,10 +119,7 @@ pub fn skip_value(b: &[u8], start: usize) -> Result<usize, ScanError> {
                     i += 1;
                 }
                 if i == s {
-                    return Err(ScanError::Unexpected {
-                        offset: i,
-                        found: c,
-                    });
+                    return Err(ScanError::Unexpected { offset: i, found: c });
                 }
                 if i == b.len() && !closers.is_empty() {
                     return Err(ScanError::UnexpectedEnd { offset: b.len() });
@@ -190,10 +181,7 @@ pub fn split_array(b: &[u8], open: usize) -> ArraySplit {
                     c => {
                         break ArrayEnd::Damaged {
                             offset: i,
-                            message: format!(
-                                "expected ',' or ']' after an event, found {}",
-                                describe_byte(c)
-                            ),
+                            message: format!("expected ',' or ']' after an event, found {}", describe_byte(c)),
                         }
                     }
                 }
@@ -222,10 +210,7 @@ mod tests {
     fn splits_a_closed_array() {
         let src = r#"[ {"a":[1,{"b":"x]}"}]}, 2 ,"s\"]" ]"#;
         let split = split_array(src.as_bytes(), 0);
-        assert_eq!(
-            texts(src, &split),
-            vec![r#"{"a":[1,{"b":"x]}"}]}"#, "2", r#""s\"]""#]
-        );
+        assert_eq!(texts(src, &split), vec![r#"{"a":[1,{"b":"x]}"}]}"#, "2", r#""s\"]""#]);
         assert_eq!(split.end, ArrayEnd::Closed { after: src.len() });
     }
 
@@ -260,9 +245,6 @@ mod tests {
         let split = split_array(src.as_bytes(), 0);
         assert_eq!(split.elements.len(), 1);
         let cut = &src[..depth];
-        assert_eq!(
-            split_array(cut.as_bytes(), 0).end,
-            ArrayEnd::Truncated { offset: 1 }
-        );
+        assert_eq!(split_array(cut.as_bytes(), 0).end, ArrayEnd::Truncated { offset: 1 });
     }
 }

@@ -91,11 +91,9 @@ impl Interner {
         if let Some(&sym) = self.index.get(s) {
             return sym;
         }
-        let sym =
-            Sym(u32::try_from(self.strings.len()).expect("more than 4 billion distinct strings"));
+        let sym = Sym(u32::try_from(self.strings.len()).expect("more than 4 billion distinct strings"));
         self.strings.push(s.into());
-        self.v8_prefixed
-            .push(s.starts_with("v8") || s.starts_with("V8"));
+        self.v8_prefixed.push(s.starts_with("v8") || s.starts_with("V8"));
         self.uma_suffixed.push(s.ends_with("::UMA"));
         self.index.insert(s.into(), sym);
         sym

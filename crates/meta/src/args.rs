@@ -24,9 +24,7 @@ pub(crate) struct FrameJson<'a> {
 }
 
 /// Accepts any value, keeping it only if it is a string.
-fn string_or_none<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Cow<'de, str>>, D::Error> {
+fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
     let raw: &'de RawValue = Deserialize::deserialize(d)?;
     Ok(serde_json::from_str::<Cow<'de, str>>(raw.get()).ok())
 }
@@ -68,11 +66,7 @@ struct NameArgs<'a> {
     name: Option<Cow<'a, str>>,
 }
 
-fn decode<'a, T: Deserialize<'a>>(
-    event: &Event<'a>,
-    what: &str,
-    diag: &mut Diagnostics,
-) -> Option<T> {
+fn decode<'a, T: Deserialize<'a>>(event: &Event<'a>, what: &str, diag: &mut Diagnostics) -> Option<T> {
     let text = event.args?.get();
     match serde_json::from_str(text) {
         Ok(v) => Some(v),
@@ -87,25 +81,16 @@ fn decode<'a, T: Deserialize<'a>>(
 
 /// The frames of a `TracingStartedInBrowser` event; `None` when the event
 /// has no `args.data` (old Chrome versions), which DevTools refuses.
-pub(crate) fn tracing_started_frames<'a>(
-    event: &Event<'a>,
-    diag: &mut Diagnostics,
-) -> Option<Vec<FrameJson<'a>>> {
+pub(crate) fn tracing_started_frames<'a>(event: &Event<'a>, diag: &mut Diagnostics) -> Option<Vec<FrameJson<'a>>> {
     let args: TracingStartedArgs<'a> = decode(event, "TracingStartedInBrowser", diag)?;
     Some(args.data?.frames.unwrap_or_default())
 }
 
-pub(crate) fn frame_committed<'a>(
-    event: &Event<'a>,
-    diag: &mut Diagnostics,
-) -> Option<FrameJson<'a>> {
+pub(crate) fn frame_committed<'a>(event: &Event<'a>, diag: &mut Diagnostics) -> Option<FrameJson<'a>> {
     decode::<DataArgs<FrameJson<'a>>>(event, "FrameCommittedInBrowser", diag)?.data
 }
 
-pub(crate) fn commit_load<'a>(
-    event: &Event<'a>,
-    diag: &mut Diagnostics,
-) -> Option<CommitLoadData<'a>> {
+pub(crate) fn commit_load<'a>(event: &Event<'a>, diag: &mut Diagnostics) -> Option<CommitLoadData<'a>> {
     decode::<DataArgs<CommitLoadData<'a>>>(event, "CommitLoad", diag)?.data
 }
 

@@ -126,12 +126,7 @@ impl MetaHandler {
         }
     }
 
-    pub fn handle_event(
-        &mut self,
-        event: &Event<'_>,
-        interner: &mut Interner,
-        diag: &mut Diagnostics,
-    ) {
+    pub fn handle_event(&mut self, event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) {
         let name = event.name;
         if self.trace_is_generic
             && matches!(
@@ -147,10 +142,7 @@ impl MetaHandler {
         self.worklets.handle_event(event, interner, diag);
 
         if event.ts != 0.0
-            && matches!(
-                event.ph,
-                Phase::BEGIN | Phase::END | Phase::COMPLETE | Phase::INSTANT
-            )
+            && matches!(event.ph, Phase::BEGIN | Phase::END | Phase::COMPLETE | Phase::INSTANT)
             && !interner.ends_with_uma(name)
         {
             self.bounds.min = self.bounds.min.min(event.ts);
@@ -212,12 +204,7 @@ impl MetaHandler {
         }
     }
 
-    fn on_tracing_started(
-        &mut self,
-        event: &Event<'_>,
-        interner: &mut Interner,
-        diag: &mut Diagnostics,
-    ) {
+    fn on_tracing_started(&mut self, event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) {
         self.tracing_started_at = Some(event.ts);
         let Some(frames) = args::tracing_started_frames(event, diag) else {
             // DevTools gives up on the whole trace here ("No frames found").
@@ -232,13 +219,8 @@ impl MetaHandler {
                 self.add_top_level_renderer(info.process_id);
             }
             let url_truthy = frame.url.as_deref().is_some_and(|u| !u.is_empty());
-            let is_main = match (
-                frame.is_in_primary_main_frame,
-                frame.is_outermost_main_frame,
-            ) {
-                (Some(primary), Some(outermost)) => {
-                    js_truthy_raw(primary) && js_truthy_raw(outermost)
-                }
+            let is_main = match (frame.is_in_primary_main_frame, frame.is_outermost_main_frame) {
+                (Some(primary), Some(outermost)) => js_truthy_raw(primary) && js_truthy_raw(outermost),
                 (None, Some(outermost)) => js_truthy_raw(outermost),
                 _ => !has_parent && url_truthy,
             };
@@ -294,11 +276,7 @@ impl MetaHandler {
         // order), the last one until the end of the trace.
         for by_process in self.renderer_processes_by_frame.values_mut() {
             let mut windows: Vec<&mut ProcessWindow> = by_process.values_mut().flatten().collect();
-            windows.sort_by(|a, b| {
-                a.min
-                    .partial_cmp(&b.min)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
+            windows.sort_by(|a, b| a.min.partial_cmp(&b.min).unwrap_or(std::cmp::Ordering::Equal));
             for i in 0..windows.len() {
                 windows[i].max = match windows.get(i + 1) {
                     Some(next) => next.min - 1.0,

@@ -33,12 +33,7 @@ pub struct AuctionWorklets {
 }
 
 impl WorkletsHandler {
-    pub(crate) fn handle_event(
-        &mut self,
-        event: &Event<'_>,
-        interner: &mut Interner,
-        diag: &mut Diagnostics,
-    ) {
+    pub(crate) fn handle_event(&mut self, event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) {
         let target = match event.name {
             names::AUCTION_WORKLET_RUNNING_IN_PROCESS => &mut self.running,
             names::AUCTION_WORKLET_DONE_WITH_PROCESS => &mut self.done,
@@ -56,9 +51,7 @@ impl WorkletsHandler {
             }
             _ => return,
         };
-        let parsed = event
-            .args
-            .map(|a| serde_json::from_str::<WorkletArgs>(a.get()));
+        let parsed = event.args.map(|a| serde_json::from_str::<WorkletArgs>(a.get()));
         match parsed {
             Some(Ok(WorkletArgs { data: Some(data) })) => {
                 let pid = data.pid.map_or(Id::Missing, Id::num);

@@ -98,11 +98,7 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
 }
 
 impl<'m> SamplesIntegrator<'m> {
-    pub fn new(
-        model: &'m CpuProfileModel,
-        interner: &'m Interner,
-        show_native_frames: bool,
-    ) -> Self {
+    pub fn new(model: &'m CpuProfileModel, interner: &'m Interner, show_native_frames: bool) -> Self {
         SamplesIntegrator {
             model,
             interner,
@@ -271,8 +267,7 @@ impl<'m> SamplesIntegrator<'m> {
     /// trace id points at; with neither, only closes the stack's calls at
     /// `ts` (for a trace event that starts).
     fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<&str>, ts: f64) {
-        let mut candidate: Option<Vec<Frame>> =
-            sample.map(|s| self.stack_of(s.node, s.ts, s.gc_parent));
+        let mut candidate: Option<Vec<Frame>> = sample.map(|s| self.stack_of(s.node, s.ts, s.gc_parent));
         if let Some(frames) = trace_id.and_then(|id| self.stack_of_trace_id(id, ts)) {
             candidate = Some(frames);
         }

@@ -61,12 +61,7 @@ struct ProcessEntries {
 pub enum NodeKind {
     /// A trace event: its name, category and phase, and the index of the
     /// source event in the loaded trace (`u32::MAX` for synthetic ones).
-    Event {
-        name: Sym,
-        cat: Sym,
-        ph: Phase,
-        event: u32,
-    },
+    Event { name: Sym, cat: Sym, ph: Phase, event: u32 },
     /// A JS call built from samples.
     Call { frame: CallFrame, node_id: i64 },
 }
@@ -120,12 +115,7 @@ impl RendererHandler {
     }
 
     fn thread(&mut self, pid: Id, tid: Id) -> &mut ThreadEntries {
-        self.processes
-            .entry(pid)
-            .or_default()
-            .threads
-            .entry(tid)
-            .or_default()
+        self.processes.entry(pid).or_default().threads.entry(tid).or_default()
     }
 
     pub fn handle_event(&mut self, index: u32, event: &Event<'_>, diag: &mut Diagnostics) {
@@ -153,9 +143,10 @@ impl RendererHandler {
                 };
                 let begin = &mut self.processes[&pid].threads[&tid].entries[at];
                 if begin.name != event.name || begin.cat != event.cat {
-                    diag.skip("renderer: end event that does not match the open begin (both left as DevTools leaves them)", || {
-                        format!("event {index} at ts {}", event.ts)
-                    });
+                    diag.skip(
+                        "renderer: end event that does not match the open begin (both left as DevTools leaves them)",
+                        || format!("event {index} at ts {}", event.ts),
+                    );
                     return;
                 }
                 begin.dur = Some(event.ts - begin.ts);
@@ -199,10 +190,7 @@ impl RendererHandler {
                     self.processes.entry(*pid).or_default();
                     let (url, _) = urls.entry(*pid).or_insert((None, false));
                     if url.is_none() || url.map(|u| interner.resolve(u)) == Some("about:blank") {
-                        *url = window
-                            .frame
-                            .url
-                            .filter(|u| is_valid_url(interner.resolve(*u)));
+                        *url = window.frame.url.filter(|u| is_valid_url(interner.resolve(*u)));
                     }
                 }
             }
@@ -236,8 +224,7 @@ impl RendererHandler {
         let mut kept: Map<Id, bool> = Map::default();
         for pid in self.processes.keys() {
             let (url, _) = urls.get(pid).copied().unwrap_or((None, false));
-            let keep =
-                meta.trace_is_generic || url.is_some() || meta.worklets.hosts.contains_key(pid);
+            let keep = meta.trace_is_generic || url.is_some() || meta.worklets.hosts.contains_key(pid);
             kept.insert(*pid, keep);
         }
         for (pid, host) in &meta.worklets.hosts {
@@ -269,13 +256,7 @@ impl RendererHandler {
         let build = |job: Job| -> (Vec<TrackNode>, Diagnostics) {
             let mut local = Diagnostics::default();
             let profile = samples.profile(job.pid, job.tid);
-            let nodes = build_thread_tree(
-                job.entries,
-                events,
-                profile.map(|p| &p.model),
-                interner,
-                &mut local,
-            );
+            let nodes = build_thread_tree(job.entries, events, profile.map(|p| &p.model), interner, &mut local);
             (nodes, local)
         };
         let built: Vec<(Vec<TrackNode>, Diagnostics)> = match parallelism {
@@ -444,10 +425,7 @@ fn build_thread_tree(
     });
     let calls = match profile {
         Some(model) => {
-            let views: Vec<EntryView<'_, '_>> = entries
-                .iter()
-                .map(|&entry| EntryView { entry, events })
-                .collect();
+            let views: Vec<EntryView<'_, '_>> = entries.iter().map(|&entry| EntryView { entry, events }).collect();
             SamplesIntegrator::new(model, interner, false).build(&views)
         }
         None => Vec::new(),
@@ -530,10 +508,7 @@ mod tests {
             sample_trace_id(&raw(r#"{"beginData":{"sampleTraceId":7}}"#)),
             Some("7".into())
         );
-        assert_eq!(
-            sample_trace_id(&raw(r#"{"data":{"sampleTraceId":0}}"#)),
-            None
-        );
+        assert_eq!(sample_trace_id(&raw(r#"{"data":{"sampleTraceId":0}}"#)), None);
         assert_eq!(sample_trace_id(&raw(r#"{"data":{}}"#)), None);
     }
 }

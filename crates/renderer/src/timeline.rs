@@ -76,11 +76,7 @@ pub struct Nested<T> {
 /// Nests sorted entries into a tree: an entry is the child of the entry
 /// on top of the stack when it starts and ends inside it; an entry that
 /// starts inside and ends outside is left out (and counted).
-pub fn build_tree<T: Copy>(
-    items: &[T],
-    span: impl Fn(T) -> Span,
-    diag: &mut Diagnostics,
-) -> Vec<Nested<T>> {
+pub fn build_tree<T: Copy>(items: &[T], span: impl Fn(T) -> Span, diag: &mut Diagnostics) -> Vec<Nested<T>> {
     let mut nodes: Vec<Nested<T>> = Vec::with_capacity(items.len());
     let mut stack: Vec<u32> = Vec::new();
     let mut i = 0;
@@ -103,10 +99,9 @@ pub fn build_tree<T: Copy>(
         let parent_end = parent.ts + parent.dur.unwrap_or(0.0);
         if s.ts < parent.ts {
             // DevTools throws on this (unsorted input); we leave it out.
-            diag.skip(
-                "tree: entry starts before its parent (unsorted input)",
-                || format!("entry at ts {}", s.ts),
-            );
+            diag.skip("tree: entry starts before its parent (unsorted input)", || {
+                format!("entry at ts {}", s.ts)
+            });
             i += 1;
             continue;
         }
@@ -115,17 +110,14 @@ pub fn build_tree<T: Copy>(
             continue;
         }
         if s.ts + duration > parent_end {
-            diag.skip(
-                "tree: entry ends after its parent (left out, as DevTools does)",
-                || {
-                    format!(
-                        "entry at ts {} ends at {}, parent ends at {}",
-                        s.ts,
-                        s.ts + duration,
-                        parent_end
-                    )
-                },
-            );
+            diag.skip("tree: entry ends after its parent (left out, as DevTools does)", || {
+                format!(
+                    "entry at ts {} ends at {}, parent ends at {}",
+                    s.ts,
+                    s.ts + duration,
+                    parent_end
+                )
+            });
             i += 1;
             continue;
         }
@@ -156,21 +148,11 @@ mod tests {
 
     #[test]
     fn nests_and_computes_self_time() {
-        let items = [
-            (0.0, 10.0),
-            (1.0, 3.0),
-            (2.0, 1.0),
-            (5.0, 2.0),
-            (6.0, 5.0),
-            (12.0, 1.0),
-        ];
+        let items = [(0.0, 10.0), (1.0, 3.0), (2.0, 1.0), (5.0, 2.0), (6.0, 5.0), (12.0, 1.0)];
         let mut diag = Diagnostics::default();
         let tree = build_tree(&items, span, &mut diag);
         let shape: Vec<(u32, f64)> = tree.iter().map(|n| (n.depth, n.self_time)).collect();
-        assert_eq!(
-            shape,
-            vec![(0, 5.0), (1, 2.0), (2, 1.0), (1, 2.0), (0, 1.0)]
-        );
+        assert_eq!(shape, vec![(0, 5.0), (1, 2.0), (2, 1.0), (1, 2.0), (0, 1.0)]);
         assert_eq!(diag.total_skipped(), 1);
     }
 

@@ -57,11 +57,7 @@ pub(crate) struct Chunk<'a> {
     pub source: Option<Cow<'a, str>>,
 }
 
-pub(crate) fn decode<'a>(
-    event: &Event<'a>,
-    interner: &mut Interner,
-    diag: &mut Diagnostics,
-) -> Option<Chunk<'a>> {
+pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut Diagnostics) -> Option<Chunk<'a>> {
     let text = event.args.map(RawValue::get).unwrap_or("{}");
     let args: Args<ChunkData<'a>> = match serde_json::from_str(text) {
         Ok(args) => args,
@@ -83,11 +79,7 @@ pub(crate) fn decode<'a>(
     };
     let profile = data.cpu_profile;
     let (nodes, samples, trace_ids) = match profile {
-        Some(p) => (
-            p.nodes.unwrap_or_default(),
-            p.samples.unwrap_or_default(),
-            p.trace_ids,
-        ),
+        Some(p) => (p.nodes.unwrap_or_default(), p.samples.unwrap_or_default(), p.trace_ids),
         None => (Vec::new(), Vec::new(), None),
     };
     let nodes = nodes
@@ -102,11 +94,9 @@ pub(crate) fn decode<'a>(
             RawNode {
                 id: n.id.0,
                 call_frame: CallFrame {
-                    function_name: interner
-                        .intern(cf.function_name.as_deref().unwrap_or("undefined")),
+                    function_name: interner.intern(cf.function_name.as_deref().unwrap_or("undefined")),
                     url,
-                    script_id: interner
-                        .intern(cf.script_id.as_ref().map_or("undefined", |t| t.0.as_str())),
+                    script_id: interner.intern(cf.script_id.as_ref().map_or("undefined", |t| t.0.as_str())),
                     line_number: Some(cf.line_number.unwrap_or(-1.0)),
                     column_number: Some(cf.column_number.unwrap_or(-1.0)),
                 },
@@ -145,29 +135,22 @@ struct WholeData<'a> {
 }
 
 /// The profile a `CpuProfile` event carries in `args.data.cpuProfile`.
-pub(crate) fn whole_profile(
-    event: &Event<'_>,
-    interner: &mut Interner,
-    diag: &mut Diagnostics,
-) -> Option<RawProfile> {
+pub(crate) fn whole_profile(event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) -> Option<RawProfile> {
     let text = event.args.map(RawValue::get).unwrap_or("{}");
     let raw = serde_json::from_str::<Args<WholeData<'_>>>(text)
         .ok()
         .and_then(|a| a.data)
         .and_then(|d| d.cpu_profile);
     let Some(raw) = raw else {
-        diag.skip(
-            "samples: CpuProfile event without args.data.cpuProfile",
-            || format!("at ts {}", event.ts),
-        );
+        diag.skip("samples: CpuProfile event without args.data.cpuProfile", || {
+            format!("at ts {}", event.ts)
+        });
         return None;
     };
     match parse_profile_json(raw.get(), interner) {
         Ok(p) => Some(p),
         Err(e) => {
-            diag.skip("samples: unreadable CpuProfile", || {
-                format!("at ts {}: {e}", event.ts)
-            });
+            diag.skip("samples: unreadable CpuProfile", || format!("at ts {}: {e}", event.ts));
             None
         }
     }

@@ -97,12 +97,7 @@ impl SamplesHandler {
             .or_insert_with(PendingProfile::new)
     }
 
-    pub fn handle_event(
-        &mut self,
-        event: &Event<'_>,
-        interner: &mut Interner,
-        diag: &mut Diagnostics,
-    ) {
+    pub fn handle_event(&mut self, event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) {
         match event.name {
             names::CPU_PROFILE if event.ph == tracekit_events::Phase::COMPLETE => {
                 let Some(raw) = chunk::whole_profile(event, interner, diag) else {
@@ -113,9 +108,7 @@ impl SamplesHandler {
                 pending.thread = Some(event.tid);
             }
             names::PROFILE => {
-                let source = chunk::source(event)
-                    .as_deref()
-                    .and_then(ProfileSource::parse);
+                let source = chunk::source(event).as_deref().and_then(ProfileSource::parse);
                 let pending = self.pending(event);
                 // The head's own startTime is in another clock domain: the
                 // event's timestamp is the one that lines up with the trace.
@@ -138,15 +131,12 @@ impl SamplesHandler {
                 let deltas = raw.time_deltas.get_or_insert_with(Vec::new);
                 deltas.extend(chunk.time_deltas);
                 if let Some(trace_ids) = chunk.trace_ids {
-                    raw.trace_ids
-                        .get_or_insert_with(Default::default)
-                        .extend(trace_ids);
+                    raw.trace_ids.get_or_insert_with(Default::default).extend(trace_ids);
                 }
                 if samples.len() != deltas.len() {
-                    diag.skip(
-                        "samples: profile with more samples than time deltas or fewer",
-                        || format!("profile chunk at ts {}", event.ts),
-                    );
+                    diag.skip("samples: profile with more samples than time deltas or fewer", || {
+                        format!("profile chunk at ts {}", event.ts)
+                    });
                     return;
                 }
                 if raw.end_time == 0.0 || raw.end_time.is_nan() {
@@ -180,19 +170,12 @@ impl SamplesHandler {
                     });
                     continue;
                 };
-                by_thread
-                    .entry(thread)
-                    .or_default()
-                    .push((profile_id, pending));
+                by_thread.entry(thread).or_default().push((profile_id, pending));
             }
             for (tid, mut candidates) in by_thread {
                 let chosen = priority
                     .iter()
-                    .find_map(|wanted| {
-                        candidates
-                            .iter()
-                            .position(|(_, p)| p.source == Some(*wanted))
-                    })
+                    .find_map(|wanted| candidates.iter().position(|(_, p)| p.source == Some(*wanted)))
                     .unwrap_or(0);
                 let (profile_id, pending) = candidates.swap_remove(chosen);
                 if pending.raw.nodes.is_empty() {

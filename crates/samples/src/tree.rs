@@ -43,9 +43,7 @@ pub fn profile_only_tree(model: &CpuProfileModel) -> Vec<ProfileTreeNode> {
             }
         }
         FrameEvent::Close {
-            duration,
-            self_time,
-            ..
+            duration, self_time, ..
         } => {
             let Some(index) = open.pop() else { return };
             calls[index].node.dur = duration * 1000.0;

@@ -5,9 +5,7 @@
 use indexmap::IndexMap;
 use tracekit_events::{Diagnostics, Id, Interner};
 use tracekit_meta::{Bounds, MetaData, MetaHandler};
-use tracekit_renderer::{
-    NodeKind, Parallelism, ProcessTracks, RendererHandler, ThreadTrack, TrackNode,
-};
+use tracekit_renderer::{NodeKind, Parallelism, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 use tracekit_samples::{profile_only_tree, SamplesHandler};
 
 use crate::input::{InputKind, Trace};
@@ -64,6 +62,9 @@ fn analyze_trace(trace: Trace<'_>, options: &AnalyzeOptions) -> Analysis {
     }
     let meta = meta.finalize();
     if meta.devtools_refuses {
+        diagnostics.diverge("old-chrome-without-frames", || {
+            "TracingStartedInBrowser without args.data".to_owned()
+        });
         diagnostics.warn(
             "DevTools refuses this trace (TracingStartedInBrowser without frame data, as Chrome 65 and 66 wrote): loaded as a generic trace, every process kept",
         );
@@ -150,9 +151,7 @@ fn analyze_profile(trace: Trace<'_>) -> Analysis {
                     })
                     .collect();
                 if !nodes.is_empty() {
-                    process
-                        .threads
-                        .insert(pid, ThreadTrack { name: None, nodes });
+                    process.threads.insert(pid, ThreadTrack { name: None, nodes });
                 }
             }
             Err(e) => diagnostics.skip("samples: unusable profile", || e.to_string()),

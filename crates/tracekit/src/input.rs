@@ -113,9 +113,7 @@ pub fn parse(text: &str) -> Result<Trace<'_>, LoadError> {
     match detect(text)? {
         Document::Trace(doc) => {
             if doc.events.elements.is_empty() {
-                if let tracekit_events::scan::ArrayEnd::Damaged { offset, message } =
-                    &doc.events.end
-                {
+                if let tracekit_events::scan::ArrayEnd::Damaged { offset, message } = &doc.events.end {
                     return Err(LoadError::at(*offset, message.clone()));
                 }
             }
@@ -132,8 +130,8 @@ pub fn parse(text: &str) -> Result<Trace<'_>, LoadError> {
         Document::Object(keys) => {
             let has = |k: &str| keys.iter().any(|(key, _)| key == k);
             let (kind, profile) = if has("nodes") || has("head") {
-                let profile = parse_profile_json(text, &mut interner)
-                    .map_err(|e| json_error(text, e, "CPU profile"))?;
+                let profile =
+                    parse_profile_json(text, &mut interner).map_err(|e| json_error(text, e, "CPU profile"))?;
                 (InputKind::CpuProfile, profile)
             } else if has("frames") && has("stacks") && has("samples") {
                 let profile = parse_self_profile(text, &mut interner, &mut diagnostics)

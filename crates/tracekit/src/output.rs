@@ -29,10 +29,7 @@ impl Filter {
     fn keeps_thread(&self, tid: Id, track: &ThreadTrack, interner: &Interner) -> bool {
         match &self.thread {
             None => true,
-            Some(wanted) => {
-                track.name.as_deref() == Some(wanted.as_str())
-                    || tid.to_js_string(interner) == *wanted
-            }
+            Some(wanted) => track.name.as_deref() == Some(wanted.as_str()) || tid.to_js_string(interner) == *wanted,
         }
     }
 
@@ -45,10 +42,7 @@ impl Filter {
             return false;
         }
         if let Some((start, end)) = self.window_ms {
-            let (s, e) = (
-                (node.ts - origin) / 1000.0,
-                (node.ts + dur - origin) / 1000.0,
-            );
+            let (s, e) = ((node.ts - origin) / 1000.0, (node.ts + dur - origin) / 1000.0);
             if e < start || s > end {
                 return false;
             }
@@ -58,11 +52,7 @@ impl Filter {
 
     /// The nodes of a track this filter keeps: a node left out takes its
     /// subtree with it.
-    pub fn nodes<'t>(
-        &'t self,
-        track: &'t ThreadTrack,
-        origin: f64,
-    ) -> impl Iterator<Item = &'t TrackNode> + 't {
+    pub fn nodes<'t>(&'t self, track: &'t ThreadTrack, origin: f64) -> impl Iterator<Item = &'t TrackNode> + 't {
         let mut hidden_below: Option<u32> = None;
         track.nodes.iter().filter(move |node| {
             if let Some(depth) = hidden_below {
@@ -119,11 +109,7 @@ pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
             Some(url) => write_json_string(&mut out, interner.resolve(url)),
             None => out.push_str("null"),
         }
-        let _ = write!(
-            out,
-            ",\"isOnMainFrame\":{},\"threads\":[",
-            process.is_on_main_frame
-        );
+        let _ = write!(out, ",\"isOnMainFrame\":{},\"threads\":[", process.is_on_main_frame);
         let mut first_thread = true;
         for (tid, track) in &process.threads {
             if !filter.keeps_thread(*tid, track, interner) {
@@ -188,7 +174,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "trace: {:?}, {} ms, times in ms from {}",
+        "trace: {:?}, {} ms long, times in ms from {} µs",
         analysis.kind,
         if analysis.bounds.range().is_finite() {
             ms(analysis.bounds.range())
@@ -217,11 +203,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
                 out,
                 "  thread {}{}",
                 tid.to_js_string(interner),
-                track
-                    .name
-                    .as_ref()
-                    .map(|n| format!(" {n}"))
-                    .unwrap_or_default()
+                track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
             );
             for node in filter.nodes(track, origin) {
                 for _ in 0..node.depth + 2 {
@@ -240,12 +222,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
                         out.push_str(&crate::output::optional(frame.column_number));
                     }
                 }
-                let _ = write!(
-                    out,
-                    "  @{} +{}",
-                    ms(node.ts - origin),
-                    ms(node.dur.unwrap_or(0.0))
-                );
+                let _ = write!(out, "  @{} +{}", ms(node.ts - origin), ms(node.dur.unwrap_or(0.0)));
                 if let Some(s) = node.self_time {
                     let _ = write!(out, " self {}", ms(s));
                 }
@@ -257,10 +234,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
 }
 
 fn optional(x: Option<f64>) -> String {
-    x.map_or_else(
-        || "undefined".to_owned(),
-        tracekit_events::jsnum::js_number_string,
-    )
+    x.map_or_else(|| "undefined".to_owned(), tracekit_events::jsnum::js_number_string)
 }
 
 /// The JSON document for viewers, one line; `docs/json-format.md` is its
@@ -384,13 +358,15 @@ fn diagnostics_json(out: &mut String, diag: &tracekit_events::Diagnostics) {
 pub fn stats(analysis: &Analysis) -> String {
     let mut out = String::new();
     let d = &analysis.diagnostics;
-    let _ = writeln!(
-        out,
-        "input: {:?}, {} events",
-        analysis.kind, analysis.event_count
-    );
+    let _ = writeln!(out, "input: {:?}, {} events", analysis.kind, analysis.event_count);
     for w in &d.warnings {
         let _ = writeln!(out, "warning: {w}");
+    }
+    for (name, example) in &d.divergences {
+        let _ = writeln!(
+            out,
+            "diverges from DevTools: {name} ({example}); see docs/divergences.md"
+        );
     }
     if d.skipped.is_empty() {
         out.push_str("skipped: nothing\n");
