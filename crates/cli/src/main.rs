@@ -19,6 +19,9 @@ use tracekit::{AnalyzeOptions, Parallelism};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print how long each stage took, on stderr.
+    #[arg(long, global = true)]
+    timings: bool,
 }
 
 #[derive(Subcommand)]
@@ -111,9 +114,12 @@ fn read(path: &Path) -> Result<Bytes, String> {
 }
 
 fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, String> {
-    let bytes = read(path)?;
+    let bytes = {
+        let _span = tracing::info_span!("read").entered();
+        read(path)?
+    };
     let decoded = tracekit::decode(&bytes).map_err(|e| e.to_string())?;
-    let mut trace = tracekit::parse(&decoded.text).map_err(|e| e.to_string())?;
+    let mut trace = tracekit::parse(&decoded.text, options.parallelism).map_err(|e| e.to_string())?;
     let mut diagnostics = decoded.diagnostics;
     diagnostics.merge(std::mem::take(&mut trace.diagnostics));
     trace.diagnostics = diagnostics;
@@ -121,8 +127,7 @@ fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, Str
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     match cli.command {
         Command::Tracks(args) => {
             let parallelism = match args.threads {
@@ -147,12 +152,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_depth: args.max_depth,
                 min_duration_ms: args.min_duration,
             };
-            let text = match args.format {
-                Format::Text => tracekit::output::text(&analysis, &filter),
-                Format::Json => tracekit::output::json(&analysis, &filter),
-                Format::Conformance => tracekit::output::conformance_filtered(&analysis, &filter),
+            let _span = tracing::info_span!("output").entered();
+            let written = match args.format {
+                Format::Text => tracekit::output::write_text(&analysis, &filter, &mut out),
+                Format::Json => tracekit::output::write_json(&analysis, &filter, &mut out),
+                Format::Conformance => tracekit::output::write_conformance(&analysis, &filter, &mut out),
             };
-            write_out(&mut out, &text)?;
+            finish_output(written.and_then(|()| out.flush()))?;
             if args.stats {
                 eprint!("{}", tracekit::output::stats(&analysis));
             }
@@ -181,7 +187,11 @@ fn rayon_pool(threads: usize) -> Result<(), String> {
 }
 
 fn write_out(out: &mut impl Write, text: &str) -> Result<(), String> {
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    finish_output(out.write_all(text.as_bytes()).and_then(|_| out.flush()))
+}
+
+fn finish_output(result: std::io::Result<()>) -> Result<(), String> {
+    match result {
         Ok(()) => Ok(()),
         // A closed pipe (`| head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -191,6 +201,15 @@ fn write_out(out: &mut impl Write, text: &str) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.timings {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .with_target(false)
+            .with_level(false)
+            .with_ansi(false)
+            .init();
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

@@ -1,9 +1,8 @@
 //! The typed, borrowed trace event.
 
-use std::fmt;
+use std::borrow::Cow;
 
-use serde::de::{self, Deserializer, Visitor};
-use serde_json::value::RawValue;
+use crate::scan::{self, ScanError};
 
 use crate::jsnum::write_js_number;
 use crate::sym::{Interner, Sym};
@@ -79,8 +78,8 @@ impl Id {
 }
 
 /// One trace event, borrowing its `args` from the input buffer. Only the
-/// fields the engine reads are decoded; `args` stays raw JSON until a
-/// handler asks for it.
+/// fields the engine reads are decoded; `args` stays raw JSON text (as
+/// found by the scanner, decoded with serde by the handlers that need it).
 #[derive(Copy, Clone, Debug)]
 pub struct Event<'a> {
     pub name: Sym,
@@ -91,61 +90,21 @@ pub struct Event<'a> {
     pub pid: Id,
     pub tid: Id,
     pub id: Option<Id>,
-    pub args: Option<&'a RawValue>,
+    pub args: Option<&'a str>,
 }
 
-impl<'a> Event<'a> {
-    /// The raw `args` text, or `""` when the event has none.
-    pub fn args_text(&self) -> &'a str {
-        self.args.map(RawValue::get).unwrap_or("")
-    }
-}
-
-/// The JSON shape of an event, as serde reads it. Strings borrow from the
-/// input unless they contain escapes.
-#[derive(serde::Deserialize)]
-pub(crate) struct EventJson<'a> {
-    #[serde(borrow)]
-    pub name: Option<JsonStr<'a>>,
-    #[serde(borrow)]
-    pub cat: Option<JsonStr<'a>>,
-    #[serde(borrow)]
-    pub ph: Option<JsonStr<'a>>,
+/// The fields of one event object as written, before interning.
+#[derive(Default)]
+pub(crate) struct RawEvent<'a> {
+    pub name: Option<Cow<'a, str>>,
+    pub cat: Option<Cow<'a, str>>,
+    pub ph: Option<Cow<'a, str>>,
     pub ts: Option<Number>,
     pub dur: Option<Number>,
-    #[serde(borrow)]
     pub pid: Option<IdJson<'a>>,
-    #[serde(borrow)]
     pub tid: Option<IdJson<'a>>,
-    #[serde(borrow)]
     pub id: Option<IdJson<'a>>,
-    #[serde(borrow)]
-    pub args: Option<&'a RawValue>,
-}
-
-/// A JSON string that borrows from the input when it has no escapes.
-pub(crate) struct JsonStr<'a>(pub std::borrow::Cow<'a, str>);
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for JsonStr<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = JsonStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(JsonStr(v.into()))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(JsonStr(v.to_owned().into()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(JsonStr(v.into()))
-            }
-        }
-        d.deserialize_str(V)
-    }
+    pub args: Option<&'a str>,
 }
 
 /// A number, or a string holding one (some tools write `"ts":"123"`).
@@ -154,81 +113,10 @@ pub(crate) struct Number {
     pub was_string: bool,
 }
 
-impl<'de> serde::Deserialize<'de> for Number {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Number;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
-                Ok(Number {
-                    value: v as f64,
-                    was_string: false,
-                })
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
-                Ok(Number {
-                    value: v as f64,
-                    was_string: false,
-                })
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
-                Ok(Number {
-                    value: v,
-                    was_string: false,
-                })
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Number, E> {
-                match v.trim().parse::<f64>() {
-                    Ok(value) if value.is_finite() => Ok(Number {
-                        value,
-                        was_string: true,
-                    }),
-                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// A pid, tid or id: a number or a string.
 pub(crate) enum IdJson<'a> {
     Num(f64),
-    Str(std::borrow::Cow<'a, str>),
-}
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for IdJson<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IdJson<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number or a string")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(IdJson::Num(v as f64))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(IdJson::Num(v as f64))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(IdJson::Num(v))
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(IdJson::Str(v.into()))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(IdJson::Str(v.to_owned().into()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(IdJson::Str(v.into()))
-            }
-        }
-        d.deserialize_any(V)
-    }
+    Str(Cow<'a, str>),
 }
 
 impl IdJson<'_> {
@@ -236,6 +124,234 @@ impl IdJson<'_> {
         match self {
             IdJson::Num(x) => Id::num(*x),
             IdJson::Str(s) => Id::Str(interner.intern(s)),
+        }
+    }
+}
+
+/// Why an event object could not be read.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The input ended inside the object.
+    End,
+    /// Something else is wrong at `offset`.
+    Bad { offset: usize, message: String },
+}
+
+fn bad(offset: usize, message: impl Into<String>) -> ReadError {
+    ReadError::Bad {
+        offset,
+        message: message.into(),
+    }
+}
+
+impl From<ScanError> for ReadError {
+    fn from(e: ScanError) -> Self {
+        match e {
+            ScanError::UnexpectedEnd { .. } => ReadError::End,
+            ScanError::Unexpected { offset, .. } => bad(offset, e.describe()),
+        }
+    }
+}
+
+/// The string at `i` (its opening quote), borrowed unless it has escapes,
+/// and the offset past it.
+fn read_string(text: &str, i: usize) -> Result<(Cow<'_, str>, usize), ReadError> {
+    let (end, escaped) = scan::scan_string(text.as_bytes(), i)?;
+    if !escaped {
+        return Ok((Cow::Borrowed(&text[i + 1..end - 1]), end));
+    }
+    match serde_json::from_str::<String>(&text[i..end]) {
+        Ok(s) => Ok((Cow::Owned(s), end)),
+        Err(e) => Err(bad(i, format!("invalid string: {e}"))),
+    }
+}
+
+fn scalar_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && scan::is_scalar_byte(b[i]) {
+        i += 1;
+    }
+    i
+}
+
+fn is_null(b: &[u8], i: usize) -> Option<usize> {
+    let end = scalar_end(b, i);
+    (&b[i..end] == b"null").then_some(end)
+}
+
+fn parse_number(text: &str, at: usize) -> Option<f64> {
+    let t = text.trim();
+    match t.as_bytes().first() {
+        Some(b'-' | b'0'..=b'9') => t.parse::<f64>().ok().filter(|x| x.is_finite()),
+        _ => {
+            let _ = at;
+            None
+        }
+    }
+}
+
+fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize), ReadError> {
+    let b = text.as_bytes();
+    if let Some(end) = is_null(b, i) {
+        return Ok((None, end));
+    }
+    if b[i] == b'"' {
+        let (s, end) = read_string(text, i)?;
+        return match parse_number(&s, i) {
+            Some(value) => Ok((
+                Some(Number {
+                    value,
+                    was_string: true,
+                }),
+                end,
+            )),
+            None => Err(bad(
+                i,
+                format!("invalid type: string {s:?} for {key}, expected a number"),
+            )),
+        };
+    }
+    let end = scalar_end(b, i);
+    if end == b.len() {
+        return Err(ReadError::End);
+    }
+    match parse_number(&text[i..end], i) {
+        Some(value) => Ok((
+            Some(Number {
+                value,
+                was_string: false,
+            }),
+            end,
+        )),
+        None => Err(bad(i, format!("invalid value for {key}, expected a number"))),
+    }
+}
+
+fn read_text<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<Cow<'a, str>>, usize), ReadError> {
+    let b = text.as_bytes();
+    if let Some(end) = is_null(b, i) {
+        return Ok((None, end));
+    }
+    if b[i] != b'"' {
+        return Err(bad(i, format!("invalid type for {key}, expected a string")));
+    }
+    let (s, end) = read_string(text, i)?;
+    Ok((Some(s), end))
+}
+
+fn read_id<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<IdJson<'a>>, usize), ReadError> {
+    let b = text.as_bytes();
+    if let Some(end) = is_null(b, i) {
+        return Ok((None, end));
+    }
+    if b[i] == b'"' {
+        let (s, end) = read_string(text, i)?;
+        return Ok((Some(IdJson::Str(s)), end));
+    }
+    let end = scalar_end(b, i);
+    if end == b.len() {
+        return Err(ReadError::End);
+    }
+    match parse_number(&text[i..end], i) {
+        Some(x) => Ok((Some(IdJson::Num(x)), end)),
+        None => Err(bad(i, format!("invalid type for {key}, expected a number or a string"))),
+    }
+}
+
+/// Reads the event object whose `{` is at `start`, in one pass: the fields
+/// the engine uses are decoded, `args` is kept as raw text, anything else
+/// is skipped. A repeated key keeps its last value, as `JSON.parse` does.
+/// Returns the event and the offset just past the object.
+pub(crate) fn read_event_object(text: &str, start: usize) -> Result<(RawEvent<'_>, usize), ReadError> {
+    let b = text.as_bytes();
+    let mut event = RawEvent::default();
+    let mut i = scan::skip_ws(b, start + 1);
+    if i < b.len() && b[i] == b'}' {
+        return Ok((event, i + 1));
+    }
+    loop {
+        if i >= b.len() {
+            return Err(ReadError::End);
+        }
+        if b[i] != b'"' {
+            return Err(bad(i, format!("expected a key, found {}", scan::describe_byte(b[i]))));
+        }
+        let (key, after_key) = read_string(text, i)?;
+        i = scan::skip_ws(b, after_key);
+        if i >= b.len() {
+            return Err(ReadError::End);
+        }
+        if b[i] != b':' {
+            return Err(bad(i, format!("expected ':', found {}", scan::describe_byte(b[i]))));
+        }
+        i = scan::skip_ws(b, i + 1);
+        if i >= b.len() {
+            return Err(ReadError::End);
+        }
+        i = match key.as_ref() {
+            "name" => {
+                let (v, end) = read_text(text, i, "name")?;
+                event.name = v;
+                end
+            }
+            "cat" => {
+                let (v, end) = read_text(text, i, "cat")?;
+                event.cat = v;
+                end
+            }
+            "ph" => {
+                let (v, end) = read_text(text, i, "ph")?;
+                event.ph = v;
+                end
+            }
+            "ts" => {
+                let (v, end) = read_number(text, i, "ts")?;
+                event.ts = v;
+                end
+            }
+            "dur" => {
+                let (v, end) = read_number(text, i, "dur")?;
+                event.dur = v;
+                end
+            }
+            "pid" => {
+                let (v, end) = read_id(text, i, "pid")?;
+                event.pid = v;
+                end
+            }
+            "tid" => {
+                let (v, end) = read_id(text, i, "tid")?;
+                event.tid = v;
+                end
+            }
+            "id" => {
+                let (v, end) = read_id(text, i, "id")?;
+                event.id = v;
+                end
+            }
+            "args" => {
+                let end = scan::skip_value(b, i)?;
+                event.args = if is_null(b, i).is_some() {
+                    None
+                } else {
+                    Some(&text[i..end])
+                };
+                end
+            }
+            _ => scan::skip_value(b, i)?,
+        };
+        i = scan::skip_ws(b, i);
+        if i >= b.len() {
+            return Err(ReadError::End);
+        }
+        match b[i] {
+            b',' => i = scan::skip_ws(b, i + 1),
+            b'}' => return Ok((event, i + 1)),
+            c => {
+                return Err(bad(
+                    i,
+                    format!("expected ',' or '}}', found {}", scan::describe_byte(c)),
+                ))
+            }
         }
     }
 }

@@ -22,13 +22,19 @@ pub fn write_js_number(out: &mut String, x: f64) {
     }
     if x.fract() == 0.0 && x.abs() < 1e21 {
         if x.abs() < 9.007_199_254_740_992e15 {
-            let _ = write!(out, "{}", x as i64);
+            out.push_str(itoa::Buffer::new().format(x as i64));
         } else {
             let _ = write!(out, "{x:.0}");
         }
         return;
     }
     let abs = x.abs();
+    if (1e-5..1e16).contains(&abs) {
+        // ryu writes this range positionally, with the shortest digits that
+        // round-trip: what JavaScript writes.
+        out.push_str(ryu::Buffer::new().format_finite(x));
+        return;
+    }
     if (1e-6..1e21).contains(&abs) {
         // Rust's shortest round-trip formatting in positional notation is the
         // same digit string JavaScript uses in this range.
@@ -103,6 +109,21 @@ mod tests {
             (f64::NAN, "NaN"),
         ] {
             assert_eq!(js_number_string(x), s, "{x}");
+        }
+    }
+
+    #[test]
+    fn picks_the_even_digit_on_ties_as_v8_does() {
+        // Written by V8's `String(x)`.
+        for (x, s) in [
+            (187918760082650.625, "187918760082650.62"),
+            (123456789012345.6, "123456789012345.6"),
+            (1234567890123456.5, "1234567890123456.5"),
+            (0.000015, "0.000015"),
+            (0.00012345, "0.00012345"),
+            (1e16 + 2.0, "10000000000000002"),
+        ] {
+            assert_eq!(js_number_string(x), s);
         }
     }
 

@@ -1,8 +1,8 @@
 //! The trace event model of tracekit and its loader: from the text of a
 //! trace to typed events that borrow from it.
 //!
-//! Events keep their `args` as raw JSON ([`serde_json::value::RawValue`]);
-//! handlers decode the few they need. Names and categories are interned
+//! Events keep their `args` as raw JSON text; handlers decode the few they
+//! need. Names and categories are interned
 //! ([`Interner`], [`Sym`]). The loader splits the event array with a
 //! non-recursive scanner ([`scan`]) so that a truncated or damaged file
 //! keeps every complete event, and one bad event is skipped and counted
@@ -18,5 +18,5 @@ pub mod sym;
 
 pub use diag::{Diagnostics, SkipRecord};
 pub use event::{Event, Id, Phase};
-pub use load::{detect, parse_event, parse_events, Document, LoadError, TraceDocument};
+pub use load::{detect, parse_events, Document, LoadError, Parallelism, ParsedEvents, TraceDocument};
 pub use sym::{names, Interner, Sym};

@@ -5,8 +5,8 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::diag::Diagnostics;
-use crate::event::{Event, EventJson, Phase};
-use crate::scan::{self, describe_byte, split_array, ArrayEnd, ArraySplit};
+use crate::event::{read_event_object, Event, Phase, RawEvent, ReadError};
+use crate::scan::{self, describe_byte, ArrayEnd};
 use crate::sym::Interner;
 
 /// A load failure: what is wrong and where.
@@ -54,10 +54,16 @@ pub enum Document<'a> {
     Object(Vec<(Cow<'a, str>, Range<usize>)>),
 }
 
+/// Where a trace's events are. The event array itself is scanned by
+/// [`parse_events`].
 #[derive(Debug)]
 pub struct TraceDocument<'a> {
-    pub events: ArraySplit,
-    /// The raw `metadata` object of the object form, if present.
+    /// Offset of the `[` of the event array.
+    pub events_open: usize,
+    /// The trace is an object (`{"traceEvents": [...], ...}`): keys may
+    /// follow the array.
+    pub object_form: bool,
+    /// The raw `metadata` object, if it came before `traceEvents`.
     pub metadata: Option<&'a str>,
 }
 
@@ -74,7 +80,8 @@ pub fn detect(text: &str) -> Result<Document<'_>, LoadError> {
     }
     match b[start] {
         b'[' => Ok(Document::Trace(TraceDocument {
-            events: split_array(b, start),
+            events_open: start,
+            object_form: false,
             metadata: None,
         })),
         b'{' => detect_object(text, start),
@@ -88,151 +95,363 @@ pub fn detect(text: &str) -> Result<Document<'_>, LoadError> {
     }
 }
 
+/// One key of an object: its name and where its value is. `i` is at the
+/// key's opening quote; returns the offset just past the value.
+fn object_entry<'a>(text: &'a str, i: usize) -> Result<(Cow<'a, str>, usize), LoadError> {
+    let b = text.as_bytes();
+    if b[i] != b'"' {
+        return Err(LoadError::at(
+            i,
+            format!("expected a key, found {}", describe_byte(b[i])),
+        ));
+    }
+    let key_end = scan::skip_string(b, i).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
+    let key: Cow<'_, str> =
+        serde_json::from_str(&text[i..key_end]).map_err(|e| LoadError::at(i, format!("invalid key: {e}")))?;
+    let colon = scan::skip_ws(b, key_end);
+    if colon >= b.len() {
+        return Err(LoadError::at(b.len(), "unexpected end of input"));
+    }
+    if b[colon] != b':' {
+        return Err(LoadError::at(
+            colon,
+            format!("expected ':', found {}", describe_byte(b[colon])),
+        ));
+    }
+    Ok((key, scan::skip_ws(b, colon + 1)))
+}
+
 fn detect_object(text: &str, open: usize) -> Result<Document<'_>, LoadError> {
     let b = text.as_bytes();
     let mut keys: Vec<(Cow<'_, str>, Range<usize>)> = Vec::new();
-    let mut events: Option<ArraySplit> = None;
     let mut i = scan::skip_ws(b, open + 1);
-    loop {
-        if i >= b.len() {
-            break;
-        }
-        if b[i] == b'}' {
-            break;
-        }
-        if b[i] != b'"' {
-            return Err(LoadError::at(
-                i,
-                format!("expected a key, found {}", describe_byte(b[i])),
-            ));
-        }
-        let key_end = scan::skip_string(b, i).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
-        let key: Cow<'_, str> =
-            serde_json::from_str(&text[i..key_end]).map_err(|e| LoadError::at(i, format!("invalid key: {e}")))?;
-        i = scan::skip_ws(b, key_end);
-        if i >= b.len() {
-            break;
-        }
-        if b[i] != b':' {
-            return Err(LoadError::at(i, format!("expected ':', found {}", describe_byte(b[i]))));
-        }
-        i = scan::skip_ws(b, i + 1);
-        if key == "traceEvents" && b.get(i) == Some(&b'[') {
-            let split = split_array(b, i);
-            let after = match split.end {
-                ArrayEnd::Closed { after } => Some(after),
-                _ => None,
-            };
-            keys.push((key, i..after.unwrap_or(b.len())));
-            events = Some(split);
-            match after {
-                Some(after) => i = after,
-                // The rest of the file is lost with the end of the array.
-                None => break,
-            }
-        } else {
-            match scan::skip_value(b, i) {
-                Ok(end) => {
-                    keys.push((key, i..end));
-                    i = end;
-                }
-                Err(scan::ScanError::UnexpectedEnd { .. }) if events.is_some() => break,
-                Err(e) => return Err(LoadError::at(e.offset(), e.describe())),
-            }
-        }
-        i = scan::skip_ws(b, i);
-        if i < b.len() && b[i] == b',' {
-            i = scan::skip_ws(b, i + 1);
-        }
-    }
-    match events {
-        Some(events) => {
+    while i < b.len() && b[i] != b'}' {
+        let (key, value) = object_entry(text, i)?;
+        if key == "traceEvents" && b.get(value) == Some(&b'[') {
             let metadata = keys
                 .iter()
                 .find(|(k, _)| k == "metadata")
                 .map(|(_, r)| &text[r.clone()]);
-            Ok(Document::Trace(TraceDocument { events, metadata }))
+            return Ok(Document::Trace(TraceDocument {
+                events_open: value,
+                object_form: true,
+                metadata,
+            }));
         }
-        None => {
-            if i >= b.len() {
-                return Err(LoadError::at(
-                    b.len(),
-                    "unexpected end of input inside the top-level object",
-                ));
-            }
-            Ok(Document::Object(keys))
+        let end = scan::skip_value(b, value).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
+        keys.push((key, value..end));
+        i = scan::skip_ws(b, end);
+        if i < b.len() && b[i] == b',' {
+            i = scan::skip_ws(b, i + 1);
         }
     }
+    if i >= b.len() {
+        return Err(LoadError::at(
+            b.len(),
+            "unexpected end of input inside the top-level object",
+        ));
+    }
+    Ok(Document::Object(keys))
+}
+
+/// How per-chunk work runs. Only [`Parallelism::Rayon`] starts threads
+/// (rayon's global pool); the result is the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Parallelism {
+    #[default]
+    Sequential,
+    Rayon,
+}
+
+/// The events of a trace and how its event array ended.
+pub struct ParsedEvents<'a> {
+    pub events: Vec<Event<'a>>,
+    pub end: ArrayEnd,
+    /// The raw `metadata` object of the object form.
+    pub metadata: Option<&'a str>,
+}
+
+/// What one worker found between two event boundaries.
+struct Chunk<'a> {
+    start: usize,
+    events: Vec<Event<'a>>,
+    interner: Interner,
+    diag: Diagnostics,
+    /// Where the next event starts (when the array did not end here).
+    stop: usize,
+    end: Option<ArrayEnd>,
+}
+
+/// Scans and decodes the events from `start` (an event boundary) until
+/// the next event would start at or after `limit`, or the array ends.
+fn scan_chunk(text: &str, start: usize, limit: usize, mut interner: Interner) -> Chunk<'_> {
+    let b = text.as_bytes();
+    let mut diag = Diagnostics::default();
+    let mut events = Vec::new();
+    let mut i = start;
+    let end = loop {
+        i = scan::skip_ws(b, i);
+        if i >= b.len() {
+            break Some(ArrayEnd::Truncated { offset: b.len() });
+        }
+        if b[i] == b']' {
+            // Also accepts a trailing comma before the bracket.
+            break Some(ArrayEnd::Closed { after: i + 1 });
+        }
+        if i >= limit {
+            break None;
+        }
+        let element = i;
+        match read_element(text, element, &mut interner, &mut diag) {
+            Ok((event, after)) => {
+                if let Some(event) = event {
+                    events.push(event);
+                }
+                i = scan::skip_ws(b, after);
+                if i >= b.len() {
+                    break Some(ArrayEnd::Truncated { offset: b.len() });
+                }
+                match b[i] {
+                    b',' => i += 1,
+                    b']' => break Some(ArrayEnd::Closed { after: i + 1 }),
+                    c => {
+                        break Some(ArrayEnd::Damaged {
+                            offset: i,
+                            message: format!("expected ',' or ']' after an event, found {}", describe_byte(c)),
+                        })
+                    }
+                }
+            }
+            Err(scan::ScanError::UnexpectedEnd { .. }) => break Some(ArrayEnd::Truncated { offset: element }),
+            Err(e) => {
+                break Some(ArrayEnd::Damaged {
+                    offset: e.offset(),
+                    message: e.describe(),
+                })
+            }
+        }
+    };
+    Chunk {
+        start,
+        events,
+        interner,
+        diag,
+        stop: i,
+        end,
+    }
+}
+
+/// A likely event boundary at or after `from` and before `to`: an object
+/// that follows a comma, preferably at the start of a line (Chrome writes
+/// one event per line). It may be wrong (an object in a list inside an
+/// event): the merge checks every boundary and rescans where it was.
+fn guess_boundary(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    let follows_comma = |j: usize| {
+        let mut k = j;
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            k -= 1;
+        }
+        k > 0 && b[k - 1] == b','
+    };
+    let window = to.min(from.saturating_add(1 << 20));
+    let mut at = from;
+    while let Some(nl) = memchr::memchr(b'\n', &b[at..window]) {
+        let j = scan::skip_ws(b, at + nl);
+        if j < to && b[j] == b'{' && follows_comma(j) {
+            return Some(j);
+        }
+        at = at + nl + 1;
+    }
+    let mut at = from;
+    while let Some(k) = memchr::memchr(b'{', &b[at..to]) {
+        let j = at + k;
+        if follows_comma(j) {
+            return Some(j);
+        }
+        at = j + 1;
+    }
+    None
 }
 
 /// Decodes every event of `doc`. Events that cannot be decoded are skipped
 /// and counted in `diag`; a truncated or damaged array gives one warning.
+/// With [`Parallelism::Rayon`] the array is cut into chunks at guessed
+/// event boundaries, scanned and decoded on all cores, and stitched back
+/// in order, each guessed boundary checked against the chunk before it;
+/// the result is the same as a sequential scan's.
 pub fn parse_events<'a>(
     text: &'a str,
     doc: &TraceDocument<'a>,
+    parallelism: Parallelism,
     interner: &mut Interner,
     diag: &mut Diagnostics,
-) -> Vec<Event<'a>> {
-    let mut events = Vec::with_capacity(doc.events.elements.len());
-    for (index, &(start, end)) in doc.events.elements.iter().enumerate() {
-        if let Some(event) = parse_event(&text[start..end], index, start, interner, diag) {
-            events.push(event);
+) -> ParsedEvents<'a> {
+    let b = text.as_bytes();
+    let first = doc.events_open + 1;
+    let workers = match parallelism {
+        Parallelism::Sequential => 1,
+        Parallelism::Rayon => rayon::current_num_threads(),
+    };
+    let pieces = if workers > 1 && b.len() - first > (4 << 20) {
+        workers * 4
+    } else {
+        1
+    };
+    let mut starts = vec![first];
+    for k in 1..pieces {
+        let from = first + (b.len() - first) * k / pieces;
+        let to = first + (b.len() - first) * (k + 1) / pieces;
+        if let Some(s) = guess_boundary(b, from.max(*starts.last().unwrap_or(&first) + 1), to) {
+            starts.push(s);
         }
     }
-    match &doc.events.end {
+    let limits: Vec<usize> = starts
+        .iter()
+        .skip(1)
+        .copied()
+        .chain(std::iter::once(usize::MAX))
+        .collect();
+    let chunks: Vec<Chunk<'a>> = if starts.len() == 1 {
+        vec![scan_chunk(text, first, usize::MAX, std::mem::take(interner))]
+    } else {
+        use rayon::prelude::*;
+        starts
+            .par_iter()
+            .zip(limits.par_iter())
+            .map(|(&s, &l)| scan_chunk(text, s, l, Interner::new()))
+            .collect()
+    };
+
+    // Stitch: a chunk counts only if it starts where the one before
+    // stopped; otherwise that stretch is scanned again from there.
+    let total: usize = chunks.iter().map(|c| c.events.len()).sum();
+    let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
+    let single = chunks.len() == 1;
+    let mut expected = first;
+    let mut end: Option<ArrayEnd> = None;
+    for (index, chunk) in chunks.into_iter().enumerate() {
+        if end.is_some() {
+            break;
+        }
+        let chunk = if chunk.start == expected {
+            chunk
+        } else {
+            if chunk.start < expected {
+                // Rescanning the chunk before already covered this one.
+                if limits[index] <= expected {
+                    continue;
+                }
+            }
+            scan_chunk(text, expected, limits[index], Interner::new())
+        };
+        if single {
+            *interner = chunk.interner;
+            events = chunk.events;
+        } else {
+            let remap: Vec<crate::Sym> = (0..chunk.interner.len() as u32)
+                .map(|i| interner.intern(chunk.interner.resolve(crate::Sym(i))))
+                .collect();
+            let id = |v: crate::Id| match v {
+                crate::Id::Str(s) => crate::Id::Str(remap[s.0 as usize]),
+                other => other,
+            };
+            events.extend(chunk.events.into_iter().map(|e| Event {
+                name: remap[e.name.0 as usize],
+                cat: remap[e.cat.0 as usize],
+                pid: id(e.pid),
+                tid: id(e.tid),
+                id: e.id.map(id),
+                ..e
+            }));
+        }
+        diag.merge(chunk.diag);
+        expected = chunk.stop;
+        end = chunk.end;
+    }
+    let end = end.unwrap_or(ArrayEnd::Truncated { offset: b.len() });
+    match &end {
         ArrayEnd::Closed { .. } => {}
         ArrayEnd::Truncated { offset } => diag.warn(format!(
-            "the trace is truncated: loading stopped at byte {offset}, after {} complete events",
-            doc.events.elements.len()
+            "the trace is truncated: loading stopped at byte {offset}, after {} events",
+            events.len()
         )),
         ArrayEnd::Damaged { offset, message } => diag.warn(format!(
-            "the trace is damaged: loading stopped at byte {offset} ({message}), after {} complete events",
-            doc.events.elements.len()
+            "the trace is damaged: loading stopped at byte {offset} ({message}), after {} events",
+            events.len()
         )),
     }
-    events
+    let mut metadata = doc.metadata;
+    if let (true, ArrayEnd::Closed { after }) = (doc.object_form, &end) {
+        if metadata.is_none() {
+            metadata = metadata_after(text, *after, diag);
+        }
+    }
+    ParsedEvents { events, end, metadata }
 }
 
-/// Decodes one event. `index` and `offset` only serve to name it in
-/// diagnostics.
-pub fn parse_event<'a>(
-    json: &'a str,
-    index: usize,
+/// Reads the keys that follow `traceEvents` in the object form, for
+/// `metadata`. Damage there costs no event: it is only a warning.
+fn metadata_after<'a>(text: &'a str, after: usize, diag: &mut Diagnostics) -> Option<&'a str> {
+    let b = text.as_bytes();
+    let mut i = scan::skip_ws(b, after);
+    let mut metadata = None;
+    while i < b.len() && b[i] == b',' {
+        i = scan::skip_ws(b, i + 1);
+        if i >= b.len() || b[i] == b'}' {
+            break;
+        }
+        let parsed = object_entry(text, i).and_then(|(key, value)| {
+            let end = scan::skip_value(b, value).map_err(|e| LoadError::at(e.offset(), e.describe()))?;
+            Ok((key, value, end))
+        });
+        match parsed {
+            Ok((key, value, end)) => {
+                if key == "metadata" {
+                    metadata = Some(&text[value..end]);
+                }
+                i = scan::skip_ws(b, end);
+            }
+            Err(e) => {
+                diag.warn(format!(
+                    "after the events, the trace object is damaged ({e}): its other keys are ignored"
+                ));
+                return metadata;
+            }
+        }
+    }
+    metadata
+}
+
+/// Decodes one event from its raw fields. `offset` (where it starts in the
+/// input) only serves to name it in diagnostics.
+fn finish_event<'a>(
+    raw: RawEvent<'a>,
     offset: usize,
     interner: &mut Interner,
     diag: &mut Diagnostics,
 ) -> Option<Event<'a>> {
-    let raw: EventJson<'a> = match serde_json::from_str(json) {
-        Ok(raw) => raw,
-        Err(e) => {
-            diag.skip("event: not a valid event object", || {
-                format!("event {index} at byte {offset}: {e}")
-            });
-            return None;
-        }
-    };
-    let Some(name) = raw.name else {
-        diag.skip("event: missing name", || format!("event {index} at byte {offset}"));
-        diag.diverge("event-without-name", || format!("event {index} at byte {offset}"));
-        return None;
-    };
-    let ph = raw.ph.map(|p| Phase::from_str(&p.0)).unwrap_or(Phase::OTHER);
     if raw.ts.as_ref().is_some_and(|n| n.was_string) || raw.dur.as_ref().is_some_and(|n| n.was_string) {
         diag.diverge("numeric-strings", || {
-            format!("event {index} at byte {offset} writes its ts or dur as a string")
+            format!("event at byte {offset} writes its ts or dur as a string")
         });
     }
+    let Some(name) = raw.name else {
+        diag.skip("event: missing name", || format!("event at byte {offset}"));
+        diag.diverge("event-without-name", || format!("event at byte {offset}"));
+        return None;
+    };
+    let ph = raw.ph.map(|p| Phase::from_str(&p)).unwrap_or(Phase::OTHER);
     let ts = match raw.ts.map(|n| n.value) {
         Some(ts) => ts,
         None if ph == Phase::METADATA => 0.0,
         None => {
-            diag.skip("event: missing ts", || format!("event {index} at byte {offset}"));
+            diag.skip("event: missing ts", || format!("event at byte {offset}"));
             return None;
         }
     };
     Some(Event {
-        name: interner.intern(&name.0),
-        cat: raw.cat.map(|c| interner.intern(&c.0)).unwrap_or(crate::names::EMPTY),
+        name: interner.intern(&name),
+        cat: raw.cat.map(|c| interner.intern(&c)).unwrap_or(crate::names::EMPTY),
         ph,
         ts,
         dur: raw.dur.map(|n| n.value),
@@ -241,6 +460,31 @@ pub fn parse_event<'a>(
         id: raw.id.map(|i| i.intern(interner)),
         args: raw.args,
     })
+}
+
+/// Reads the array element at `start`: an event, or something skipped and
+/// counted. Returns the event (if any) and the offset past the element.
+fn read_element<'a>(
+    text: &'a str,
+    start: usize,
+    interner: &mut Interner,
+    diag: &mut Diagnostics,
+) -> Result<(Option<Event<'a>>, usize), scan::ScanError> {
+    let b = text.as_bytes();
+    let problem = if b[start] == b'{' {
+        match read_event_object(text, start) {
+            Ok((raw, end)) => return Ok((finish_event(raw, start, interner, diag), end)),
+            Err(ReadError::End) => return Err(scan::ScanError::UnexpectedEnd { offset: b.len() }),
+            Err(ReadError::Bad { offset, message }) => format!("at byte {offset}: {message}"),
+        }
+    } else {
+        "not an object".to_owned()
+    };
+    let end = scan::skip_value(b, start)?;
+    diag.skip("event: not a valid event object", || {
+        format!("event at byte {start}: {problem}")
+    });
+    Ok((None, end))
 }
 
 #[cfg(test)]
@@ -254,7 +498,7 @@ mod tests {
         let Document::Trace(doc) = detect(text).unwrap() else {
             panic!("not a trace")
         };
-        let events = parse_events(text, &doc, &mut interner, &mut diag);
+        let events = parse_events(text, &doc, Parallelism::Sequential, &mut interner, &mut diag).events;
         (events, interner, diag)
     }
 
@@ -266,12 +510,19 @@ mod tests {
         assert_eq!(events[0].pid, Id::num(1.0));
         assert!(matches!(events[0].tid, Id::Str(_)));
         assert!(diag.warnings.is_empty());
-        let text = r#"{"metadata":{"a":1},"traceEvents":[{"name":"x","ph":"I","ts":5}]}"#;
-        let Document::Trace(doc) = detect(text).unwrap() else {
-            panic!()
-        };
-        assert_eq!(doc.metadata, Some(r#"{"a":1}"#));
-        assert_eq!(doc.events.elements.len(), 1);
+        for text in [
+            r#"{"metadata":{"a":1},"traceEvents":[{"name":"x","ph":"I","ts":5}]}"#,
+            r#"{"traceEvents":[{"name":"x","ph":"I","ts":5}],"other":[1,2],"metadata":{"a":1}}"#,
+        ] {
+            let Document::Trace(doc) = detect(text).unwrap() else {
+                panic!()
+            };
+            let mut interner = Interner::new();
+            let mut diag = Diagnostics::default();
+            let parsed = parse_events(text, &doc, Parallelism::Sequential, &mut interner, &mut diag);
+            assert_eq!(parsed.metadata, Some(r#"{"a":1}"#));
+            assert_eq!(parsed.events.len(), 1);
+        }
     }
 
     #[test]
@@ -290,6 +541,87 @@ mod tests {
         assert_eq!(events.len(), 1);
         assert_eq!(diag.warnings.len(), 1);
         assert!(diag.warnings[0].contains("byte 30"), "{}", diag.warnings[0]);
+    }
+
+    #[test]
+    fn parallel_parsing_gives_the_sequential_result() {
+        // Lines that look like event boundaries but are not (objects in a
+        // list inside an event) must not fool the chunking.
+        let mut text = String::from("[\n");
+        for i in 0..60_000 {
+            if i % 7 == 0 {
+                text.push_str(&format!("{{\"name\":\"n{}\",\"ph\":\"X\",\"ts\":{i},\"pid\":\"p{}\",\"args\":{{\"l\":[\n{{\"a\":1}},\n{{\"b\":2}}]}}}},\n", i % 13, i % 3));
+            } else {
+                text.push_str(&format!(
+                    "{{\"name\":\"n{}\",\"ph\":\"X\",\"ts\":{i},\"tid\":{}}},\n",
+                    i % 11,
+                    i % 5
+                ));
+            }
+        }
+        text.push_str("{\"name\":\"last\",\"ts\":1}]");
+        let doc = match detect(&text).unwrap() {
+            Document::Trace(doc) => doc,
+            _ => panic!(),
+        };
+        let run = |p: Parallelism| {
+            let mut interner = Interner::new();
+            let mut diag = Diagnostics::default();
+            let parsed = parse_events(&text, &doc, p, &mut interner, &mut diag);
+            let names: Vec<(String, f64, String)> = parsed
+                .events
+                .iter()
+                .map(|e| {
+                    (
+                        interner.resolve(e.name).to_owned(),
+                        e.ts,
+                        format!("{:?}", e.pid.to_js_string(&interner)),
+                    )
+                })
+                .collect();
+            (names, parsed.end, diag)
+        };
+        let sequential = run(Parallelism::Sequential);
+        let parallel = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap()
+            .install(|| run(Parallelism::Rayon));
+        assert_eq!(sequential.0.len(), 60_001);
+        assert_eq!(sequential.0, parallel.0);
+        assert_eq!(sequential.1, parallel.1);
+        assert_eq!(sequential.2, parallel.2);
+    }
+
+    #[test]
+    fn accepts_a_trailing_comma_and_a_missing_bracket() {
+        let (events, _, diag) = load("[{\"name\":\"a\",\"ts\":1},\n{\"name\":\"b\",\"ts\":2},\n");
+        assert_eq!(events.len(), 2);
+        assert_eq!(diag.warnings.len(), 1);
+        let (events, _, diag) = load("[{\"name\":\"a\",\"ts\":1},]");
+        assert_eq!(events.len(), 1);
+        assert!(diag.warnings.is_empty());
+    }
+
+    #[test]
+    fn stops_at_damage_and_says_where() {
+        let (events, _, diag) = load(r#"[{"name":"a","ts":1}}"#);
+        assert_eq!(events.len(), 1);
+        assert_eq!(
+            diag.warnings,
+            vec!["the trace is damaged: loading stopped at byte 20 (expected ',' or ']' after an event, found character '}'), after 1 events"]
+        );
+    }
+
+    #[test]
+    fn deeply_nested_values_load_without_recursion() {
+        let depth = 200_000;
+        let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let text = format!("[{{\"name\":\"a\",\"ts\":1,\"x\":{nested},\"args\":{nested}}}]");
+        let (events, _, diag) = load(&text);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].args.map(str::len), Some(2 * depth));
+        assert!(diag.skipped.is_empty());
     }
 
     #[test]

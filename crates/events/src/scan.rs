@@ -48,16 +48,23 @@ pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// `i` is at an opening quote; returns the offset just past the closing one.
 pub fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    scan_string(b, i).map(|(end, _)| end)
+}
+
+/// Like [`skip_string`], also telling whether the string has escapes.
+pub fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), ScanError> {
     let mut j = i + 1;
+    let mut escaped = false;
     loop {
         match memchr2(b'"', b'\\', &b[j.min(b.len())..]) {
             None => return Err(ScanError::UnexpectedEnd { offset: b.len() }),
             Some(k) => {
                 let at = j + k;
                 if b[at] == b'"' {
-                    return Ok(at + 1);
+                    return Ok((at + 1, escaped));
                 }
                 // A backslash escapes the next byte, whatever it is.
+                escaped = true;
                 j = at + 2;
                 if j > b.len() {
                     return Err(ScanError::UnexpectedEnd { offset: b.len() });
@@ -68,68 +75,89 @@ pub fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
 }
 
 #[inline]
-fn is_scalar_byte(c: u8) -> bool {
+pub fn is_scalar_byte(c: u8) -> bool {
     !matches!(
         c,
         b',' | b']' | b'}' | b':' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'[' | b'{'
     )
 }
 
+/// Bytes that matter when skipping a container: quotes and brackets.
+static STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
+
 /// Skips one JSON value starting at or after `start` (leading whitespace is
-/// skipped) and returns the offset just past it. Nesting is tracked on the
-/// heap. Scalars are not validated: serde does that when the value is
-/// decoded.
+/// skipped) and returns the offset just past it. Nesting is tracked in a
+/// bit stack (on the heap past 64 levels), never by recursion. Only
+/// strings and brackets are checked: serde validates what is decoded.
 pub fn skip_value(b: &[u8], start: usize) -> Result<usize, ScanError> {
     let mut i = skip_ws(b, start);
-    let mut closers: Vec<u8> = Vec::new();
+    if i >= b.len() {
+        return Err(ScanError::UnexpectedEnd { offset: b.len() });
+    }
+    match b[i] {
+        b'"' => return skip_string(b, i),
+        b'{' | b'[' => {}
+        c if is_scalar_byte(c) => {
+            while i < b.len() && is_scalar_byte(b[i]) {
+                i += 1;
+            }
+            return Ok(i);
+        }
+        c => return Err(ScanError::Unexpected { offset: i, found: c }),
+    }
+    // One bit per open container (1 = object): the first 64 in `bits`,
+    // deeper ones in `deeper`.
+    let mut depth: usize = 0;
+    let mut bits: u64 = 0;
+    let mut deeper: Vec<bool> = Vec::new();
     loop {
+        while i < b.len() && !STRUCTURAL[b[i] as usize] {
+            i += 1;
+        }
         if i >= b.len() {
             return Err(ScanError::UnexpectedEnd { offset: b.len() });
         }
         match b[i] {
-            b'"' => i = skip_string(b, i)?,
-            b'{' => {
-                closers.push(b'}');
-                i += 1;
-            }
-            b'[' => {
-                closers.push(b']');
-                i += 1;
-            }
-            c @ (b'}' | b']') => {
-                if closers.pop() != Some(c) {
-                    return Err(ScanError::Unexpected { offset: i, found: c });
-                }
-                i += 1;
-            }
-            c @ (b',' | b':') => {
-                if closers.is_empty() {
-                    return Err(ScanError::Unexpected { offset: i, found: c });
-                }
-                i = skip_ws(b, i + 1);
+            b'"' => {
+                i = skip_string(b, i)?;
                 continue;
             }
-            b' ' | b'\t' | b'\n' | b'\r' => {
-                i = skip_ws(b, i);
-                continue;
+            c @ (b'{' | b'[') => {
+                let is_object = c == b'{';
+                if depth < 64 {
+                    bits = (bits & !(1 << depth)) | (u64::from(is_object) << depth);
+                } else {
+                    deeper.push(is_object);
+                }
+                depth += 1;
             }
             c => {
-                let s = i;
-                while i < b.len() && is_scalar_byte(b[i]) {
-                    i += 1;
-                }
-                if i == s {
+                if depth == 0 {
                     return Err(ScanError::Unexpected { offset: i, found: c });
                 }
-                if i == b.len() && !closers.is_empty() {
-                    return Err(ScanError::UnexpectedEnd { offset: b.len() });
+                depth -= 1;
+                let was_object = if depth < 64 {
+                    bits >> depth & 1 == 1
+                } else {
+                    deeper.pop() == Some(true)
+                };
+                if was_object != (c == b'}') {
+                    return Err(ScanError::Unexpected { offset: i, found: c });
+                }
+                if depth == 0 {
+                    return Ok(i + 1);
                 }
             }
         }
-        if closers.is_empty() {
-            return Ok(i);
-        }
-        i = skip_ws(b, i);
+        i += 1;
     }
 }
 
@@ -146,105 +174,35 @@ pub enum ArrayEnd {
     Damaged { offset: usize, message: String },
 }
 
-/// The elements of one JSON array, as byte ranges of the input.
-#[derive(Debug, Clone)]
-pub struct ArraySplit {
-    pub elements: Vec<(usize, usize)>,
-    pub end: ArrayEnd,
-}
-
-/// Splits the array whose `[` is at `open` into its elements.
-pub fn split_array(b: &[u8], open: usize) -> ArraySplit {
-    debug_assert_eq!(b.get(open), Some(&b'['));
-    let mut elements = Vec::new();
-    let mut i = open + 1;
-    let end = loop {
-        i = skip_ws(b, i);
-        if i >= b.len() {
-            break ArrayEnd::Truncated { offset: b.len() };
-        }
-        if b[i] == b']' {
-            // Also accepts a trailing comma before the bracket.
-            break ArrayEnd::Closed { after: i + 1 };
-        }
-        let start = i;
-        match skip_value(b, i) {
-            Ok(end) => {
-                elements.push((start, end));
-                i = skip_ws(b, end);
-                if i >= b.len() {
-                    break ArrayEnd::Truncated { offset: b.len() };
-                }
-                match b[i] {
-                    b',' => i += 1,
-                    b']' => break ArrayEnd::Closed { after: i + 1 },
-                    c => {
-                        break ArrayEnd::Damaged {
-                            offset: i,
-                            message: format!("expected ',' or ']' after an event, found {}", describe_byte(c)),
-                        }
-                    }
-                }
-            }
-            Err(ScanError::UnexpectedEnd { .. }) => break ArrayEnd::Truncated { offset: start },
-            Err(e) => {
-                break ArrayEnd::Damaged {
-                    offset: e.offset(),
-                    message: e.describe(),
-                }
-            }
-        }
-    };
-    ArraySplit { elements, end }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn texts<'a>(src: &'a str, split: &ArraySplit) -> Vec<&'a str> {
-        split.elements.iter().map(|&(s, e)| &src[s..e]).collect()
+    #[test]
+    fn skips_nested_values_and_strings() {
+        let src = r#" {"a":[1,{"b":"x]}\"{"}]} , 2"#;
+        assert_eq!(skip_value(src.as_bytes(), 0), Ok(src.find(" ,").unwrap()));
+        assert_eq!(skip_value(b"2 ,", 0), Ok(1));
     }
 
     #[test]
-    fn splits_a_closed_array() {
-        let src = r#"[ {"a":[1,{"b":"x]}"}]}, 2 ,"s\"]" ]"#;
-        let split = split_array(src.as_bytes(), 0);
-        assert_eq!(texts(src, &split), vec![r#"{"a":[1,{"b":"x]}"}]}"#, "2", r#""s\"]""#]);
-        assert_eq!(split.end, ArrayEnd::Closed { after: src.len() });
-    }
-
-    #[test]
-    fn accepts_a_trailing_comma_and_a_missing_bracket() {
-        let src = "[{\"a\":1},\n{\"a\":2},\n";
-        let split = split_array(src.as_bytes(), 0);
-        assert_eq!(split.elements.len(), 2);
-        assert_eq!(split.end, ArrayEnd::Truncated { offset: src.len() });
-    }
-
-    #[test]
-    fn stops_before_an_event_cut_in_the_middle() {
-        let src = r#"[{"a":1},{"a":"#;
-        let split = split_array(src.as_bytes(), 0);
-        assert_eq!(split.elements.len(), 1);
-        assert_eq!(split.end, ArrayEnd::Truncated { offset: 9 });
-    }
-
-    #[test]
-    fn reports_damage_with_its_offset() {
-        let src = r#"[{"a":1}}"#;
-        let split = split_array(src.as_bytes(), 0);
-        assert_eq!(split.elements.len(), 1);
-        assert!(matches!(split.end, ArrayEnd::Damaged { offset: 8, .. }));
+    fn tells_the_end_of_input_from_damage() {
+        assert_eq!(skip_value(br#"{"a":"#, 0), Err(ScanError::UnexpectedEnd { offset: 5 }));
+        assert_eq!(
+            skip_value(br#"{"a":1]"#, 0),
+            Err(ScanError::Unexpected { offset: 6, found: b']' })
+        );
+        assert_eq!(skip_value(b"\"abc\\", 0), Err(ScanError::UnexpectedEnd { offset: 5 }));
     }
 
     #[test]
     fn deep_nesting_does_not_recurse() {
         let depth = 200_000;
-        let src = format!("[{}{}]", "[".repeat(depth), "]".repeat(depth));
-        let split = split_array(src.as_bytes(), 0);
-        assert_eq!(split.elements.len(), 1);
-        let cut = &src[..depth];
-        assert_eq!(split_array(cut.as_bytes(), 0).end, ArrayEnd::Truncated { offset: 1 });
+        let src = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert_eq!(skip_value(src.as_bytes(), 0), Ok(src.len()));
+        assert_eq!(
+            skip_value(&src.as_bytes()[..depth], 0),
+            Err(ScanError::UnexpectedEnd { offset: depth })
+        );
     }
 }

@@ -67,7 +67,7 @@ struct NameArgs<'a> {
 }
 
 fn decode<'a, T: Deserialize<'a>>(event: &Event<'a>, what: &str, diag: &mut Diagnostics) -> Option<T> {
-    let text = event.args?.get();
+    let text = event.args?;
     match serde_json::from_str(text) {
         Ok(v) => Some(v),
         Err(e) => {
@@ -96,6 +96,6 @@ pub(crate) fn commit_load<'a>(event: &Event<'a>, diag: &mut Diagnostics) -> Opti
 
 /// `args.name` of a `thread_name` or `process_name` event, if a string.
 pub(crate) fn name_arg(event: &Event<'_>, interner: &mut Interner) -> Option<Sym> {
-    let args: NameArgs<'_> = serde_json::from_str(event.args?.get()).ok()?;
+    let args: NameArgs<'_> = serde_json::from_str(event.args?).ok()?;
     args.name.map(|n| interner.intern(&n))
 }

@@ -1,4 +1,4 @@
-use tracekit_events::{detect, parse_events, Diagnostics, Document, Interner};
+use tracekit_events::{detect, parse_events, Diagnostics, Document, Interner, Parallelism};
 
 use super::*;
 
@@ -8,7 +8,7 @@ fn run(text: &str) -> (MetaData, Interner) {
     let Document::Trace(doc) = detect(text).unwrap() else {
         panic!()
     };
-    let events = parse_events(text, &doc, &mut interner, &mut diag);
+    let events = parse_events(text, &doc, Parallelism::Sequential, &mut interner, &mut diag).events;
     let mut meta = MetaHandler::new();
     for e in &events {
         meta.handle_event(e, &mut interner, &mut diag);

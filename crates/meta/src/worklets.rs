@@ -51,7 +51,7 @@ impl WorkletsHandler {
             }
             _ => return,
         };
-        let parsed = event.args.map(|a| serde_json::from_str::<WorkletArgs>(a.get()));
+        let parsed = event.args.map(serde_json::from_str::<WorkletArgs>);
         match parsed {
             Some(Ok(WorkletArgs { data: Some(data) })) => {
                 let pid = data.pid.map_or(Id::Missing, Id::num);

@@ -68,7 +68,11 @@ struct SampleCall {
 pub struct SamplesIntegrator<'m> {
     model: &'m CpuProfileModel,
     interner: &'m Interner,
-    show_native_frames: bool,
+    /// Whether native `V8Runtime` frames must be taken out of stacks (none
+    /// shown, and the profile has some).
+    filter_native_frames: bool,
+    /// The candidate stack being merged, kept to reuse its allocation.
+    scratch: Vec<Frame>,
     calls: Vec<ProfileCall>,
     js_stack: Vec<u32>,
     locked_depths: Vec<usize>,
@@ -99,10 +103,12 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
 
 impl<'m> SamplesIntegrator<'m> {
     pub fn new(model: &'m CpuProfileModel, interner: &'m Interner, show_native_frames: bool) -> Self {
+        let has_native_frames = model.nodes.iter().any(|n| n.call_frame.url == names::NATIVE_V8_RUNTIME);
         SamplesIntegrator {
             model,
             interner,
-            show_native_frames,
+            filter_native_frames: !show_native_frames && has_native_frames,
+            scratch: Vec::new(),
             calls: Vec::new(),
             js_stack: Vec::new(),
             locked_depths: Vec::new(),
@@ -229,34 +235,42 @@ impl<'m> SamplesIntegrator<'m> {
         self.truncate(depth, entry.span().end());
     }
 
-    /// The stack of `node` (bottom first, root left out), at time `ts`. A
-    /// garbage collection node stands on `gc_parent`'s stack, or has none.
-    fn stack_of(&self, node: NodeIx, ts: f64, gc_parent: Option<NodeIx>) -> Vec<Frame> {
+    /// Writes into `frames` the stack of `node` (bottom first, root left
+    /// out), at time `ts`. A garbage collection node stands on
+    /// `gc_parent`'s stack, or has none.
+    fn stack_of(&self, node: NodeIx, ts: f64, gc_parent: Option<NodeIx>, frames: &mut Vec<Frame>) {
+        frames.clear();
         let model = self.model;
         let is_gc = Some(node) == model.gc_node;
         let start = if is_gc {
             match gc_parent {
                 Some(p) => p,
-                None => return Vec::new(),
+                None => return,
             }
         } else {
             node
         };
-        let mut frames = Vec::with_capacity(model.node(start).depth.max(0) as usize + 2);
+        // Depth d means d + 1 frames below the root: fill them top down.
+        let count = (model.node(start).depth + 1).max(0) as usize;
+        frames.resize(count, Frame { node: start, ts });
         let mut cursor = Some(start);
-        while let Some(n) = cursor {
+        let mut slot = count;
+        while let (Some(n), true) = (cursor, slot > 0) {
             let profile_node = model.node(n);
             if profile_node.parent.is_none() {
                 break;
             }
-            frames.push(Frame { node: n, ts });
+            slot -= 1;
+            frames[slot] = Frame { node: n, ts };
             cursor = profile_node.parent;
         }
-        frames.reverse();
+        if slot > 0 {
+            // Depths disagree with the parent chain: keep what was found.
+            frames.drain(..slot);
+        }
         if is_gc {
             frames.push(Frame { node, ts });
         }
-        frames
     }
 
     fn frame_of(&self, node: NodeIx) -> &CallFrame {
@@ -267,60 +281,63 @@ impl<'m> SamplesIntegrator<'m> {
     /// trace id points at; with neither, only closes the stack's calls at
     /// `ts` (for a trace event that starts).
     fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<&str>, ts: f64) {
-        let mut candidate: Option<Vec<Frame>> = sample.map(|s| self.stack_of(s.node, s.ts, s.gc_parent));
-        if let Some(frames) = trace_id.and_then(|id| self.stack_of_trace_id(id, ts)) {
-            candidate = Some(frames);
+        let mut frames = std::mem::take(&mut self.scratch);
+        let mut has_candidate = false;
+        if let Some(s) = sample {
+            self.stack_of(s.node, s.ts, s.gc_parent, &mut frames);
+            has_candidate = true;
         }
-        if let Some(frames) = candidate.as_mut() {
-            if !self.show_native_frames {
-                frames.retain(|f| self.frame_of(f.node).url != names::NATIVE_V8_RUNTIME);
-            }
+        if let Some(node) = trace_id.and_then(|id| self.node_of_trace_id(id)) {
+            self.stack_of(node, ts, None, &mut frames);
+            has_candidate = true;
+        }
+        if has_candidate && self.filter_native_frames {
+            frames.retain(|f| self.frame_of(f.node).url != names::NATIVE_V8_RUNTIME);
         }
         let mut i = self.locked_depths.last().copied().unwrap_or(0);
-        match &candidate {
-            Some(frames) => {
-                let shared = frames.len().min(self.js_stack.len());
-                while i < shared {
-                    let current = self.frame_of(self.calls[self.js_stack[i] as usize].node);
-                    if !self.frame_of(frames[i].node).same_function(current) {
-                        break;
-                    }
-                    i += 1;
+        if has_candidate {
+            let shared = frames.len().min(self.js_stack.len());
+            while i < shared {
+                let current = self.frame_of(self.calls[self.js_stack[i] as usize].node);
+                if !self.frame_of(frames[i].node).same_function(current) {
+                    break;
                 }
+                i += 1;
             }
-            None => {
-                // The stack compared with itself: equal but for NaN lines.
-                while i < self.js_stack.len() {
-                    let frame = self.frame_of(self.calls[self.js_stack[i] as usize].node);
-                    if !frame.same_function(frame) {
-                        break;
-                    }
-                    i += 1;
+        } else {
+            // The stack compared with itself: equal but for NaN lines.
+            while i < self.js_stack.len() {
+                let frame = self.frame_of(self.calls[self.js_stack[i] as usize].node);
+                if !frame.same_function(frame) {
+                    break;
                 }
+                i += 1;
             }
         }
         self.truncate(i, ts);
-        let Some(frames) = candidate else { return };
-        for frame in frames.iter().skip(i) {
-            if self.model.is_root_or_meta(frame.node) {
-                continue;
+        if has_candidate {
+            for frame in frames.iter().skip(i) {
+                if self.model.is_root_or_meta(frame.node) {
+                    continue;
+                }
+                self.calls.push(ProfileCall {
+                    node: frame.node,
+                    ts: frame.ts,
+                    dur: 0.0,
+                });
+                self.js_stack.push((self.calls.len() - 1) as u32);
             }
-            self.calls.push(ProfileCall {
-                node: frame.node,
-                ts: frame.ts,
-                dur: 0.0,
-            });
-            self.js_stack.push((self.calls.len() - 1) as u32);
         }
+        self.scratch = frames;
     }
 
-    fn stack_of_trace_id(&self, trace_id: &str, ts: f64) -> Option<Vec<Frame>> {
+    /// The node a sample trace id points at, if any.
+    fn node_of_trace_id(&self, trace_id: &str) -> Option<NodeIx> {
         let node_id = *self.model.trace_ids.as_ref()?.get(trace_id)?;
         if node_id == 0 {
             return None;
         }
-        let node = self.model.node_by_id(node_id)?;
-        Some(self.stack_of(node, ts, None))
+        self.model.node_by_id(node_id)
     }
 
     /// Keeps the bottom `depth` calls of the JS stack (never fewer than the

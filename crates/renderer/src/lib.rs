@@ -12,8 +12,6 @@ pub mod timeline;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tracekit_cpuprofile::CallFrame;
 use tracekit_events::{names, Diagnostics, Event, Id, Interner, Phase, Sym};
 use tracekit_meta::MetaData;
@@ -24,14 +22,7 @@ use timeline::{build_tree, merge, Span};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
-/// How per-thread work runs. Only [`Parallelism::Rayon`] starts threads
-/// (rayon's global pool); the result is the same either way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Parallelism {
-    #[default]
-    Sequential,
-    Rayon,
-}
+pub use tracekit_events::Parallelism;
 
 /// A trace event of a thread, in the Renderer handler's list. Begin/end
 /// pairs are one complete entry.
@@ -311,63 +302,47 @@ struct EntryView<'e, 'a> {
     events: &'e [Event<'a>],
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TraceIdArgs<'a> {
-    #[serde(borrow)]
-    begin_data: Option<&'a RawValue>,
-    #[serde(borrow)]
-    sample_trace_id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    data: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TraceIdHolder<'a> {
-    #[serde(borrow)]
-    sample_trace_id: Option<&'a RawValue>,
-}
-
 /// The text JavaScript would use as the property key of a trace id value,
 /// or `None` when the value is falsy.
-fn trace_id_key(raw: &RawValue) -> Option<String> {
-    let text = raw.get();
-    if !tracekit_events::json::js_truthy(text) {
+fn trace_id_key(raw: &str) -> Option<String> {
+    if !tracekit_events::json::js_truthy(raw) {
         return None;
     }
-    if let Ok(x) = serde_json::from_str::<f64>(text) {
+    if let Ok(x) = serde_json::from_str::<f64>(raw) {
         return Some(tracekit_events::jsnum::js_number_string(x));
     }
-    serde_json::from_str::<String>(text).ok()
+    serde_json::from_str::<String>(raw).ok()
 }
 
-/// `beginData.sampleTraceId` when args have `beginData`, else
-/// `sampleTraceId`, else `data.sampleTraceId`.
-fn sample_trace_id(args: &RawValue) -> Option<String> {
-    let text = args.get();
-    let has_begin_data = memchr::memmem::find(text.as_bytes(), b"beginData").is_some();
-    if !has_begin_data && memchr::memmem::find(text.as_bytes(), b"sampleTraceId").is_none() {
-        return None;
+/// `sampleTraceId` as DevTools reads it: from `beginData` when the args have
+/// one, else `args.sampleTraceId`, else `args.data.sampleTraceId`.
+fn sample_trace_id(text: &str) -> Option<String> {
+    use tracekit_events::json::object_members;
+    // Wherever it is, the id is spelled out: most args are passed over.
+    memchr::memmem::find(text.as_bytes(), b"sampleTraceId")?;
+    fn nested(object: &str) -> Option<&str> {
+        object_members(object)
+            .filter(|(k, _)| k == "sampleTraceId")
+            .last()
+            .map(|(_, v)| v)
     }
-    let parsed: TraceIdArgs<'_> = serde_json::from_str(text).ok()?;
-    let nested = |holder: Option<&RawValue>| -> Option<String> {
-        let h: TraceIdHolder<'_> = serde_json::from_str(holder?.get()).ok()?;
-        trace_id_key(h.sample_trace_id?)
-    };
-    if let Some(begin) = parsed.begin_data {
-        return nested(Some(begin));
-    }
-    if let Some(direct) = parsed.sample_trace_id {
-        if let Some(key) = trace_id_key(direct) {
-            return Some(key);
-        }
-        if serde_json::from_str::<()>(direct.get()).is_err() {
-            // A falsy but defined value stops the `??` chain.
-            return None;
+    let (mut begin_data, mut direct, mut data) = (None, None, None);
+    for (key, value) in object_members(text) {
+        match key.as_ref() {
+            "beginData" => begin_data = Some(value),
+            "sampleTraceId" => direct = Some(value),
+            "data" => data = Some(value),
+            _ => {}
         }
     }
-    nested(parsed.data)
+    if let Some(begin) = begin_data {
+        return trace_id_key(nested(begin)?);
+    }
+    // `??` moves on only from null or undefined.
+    match direct {
+        Some(v) if v != "null" => trace_id_key(v),
+        _ => trace_id_key(nested(data?)?),
+    }
 }
 
 impl TraceEntry for EntryView<'_, '_> {
@@ -491,24 +466,24 @@ mod tests {
 
     #[test]
     fn trace_ids_are_read_where_devtools_reads_them() {
-        let raw = |s: &str| serde_json::from_str::<&RawValue>(s).unwrap().to_owned();
+        let raw = |s: &'static str| s;
         assert_eq!(
-            sample_trace_id(&raw(r#"{"data":{"sampleTraceId":12}}"#)),
+            sample_trace_id(raw(r#"{"data":{"sampleTraceId":12}}"#)),
             Some("12".into())
         );
         assert_eq!(
-            sample_trace_id(&raw(r#"{"sampleTraceId":5,"data":{"sampleTraceId":12}}"#)),
+            sample_trace_id(raw(r#"{"sampleTraceId":5,"data":{"sampleTraceId":12}}"#)),
             Some("5".into())
         );
         assert_eq!(
-            sample_trace_id(&raw(r#"{"beginData":{},"data":{"sampleTraceId":12}}"#)),
+            sample_trace_id(raw(r#"{"beginData":{},"data":{"sampleTraceId":12}}"#)),
             None
         );
         assert_eq!(
-            sample_trace_id(&raw(r#"{"beginData":{"sampleTraceId":7}}"#)),
+            sample_trace_id(raw(r#"{"beginData":{"sampleTraceId":7}}"#)),
             Some("7".into())
         );
-        assert_eq!(sample_trace_id(&raw(r#"{"data":{"sampleTraceId":0}}"#)), None);
-        assert_eq!(sample_trace_id(&raw(r#"{"data":{}}"#)), None);
+        assert_eq!(sample_trace_id(raw(r#"{"data":{"sampleTraceId":0}}"#)), None);
+        assert_eq!(sample_trace_id(raw(r#"{"data":{}}"#)), None);
     }
 }

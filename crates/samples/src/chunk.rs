@@ -58,7 +58,7 @@ pub(crate) struct Chunk<'a> {
 }
 
 pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut Diagnostics) -> Option<Chunk<'a>> {
-    let text = event.args.map(RawValue::get).unwrap_or("{}");
+    let text = event.args.unwrap_or("{}");
     let args: Args<ChunkData<'a>> = match serde_json::from_str(text) {
         Ok(args) => args,
         Err(e) => {
@@ -123,7 +123,7 @@ struct SourceData<'a> {
 
 /// `args.data.source` of a `Profile` event.
 pub(crate) fn source<'a>(event: &Event<'a>) -> Option<Cow<'a, str>> {
-    let args: Args<SourceData<'a>> = serde_json::from_str(event.args?.get()).ok()?;
+    let args: Args<SourceData<'a>> = serde_json::from_str(event.args?).ok()?;
     args.data?.source
 }
 
@@ -136,7 +136,7 @@ struct WholeData<'a> {
 
 /// The profile a `CpuProfile` event carries in `args.data.cpuProfile`.
 pub(crate) fn whole_profile(event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) -> Option<RawProfile> {
-    let text = event.args.map(RawValue::get).unwrap_or("{}");
+    let text = event.args.unwrap_or("{}");
     let raw = serde_json::from_str::<Args<WholeData<'_>>>(text)
         .ok()
         .and_then(|a| a.data)

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::io::Read;
 
 use tracekit_cpuprofile::{parse_profile_json, self_profiling::parse_self_profile, RawProfile};
-use tracekit_events::{detect, parse_events, Diagnostics, Document, Event, Interner, LoadError};
+use tracekit_events::{detect, parse_events, Diagnostics, Document, Event, Interner, LoadError, Parallelism};
 
 /// What the input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,23 +105,27 @@ pub struct Trace<'a> {
 }
 
 /// Parses decoded text: detects what it is and decodes its events or its
-/// profile.
-pub fn parse(text: &str) -> Result<Trace<'_>, LoadError> {
+/// profile. With [`Parallelism::Rayon`], events are decoded on all cores.
+pub fn parse(text: &str, parallelism: Parallelism) -> Result<Trace<'_>, LoadError> {
     let _span = tracing::info_span!("parse").entered();
     let mut interner = Interner::new();
     let mut diagnostics = Diagnostics::default();
-    match detect(text)? {
+    let document = {
+        let _span = tracing::info_span!("scan").entered();
+        detect(text)?
+    };
+    match document {
         Document::Trace(doc) => {
-            if doc.events.elements.is_empty() {
-                if let tracekit_events::scan::ArrayEnd::Damaged { offset, message } = &doc.events.end {
+            let parsed = parse_events(text, &doc, parallelism, &mut interner, &mut diagnostics);
+            if parsed.events.is_empty() {
+                if let tracekit_events::scan::ArrayEnd::Damaged { offset, message } = &parsed.end {
                     return Err(LoadError::at(*offset, message.clone()));
                 }
             }
-            let events = parse_events(text, &doc, &mut interner, &mut diagnostics);
             Ok(Trace {
                 kind: InputKind::ChromeTrace,
-                events,
-                metadata: doc.metadata,
+                events: parsed.events,
+                metadata: parsed.metadata,
                 profile: None,
                 interner,
                 diagnostics,

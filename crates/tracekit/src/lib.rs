@@ -8,7 +8,7 @@
 //! ```no_run
 //! let bytes = std::fs::read("trace.json.gz").unwrap();
 //! let text = tracekit::decode(&bytes).unwrap();
-//! let trace = tracekit::parse(&text.text).unwrap();
+//! let trace = tracekit::parse(&text.text, tracekit::Parallelism::Sequential).unwrap();
 //! let analysis = tracekit::analyze(trace, &tracekit::AnalyzeOptions::default());
 //! print!("{}", tracekit::output::conformance(&analysis));
 //! ```

@@ -3,6 +3,7 @@
 //! tests, and a JSON document for viewers (see `docs/json-format.md`).
 
 use std::fmt::Write;
+use std::io;
 
 use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
@@ -71,6 +72,23 @@ impl Filter {
     }
 }
 
+/// Hands the text built so far to the writer once it is large, so that
+/// output of any size takes little memory.
+fn flush_if_large(out: &mut String, w: &mut dyn io::Write) -> io::Result<()> {
+    if out.len() >= 1 << 20 {
+        w.write_all(out.as_bytes())?;
+        out.clear();
+    }
+    Ok(())
+}
+
+/// Runs a writer-based format into a string.
+fn to_string(write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> String {
+    let mut bytes = Vec::new();
+    write(&mut bytes).expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("the formats write UTF-8")
+}
+
 /// The processes to print: those DevTools keeps, or all that were built.
 fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)> {
     analysis.processes.iter()
@@ -90,13 +108,14 @@ fn push_number(out: &mut String, x: f64) {
 /// The conformance dump: exactly what `xtask/js/oracle.mjs` prints from the
 /// DevTools engine, one line.
 pub fn conformance(analysis: &Analysis) -> String {
-    conformance_filtered(analysis, &Filter::default())
+    to_string(|w| write_conformance(analysis, &Filter::default(), w))
 }
 
-pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
+pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
     let origin = analysis.bounds.min;
-    let mut out = String::with_capacity(1 << 16);
+    let mut out = String::with_capacity(1 << 21);
+    let mut label = String::new();
     out.push_str("{\"processes\":[");
     for (pi, (pid, process)) in processes(analysis).enumerate() {
         if pi > 0 {
@@ -131,8 +150,10 @@ pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
                 if ni > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "[{},", node.depth);
-                let mut label = String::new();
+                out.push('[');
+                out.push_str(itoa::Buffer::new().format(node.depth));
+                out.push(',');
+                label.clear();
                 write_label(&mut label, &node.kind, interner);
                 write_json_string(&mut out, &label);
                 out.push(',');
@@ -145,6 +166,7 @@ pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
                     None => out.push_str("null"),
                 }
                 out.push(']');
+                flush_if_large(&mut out, w)?;
             }
             out.push_str("]}");
         }
@@ -155,7 +177,7 @@ pub fn conformance_filtered(analysis: &Analysis, filter: &Filter) -> String {
     out.push_str(",\"max\":");
     push_number(&mut out, analysis.bounds.max);
     out.push_str("}}\n");
-    out
+    w.write_all(out.as_bytes())
 }
 
 fn ms(x: f64) -> String {
@@ -165,6 +187,10 @@ fn ms(x: f64) -> String {
 /// A readable, stable, diff-friendly indented tree: times in milliseconds
 /// from the start of the trace.
 pub fn text(analysis: &Analysis, filter: &Filter) -> String {
+    to_string(|w| write_text(analysis, filter, w))
+}
+
+pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
     let origin = if analysis.bounds.min.is_finite() {
         analysis.bounds.min
@@ -227,10 +253,11 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
                     let _ = write!(out, " self {}", ms(s));
                 }
                 out.push('\n');
+                flush_if_large(&mut out, w)?;
             }
         }
     }
-    out
+    w.write_all(out.as_bytes())
 }
 
 fn optional(x: Option<f64>) -> String {
@@ -240,6 +267,10 @@ fn optional(x: Option<f64>) -> String {
 /// The JSON document for viewers, one line; `docs/json-format.md` is its
 /// schema.
 pub fn json(analysis: &Analysis, filter: &Filter) -> String {
+    to_string(|w| write_json(analysis, filter, w))
+}
+
+pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
     let origin = analysis.bounds.min;
     let mut out = String::with_capacity(1 << 16);
@@ -321,6 +352,7 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
                     None => out.push_str("null"),
                 }
                 out.push('}');
+                flush_if_large(&mut out, w)?;
             }
             out.push_str("]}");
         }
@@ -329,7 +361,7 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
     out.push_str("],\"diagnostics\":");
     diagnostics_json(&mut out, &analysis.diagnostics);
     out.push_str("}\n");
-    out
+    w.write_all(out.as_bytes())
 }
 
 fn diagnostics_json(out: &mut String, diag: &tracekit_events::Diagnostics) {

@@ -21,7 +21,7 @@ fn fixtures(dir: &str) -> Vec<PathBuf> {
 fn tracks(file: &Path) -> String {
     let bytes = std::fs::read(file).unwrap();
     let decoded = tracekit::decode(&bytes).unwrap();
-    let trace = tracekit::parse(&decoded.text).unwrap();
+    let trace = tracekit::parse(&decoded.text, tracekit::Parallelism::Sequential).unwrap();
     let options = AnalyzeOptions {
         all_processes: true,
         ..AnalyzeOptions::default()
