@@ -2,7 +2,7 @@
 //! the library, prints the tracks. All I/O of tracekit is here.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -81,49 +81,41 @@ fn parse_window(s: &str) -> Result<(f64, f64), String> {
     Ok((a, b))
 }
 
-/// The file's bytes: memory-mapped when possible, read otherwise (pipes).
-enum Bytes {
-    Mapped(memmap2::Mmap),
-    Read(Vec<u8>),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Read(v) => v,
-        }
-    }
-}
-
-fn read(path: &Path) -> Result<Bytes, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
+/// Reads the file in pieces and feeds them to the loader, with a progress
+/// bar on stderr when it is a terminal and the file is large.
+fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, String> {
+    let _span = tracing::info_span!("load").entered();
+    let mut file = File::open(path).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if meta.is_dir() {
         return Err("is a directory".into());
     }
-    if meta.is_file() && meta.len() > 0 {
-        // SAFETY: the map is only read; a file truncated by another process
-        // while we read it is the one hazard, as with any mapped reader.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return Ok(Bytes::Mapped(map));
+    let progress = (std::io::stderr().is_terminal() && meta.len() > 64 << 20).then(|| {
+        let bar = indicatif::ProgressBar::new(meta.len());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} loading {bytes}/{total_bytes} {wide_bar} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut loader = tracekit::Loader::new(*options);
+    let mut piece = vec![0u8; 8 << 20];
+    loop {
+        let n = match file.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        loader.push(&piece[..n]).map_err(|e| e.to_string())?;
+        if let Some(bar) = &progress {
+            bar.inc(n as u64);
         }
     }
-    std::fs::read(path).map(Bytes::Read).map_err(|e| e.to_string())
-}
-
-fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, String> {
-    let bytes = {
-        let _span = tracing::info_span!("read").entered();
-        read(path)?
-    };
-    let decoded = tracekit::decode(&bytes).map_err(|e| e.to_string())?;
-    let mut trace = tracekit::parse(&decoded.text, options.parallelism).map_err(|e| e.to_string())?;
-    let mut diagnostics = decoded.diagnostics;
-    diagnostics.merge(std::mem::take(&mut trace.diagnostics));
-    trace.diagnostics = diagnostics;
-    Ok(tracekit::analyze(trace, options))
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    loader.finish().map_err(|e| e.to_string())
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -131,9 +123,12 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Tracks(args) => {
             let parallelism = match args.threads {
-                Some(1) => Parallelism::Sequential,
+                Some(0 | 1) => Parallelism::Sequential,
                 Some(n) => {
-                    let _ = rayon_pool(n);
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(n)
+                        .build_global()
+                        .map_err(|e| format!("starting {n} threads: {e}"))?;
                     Parallelism::Rayon
                 }
                 None => Parallelism::Rayon,
@@ -177,12 +172,6 @@ fn run(cli: Cli) -> Result<(), String> {
             write_out(&mut out, &text)?;
         }
     }
-    Ok(())
-}
-
-/// Sizes rayon's global pool (the only pool tracekit uses).
-fn rayon_pool(threads: usize) -> Result<(), String> {
-    std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
     Ok(())
 }
 

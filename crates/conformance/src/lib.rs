@@ -197,13 +197,11 @@ pub struct Ours {
 
 pub fn run_ours(file: &Path, parallelism: tracekit::Parallelism) -> Result<Ours, String> {
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let decoded = tracekit::decode(&bytes).map_err(|e| e.to_string())?;
-    let trace = tracekit::parse(&decoded.text, parallelism).map_err(|e| e.to_string())?;
     let options = tracekit::AnalyzeOptions {
         all_processes: false,
         parallelism,
     };
-    let analysis = tracekit::analyze(trace, &options);
+    let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
     Ok(Ours {
         dump: tracekit::output::conformance(&analysis),
         divergences: analysis.diagnostics.divergences.clone(),

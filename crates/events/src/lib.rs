@@ -18,5 +18,8 @@ pub mod sym;
 
 pub use diag::{Diagnostics, SkipRecord};
 pub use event::{Event, Id, Phase};
-pub use load::{detect, parse_events, Document, LoadError, Parallelism, ParsedEvents, TraceDocument};
+pub use load::{
+    array_end_warning, detect, metadata_after, parse_event_block, parse_events, Document, EventBlock, LoadError,
+    Parallelism, ParsedEvents, TraceDocument,
+};
 pub use sym::{names, Interner, Sym};

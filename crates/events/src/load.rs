@@ -163,12 +163,15 @@ pub enum Parallelism {
     Rayon,
 }
 
-/// The events of a trace and how its event array ended.
-pub struct ParsedEvents<'a> {
+/// What one block of an event array held.
+pub struct EventBlock<'a> {
     pub events: Vec<Event<'a>>,
-    pub end: ArrayEnd,
-    /// The raw `metadata` object of the object form.
-    pub metadata: Option<&'a str>,
+    /// Where the scan stopped, in the block's text: the next event (or the
+    /// whitespace before it) starts there. The caller keeps the text from
+    /// there for the next block.
+    pub resume: usize,
+    /// How the array ended, if it did in this block. Offsets are absolute.
+    pub end: Option<ArrayEnd>,
 }
 
 /// What one worker found between two event boundaries.
@@ -177,55 +180,70 @@ struct Chunk<'a> {
     events: Vec<Event<'a>>,
     interner: Interner,
     diag: Diagnostics,
-    /// Where the next event starts (when the array did not end here).
+    /// Where the next event starts, when the array did not end here.
     stop: usize,
     end: Option<ArrayEnd>,
 }
 
 /// Scans and decodes the events from `start` (an event boundary) until
-/// the next event would start at or after `limit`, or the array ends.
-fn scan_chunk(text: &str, start: usize, limit: usize, mut interner: Interner) -> Chunk<'_> {
+/// the next event would start at or after `limit`, or the array ends, or
+/// the text does. Unless `at_end` (of the whole input), an event is taken
+/// only once the separator after it is in the text, so that the next
+/// block starts cleanly; `base` is the absolute offset of `text`.
+fn scan_chunk(text: &str, start: usize, limit: usize, at_end: bool, base: usize, mut interner: Interner) -> Chunk<'_> {
     let b = text.as_bytes();
     let mut diag = Diagnostics::default();
+    let mut pending = Diagnostics::default();
     let mut events = Vec::new();
     let mut i = start;
+    let mut stop;
     let end = loop {
         i = scan::skip_ws(b, i);
+        stop = i;
         if i >= b.len() {
-            break Some(ArrayEnd::Truncated { offset: b.len() });
+            break at_end.then_some(ArrayEnd::Truncated { offset: base + b.len() });
         }
         if b[i] == b']' {
             // Also accepts a trailing comma before the bracket.
-            break Some(ArrayEnd::Closed { after: i + 1 });
+            break Some(ArrayEnd::Closed { after: base + i + 1 });
         }
         if i >= limit {
             break None;
         }
         let element = i;
-        match read_element(text, element, &mut interner, &mut diag) {
+        match read_element(text, element, base, &mut interner, &mut pending) {
             Ok((event, after)) => {
-                if let Some(event) = event {
-                    events.push(event);
+                let next = scan::skip_ws(b, after);
+                if next >= b.len() && !at_end {
+                    // The separator is in the next block: so is this event.
+                    break None;
                 }
-                i = scan::skip_ws(b, after);
+                events.extend(event);
+                if !pending.skipped.is_empty() || !pending.divergences.is_empty() {
+                    diag.merge(std::mem::take(&mut pending));
+                }
+                i = next;
                 if i >= b.len() {
-                    break Some(ArrayEnd::Truncated { offset: b.len() });
+                    stop = i;
+                    break Some(ArrayEnd::Truncated { offset: base + b.len() });
                 }
                 match b[i] {
                     b',' => i += 1,
-                    b']' => break Some(ArrayEnd::Closed { after: i + 1 }),
+                    b']' => break Some(ArrayEnd::Closed { after: base + i + 1 }),
                     c => {
                         break Some(ArrayEnd::Damaged {
-                            offset: i,
+                            offset: base + i,
                             message: format!("expected ',' or ']' after an event, found {}", describe_byte(c)),
                         })
                     }
                 }
             }
-            Err(scan::ScanError::UnexpectedEnd { .. }) => break Some(ArrayEnd::Truncated { offset: element }),
+            Err(scan::ScanError::UnexpectedEnd { .. }) => {
+                break at_end.then_some(ArrayEnd::Truncated { offset: base + element });
+            }
             Err(e) => {
                 break Some(ArrayEnd::Damaged {
-                    offset: e.offset(),
+                    offset: base + e.offset(),
                     message: e.describe(),
                 })
             }
@@ -236,7 +254,7 @@ fn scan_chunk(text: &str, start: usize, limit: usize, mut interner: Interner) ->
         events,
         interner,
         diag,
-        stop: i,
+        stop,
         end,
     }
 }
@@ -273,35 +291,37 @@ fn guess_boundary(b: &[u8], from: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// Decodes every event of `doc`. Events that cannot be decoded are skipped
-/// and counted in `diag`; a truncated or damaged array gives one warning.
-/// With [`Parallelism::Rayon`] the array is cut into chunks at guessed
-/// event boundaries, scanned and decoded on all cores, and stitched back
-/// in order, each guessed boundary checked against the chunk before it;
-/// the result is the same as a sequential scan's.
-pub fn parse_events<'a>(
+/// Decodes the events of an event array found in `text` from `start` (just
+/// after the `[`, or where the previous block resumed). Events that cannot
+/// be decoded are skipped and counted in `diag`. With
+/// [`Parallelism::Rayon`] a large block is cut into chunks at guessed event
+/// boundaries, scanned and decoded on all cores, and stitched back in
+/// order, each guessed boundary checked against the chunk before it; the
+/// result is the same as a sequential scan's. `at_end` says the input ends
+/// with `text`; `base` is the absolute offset of `text` in the input.
+#[allow(clippy::too_many_arguments)]
+pub fn parse_event_block<'a>(
     text: &'a str,
-    doc: &TraceDocument<'a>,
+    start: usize,
+    at_end: bool,
+    base: usize,
     parallelism: Parallelism,
     interner: &mut Interner,
     diag: &mut Diagnostics,
-) -> ParsedEvents<'a> {
+) -> EventBlock<'a> {
     let b = text.as_bytes();
-    let first = doc.events_open + 1;
     let workers = match parallelism {
         Parallelism::Sequential => 1,
         Parallelism::Rayon => rayon::current_num_threads(),
     };
-    let pieces = if workers > 1 && b.len() - first > (4 << 20) {
-        workers * 4
-    } else {
-        1
-    };
-    let mut starts = vec![first];
+    let len = b.len().saturating_sub(start);
+    let pieces = if workers > 1 && len > (4 << 20) { workers * 4 } else { 1 };
+    let mut starts = vec![start];
     for k in 1..pieces {
-        let from = first + (b.len() - first) * k / pieces;
-        let to = first + (b.len() - first) * (k + 1) / pieces;
-        if let Some(s) = guess_boundary(b, from.max(*starts.last().unwrap_or(&first) + 1), to) {
+        let from = start + len * k / pieces;
+        let to = start + len * (k + 1) / pieces;
+        let after_last = starts.last().map_or(start, |s| s + 1);
+        if let Some(s) = guess_boundary(b, from.max(after_last), to) {
             starts.push(s);
         }
     }
@@ -312,13 +332,20 @@ pub fn parse_events<'a>(
         .chain(std::iter::once(usize::MAX))
         .collect();
     let chunks: Vec<Chunk<'a>> = if starts.len() == 1 {
-        vec![scan_chunk(text, first, usize::MAX, std::mem::take(interner))]
+        vec![scan_chunk(
+            text,
+            start,
+            usize::MAX,
+            at_end,
+            base,
+            std::mem::take(interner),
+        )]
     } else {
         use rayon::prelude::*;
         starts
             .par_iter()
             .zip(limits.par_iter())
-            .map(|(&s, &l)| scan_chunk(text, s, l, Interner::new()))
+            .map(|(&s, &l)| scan_chunk(text, s, l, at_end, base, Interner::new()))
             .collect()
     };
 
@@ -327,22 +354,18 @@ pub fn parse_events<'a>(
     let total: usize = chunks.iter().map(|c| c.events.len()).sum();
     let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
     let single = chunks.len() == 1;
-    let mut expected = first;
+    let mut resume = start;
     let mut end: Option<ArrayEnd> = None;
     for (index, chunk) in chunks.into_iter().enumerate() {
-        if end.is_some() {
-            break;
+        let limit = limits[index];
+        if resume >= limit {
+            // An event of the chunk before ran past this whole chunk.
+            continue;
         }
-        let chunk = if chunk.start == expected {
+        let chunk = if chunk.start == resume {
             chunk
         } else {
-            if chunk.start < expected {
-                // Rescanning the chunk before already covered this one.
-                if limits[index] <= expected {
-                    continue;
-                }
-            }
-            scan_chunk(text, expected, limits[index], Interner::new())
+            scan_chunk(text, resume, limit, at_end, base, Interner::new())
         };
         if single {
             *interner = chunk.interner;
@@ -365,33 +388,66 @@ pub fn parse_events<'a>(
             }));
         }
         diag.merge(chunk.diag);
-        expected = chunk.stop;
+        resume = chunk.stop;
         end = chunk.end;
-    }
-    let end = end.unwrap_or(ArrayEnd::Truncated { offset: b.len() });
-    match &end {
-        ArrayEnd::Closed { .. } => {}
-        ArrayEnd::Truncated { offset } => diag.warn(format!(
-            "the trace is truncated: loading stopped at byte {offset}, after {} events",
-            events.len()
-        )),
-        ArrayEnd::Damaged { offset, message } => diag.warn(format!(
-            "the trace is damaged: loading stopped at byte {offset} ({message}), after {} events",
-            events.len()
-        )),
-    }
-    let mut metadata = doc.metadata;
-    if let (true, ArrayEnd::Closed { after }) = (doc.object_form, &end) {
-        if metadata.is_none() {
-            metadata = metadata_after(text, *after, diag);
+        if end.is_some() || chunk.stop < limit {
+            // The array ended, or the text did (before the limit).
+            break;
         }
     }
-    ParsedEvents { events, end, metadata }
+    EventBlock { events, resume, end }
+}
+
+/// All the events of a trace held in one text, and how its array ended.
+pub struct ParsedEvents<'a> {
+    pub events: Vec<Event<'a>>,
+    pub end: ArrayEnd,
+    /// The raw `metadata` object of the object form.
+    pub metadata: Option<&'a str>,
+}
+
+/// Decodes every event of `doc`, whose text is all of `text`; a truncated
+/// or damaged array gives one warning.
+pub fn parse_events<'a>(
+    text: &'a str,
+    doc: &TraceDocument<'a>,
+    parallelism: Parallelism,
+    interner: &mut Interner,
+    diag: &mut Diagnostics,
+) -> ParsedEvents<'a> {
+    let block = parse_event_block(text, doc.events_open + 1, true, 0, parallelism, interner, diag);
+    let end = block.end.unwrap_or(ArrayEnd::Truncated { offset: text.len() });
+    if let Some(warning) = array_end_warning(&end, block.events.len()) {
+        diag.warn(warning);
+    }
+    let mut metadata = doc.metadata;
+    if let (true, None, ArrayEnd::Closed { after }) = (doc.object_form, metadata, &end) {
+        metadata = metadata_after(text, *after, diag);
+    }
+    ParsedEvents {
+        events: block.events,
+        end,
+        metadata,
+    }
+}
+
+/// The warning for an event array that did not close.
+pub fn array_end_warning(end: &ArrayEnd, events: usize) -> Option<String> {
+    match end {
+        ArrayEnd::Closed { .. } => None,
+        ArrayEnd::Truncated { offset } => Some(format!(
+            "the trace is truncated: loading stopped at byte {offset}, after {events} events"
+        )),
+        ArrayEnd::Damaged { offset, message } => Some(format!(
+            "the trace is damaged: loading stopped at byte {offset} ({message}), after {events} events"
+        )),
+    }
 }
 
 /// Reads the keys that follow `traceEvents` in the object form, for
-/// `metadata`. Damage there costs no event: it is only a warning.
-fn metadata_after<'a>(text: &'a str, after: usize, diag: &mut Diagnostics) -> Option<&'a str> {
+/// `metadata`. `after` is just past the event array. Damage there costs no
+/// event: it is only a warning.
+pub fn metadata_after<'a>(text: &'a str, after: usize, diag: &mut Diagnostics) -> Option<&'a str> {
     let b = text.as_bytes();
     let mut i = scan::skip_ws(b, after);
     let mut metadata = None;
@@ -467,22 +523,23 @@ fn finish_event<'a>(
 fn read_element<'a>(
     text: &'a str,
     start: usize,
+    base: usize,
     interner: &mut Interner,
     diag: &mut Diagnostics,
 ) -> Result<(Option<Event<'a>>, usize), scan::ScanError> {
     let b = text.as_bytes();
     let problem = if b[start] == b'{' {
         match read_event_object(text, start) {
-            Ok((raw, end)) => return Ok((finish_event(raw, start, interner, diag), end)),
+            Ok((raw, end)) => return Ok((finish_event(raw, base + start, interner, diag), end)),
             Err(ReadError::End) => return Err(scan::ScanError::UnexpectedEnd { offset: b.len() }),
-            Err(ReadError::Bad { offset, message }) => format!("at byte {offset}: {message}"),
+            Err(ReadError::Bad { offset, message }) => format!("at byte {}: {message}", base + offset),
         }
     } else {
         "not an object".to_owned()
     };
     let end = scan::skip_value(b, start)?;
     diag.skip("event: not a valid event object", || {
-        format!("event at byte {start}: {problem}")
+        format!("event at byte {}: {problem}", base + start)
     });
     Ok((None, end))
 }

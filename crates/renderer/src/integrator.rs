@@ -33,7 +33,7 @@ pub trait TraceEntry {
     fn ph(&self) -> Phase;
     /// The sample trace id in the event's args, as the text JavaScript
     /// would use to look it up (`None` when absent or falsy).
-    fn sample_trace_id(&self) -> Option<String>;
+    fn sample_trace_id(&self) -> Option<&str>;
 }
 
 /// A JS call built from samples. Times in microseconds.
@@ -214,7 +214,7 @@ impl<'m> SamplesIntegrator<'m> {
             self.fake_js_invocation = false;
         }
         let trace_id = entry.sample_trace_id();
-        self.extract_stack(None, trace_id.as_deref(), span.ts);
+        self.extract_stack(None, trace_id, span.ts);
         self.locked_depths.push(self.js_stack.len());
     }
 

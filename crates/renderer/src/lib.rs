@@ -33,8 +33,11 @@ pub struct Entry {
     pub name: Sym,
     pub cat: Sym,
     pub ph: Phase,
-    /// Index of the source event in the loaded trace.
+    /// Index of the source event in the input.
     pub event: u32,
+    /// The sample trace id in the event's args (an index into the
+    /// handler's table of ids), read when the event is handled.
+    pub trace_id: Option<u32>,
 }
 
 #[derive(Debug, Default)]
@@ -53,8 +56,17 @@ pub enum NodeKind {
     /// A trace event: its name, category and phase, and the index of the
     /// source event in the loaded trace (`u32::MAX` for synthetic ones).
     Event { name: Sym, cat: Sym, ph: Phase, event: u32 },
-    /// A JS call built from samples.
-    Call { frame: CallFrame, node_id: i64 },
+    /// A JS call built from samples: an index into its thread's
+    /// [`ThreadTrack::js_frames`].
+    Call { frame: u32 },
+}
+
+/// A function of a thread's CPU profile.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JsFrame {
+    pub call_frame: CallFrame,
+    /// The profile node's id.
+    pub node_id: i64,
 }
 
 /// A node of a thread's call tree. Times in microseconds.
@@ -75,6 +87,18 @@ pub struct ThreadTrack {
     /// gave none; `None` when there was no metadata.
     pub name: Option<String>,
     pub nodes: Vec<TrackNode>,
+    /// The functions JS calls refer to (the profile's nodes).
+    pub js_frames: Vec<JsFrame>,
+}
+
+impl ThreadTrack {
+    /// The function of a JS call node.
+    pub fn js_frame(&self, kind: &NodeKind) -> Option<&JsFrame> {
+        match kind {
+            NodeKind::Call { frame } => self.js_frames.get(*frame as usize),
+            NodeKind::Event { .. } => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -96,6 +120,8 @@ pub struct RendererData {
 #[derive(Debug, Default)]
 pub struct RendererHandler {
     processes: Map<Id, ProcessEntries>,
+    /// Sample trace ids of entries, as JavaScript would key them.
+    trace_ids: Vec<String>,
     /// Open begin events, across all threads, as DevTools pairs them.
     open_begins: Vec<(Id, Id, usize)>,
 }
@@ -109,9 +135,18 @@ impl RendererHandler {
         self.processes.entry(pid).or_default().threads.entry(tid).or_default()
     }
 
+    fn trace_id_of(&mut self, event: &Event<'_>) -> Option<u32> {
+        let key = sample_trace_id(event.args?)?;
+        self.trace_ids.push(key);
+        Some((self.trace_ids.len() - 1) as u32)
+    }
+
+    /// Takes one event. Nothing of it is kept by reference: the caller may
+    /// free the text it came from.
     pub fn handle_event(&mut self, index: u32, event: &Event<'_>, diag: &mut Diagnostics) {
         match event.ph {
             Phase::BEGIN => {
+                let trace_id = self.trace_id_of(event);
                 let thread = self.thread(event.pid, event.tid);
                 thread.entries.push(Entry {
                     ts: event.ts,
@@ -120,6 +155,7 @@ impl RendererHandler {
                     cat: event.cat,
                     ph: Phase::COMPLETE,
                     event: index,
+                    trace_id,
                 });
                 let at = thread.entries.len() - 1;
                 self.open_begins.push((event.pid, event.tid, at));
@@ -143,6 +179,7 @@ impl RendererHandler {
                 begin.dur = Some(event.ts - begin.ts);
             }
             Phase::COMPLETE | Phase::INSTANT => {
+                let trace_id = self.trace_id_of(event);
                 self.thread(event.pid, event.tid).entries.push(Entry {
                     ts: event.ts,
                     dur: event.dur,
@@ -150,6 +187,7 @@ impl RendererHandler {
                     cat: event.cat,
                     ph: event.ph,
                     event: index,
+                    trace_id,
                 });
             }
             _ => {}
@@ -161,7 +199,6 @@ impl RendererHandler {
     #[allow(clippy::too_many_arguments)]
     pub fn finalize(
         mut self,
-        events: &[Event<'_>],
         meta: &MetaData,
         samples: &SamplesData,
         interner: &Interner,
@@ -244,13 +281,14 @@ impl RendererHandler {
                 });
             }
         }
-        let build = |job: Job| -> (Vec<TrackNode>, Diagnostics) {
+        let build = |job: Job| -> (Vec<TrackNode>, Vec<JsFrame>, Diagnostics) {
             let mut local = Diagnostics::default();
-            let profile = samples.profile(job.pid, job.tid);
-            let nodes = build_thread_tree(job.entries, events, profile.map(|p| &p.model), interner, &mut local);
-            (nodes, local)
+            let model = samples.profile(job.pid, job.tid).map(|p| &p.model);
+            let nodes = build_thread_tree(job.entries, &self.trace_ids, model, interner, &mut local);
+            let js_frames = model.map(js_frames_of).unwrap_or_default();
+            (nodes, js_frames, local)
         };
-        let built: Vec<(Vec<TrackNode>, Diagnostics)> = match parallelism {
+        let built: Vec<(Vec<TrackNode>, Vec<JsFrame>, Diagnostics)> = match parallelism {
             Parallelism::Sequential => jobs.into_iter().map(build).collect(),
             Parallelism::Rayon => jobs.into_par_iter().map(build).collect(),
         };
@@ -270,7 +308,7 @@ impl RendererHandler {
                 threads: Map::default(),
             };
             for tid in process.threads.keys() {
-                let Some((nodes, local)) = built.next() else {
+                let Some((nodes, js_frames, local)) = built.next() else {
                     break;
                 };
                 diag.merge(local);
@@ -282,6 +320,7 @@ impl RendererHandler {
                     ThreadTrack {
                         name: names_by_thread.get(&(pid, *tid)).cloned(),
                         nodes,
+                        js_frames,
                     },
                 );
             }
@@ -291,15 +330,27 @@ impl RendererHandler {
     }
 }
 
+/// The table of functions of a profile, indexed like its nodes.
+pub fn js_frames_of(model: &tracekit_cpuprofile::CpuProfileModel) -> Vec<JsFrame> {
+    model
+        .nodes
+        .iter()
+        .map(|n| JsFrame {
+            call_frame: n.call_frame,
+            node_id: n.id,
+        })
+        .collect()
+}
+
 /// Whether the WHATWG URL parser (JavaScript's `new URL`) accepts `s`.
 fn is_valid_url(s: &str) -> bool {
     url::Url::parse(s).is_ok()
 }
 
-/// An entry with access to its event's args, for the integrator.
-struct EntryView<'e, 'a> {
+/// An entry with the table of trace ids, for the integrator.
+struct EntryView<'t> {
     entry: Entry,
-    events: &'e [Event<'a>],
+    trace_ids: &'t [String],
 }
 
 /// The text JavaScript would use as the property key of a trace id value,
@@ -345,7 +396,7 @@ fn sample_trace_id(text: &str) -> Option<String> {
     }
 }
 
-impl TraceEntry for EntryView<'_, '_> {
+impl TraceEntry for EntryView<'_> {
     fn span(&self) -> Span {
         Span {
             ts: self.entry.ts,
@@ -359,11 +410,8 @@ impl TraceEntry for EntryView<'_, '_> {
     fn ph(&self) -> Phase {
         self.entry.ph
     }
-    fn sample_trace_id(&self) -> Option<String> {
-        self.events
-            .get(self.entry.event as usize)?
-            .args
-            .and_then(sample_trace_id)
+    fn sample_trace_id(&self) -> Option<&str> {
+        Some(self.trace_ids.get(self.entry.trace_id? as usize)?.as_str())
     }
 }
 
@@ -376,7 +424,7 @@ enum Item {
 /// Sorts a thread's entries, integrates its samples and builds its tree.
 fn build_thread_tree(
     mut entries: Vec<Entry>,
-    events: &[Event<'_>],
+    trace_ids: &[String],
     profile: Option<&tracekit_cpuprofile::CpuProfileModel>,
     interner: &Interner,
     diag: &mut Diagnostics,
@@ -400,7 +448,7 @@ fn build_thread_tree(
     });
     let calls = match profile {
         Some(model) => {
-            let views: Vec<EntryView<'_, '_>> = entries.iter().map(|&entry| EntryView { entry, events }).collect();
+            let views: Vec<EntryView<'_>> = entries.iter().map(|&entry| EntryView { entry, trace_ids }).collect();
             SamplesIntegrator::new(model, interner, false).build(&views)
         }
         None => Vec::new(),
@@ -440,14 +488,9 @@ fn build_thread_tree(
                         event: e.event,
                     }
                 }
-                Item::Call(i) => {
-                    let model = profile.expect("calls come from a profile");
-                    let node = model.node(calls[i as usize].node);
-                    NodeKind::Call {
-                        frame: node.call_frame,
-                        node_id: node.id,
-                    }
-                }
+                Item::Call(i) => NodeKind::Call {
+                    frame: calls[i as usize].node,
+                },
             };
             TrackNode {
                 kind,

@@ -1,14 +1,15 @@
-//! The multi-pass engine: one pass over the events feeds every handler,
-//! then each handler finalizes after those it depends on
-//! (Meta, then Samples, then Renderer).
+//! The multi-pass engine: one pass over the events feeds every handler
+//! (as the loader decodes them, block by block), then each handler
+//! finalizes after those it depends on: Meta, then Samples, then Renderer.
 
 use indexmap::IndexMap;
-use tracekit_events::{Diagnostics, Id, Interner};
+use tracekit_cpuprofile::{CpuProfileModel, RawProfile};
+use tracekit_events::{Diagnostics, Event, Id, Interner};
 use tracekit_meta::{Bounds, MetaData, MetaHandler};
 use tracekit_renderer::{NodeKind, Parallelism, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 use tracekit_samples::{profile_only_tree, SamplesHandler};
 
-use crate::input::{InputKind, Trace};
+use crate::loader::InputKind;
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
@@ -28,71 +29,81 @@ pub struct Analysis {
     pub processes: Map<Id, ProcessTracks>,
     /// `None` for inputs that are a profile on their own.
     pub meta: Option<MetaData>,
+    /// The raw `metadata` object of a trace in object form.
+    pub metadata: Option<String>,
     pub interner: Interner,
     pub diagnostics: Diagnostics,
     pub event_count: usize,
+    /// Size of the (decompressed) input in bytes.
+    pub input_bytes: usize,
 }
 
-/// Runs the handlers over a parsed trace and builds its tracks.
-pub fn analyze(trace: Trace<'_>, options: &AnalyzeOptions) -> Analysis {
-    match trace.kind {
-        InputKind::ChromeTrace => analyze_trace(trace, options),
-        InputKind::CpuProfile | InputKind::SelfProfiling => analyze_profile(trace),
-    }
+/// The handlers of a trace, fed the events in input order.
+#[derive(Default)]
+pub(crate) struct TraceHandlers {
+    meta: MetaHandler,
+    samples: SamplesHandler,
+    renderer: RendererHandler,
+    events: usize,
 }
 
-fn analyze_trace(trace: Trace<'_>, options: &AnalyzeOptions) -> Analysis {
-    let Trace {
-        kind,
-        events,
-        mut interner,
-        mut diagnostics,
-        ..
-    } = trace;
-    let mut meta = MetaHandler::new();
-    let mut samples = SamplesHandler::new();
-    let mut renderer = RendererHandler::new();
-    {
-        let _span = tracing::info_span!("handlers").entered();
-        for (index, event) in events.iter().enumerate() {
-            meta.handle_event(event, &mut interner, &mut diagnostics);
-            samples.handle_event(event, &mut interner, &mut diagnostics);
-            renderer.handle_event(index as u32, event, &mut diagnostics);
+impl TraceHandlers {
+    /// Hands each event to every handler. None of them keeps a reference
+    /// to an event: the text they came from can be freed.
+    pub(crate) fn handle(&mut self, events: &[Event<'_>], interner: &mut Interner, diag: &mut Diagnostics) {
+        for event in events {
+            let index = u32::try_from(self.events).unwrap_or(u32::MAX);
+            self.meta.handle_event(event, interner, diag);
+            self.samples.handle_event(event, interner, diag);
+            self.renderer.handle_event(index, event, diag);
+            self.events += 1;
         }
     }
-    let meta = meta.finalize();
-    if meta.devtools_refuses {
-        diagnostics.diverge("old-chrome-without-frames", || {
-            "TracingStartedInBrowser without args.data".to_owned()
-        });
-        diagnostics.warn(
-            "DevTools refuses this trace (TracingStartedInBrowser without frame data, as Chrome 65 and 66 wrote): loaded as a generic trace, every process kept",
-        );
-    }
-    let samples = {
-        let _span = tracing::info_span!("profiles").entered();
-        samples.finalize(false, &mut diagnostics)
-    };
-    let tracks = {
-        let _span = tracing::info_span!("trees").entered();
-        renderer.finalize(
-            &events,
-            &meta,
-            &samples,
-            &interner,
-            options.all_processes,
-            options.parallelism,
-            &mut diagnostics,
-        )
-    };
-    Analysis {
-        kind,
-        bounds: meta.bounds,
-        processes: tracks.processes,
-        meta: Some(meta),
-        interner,
-        diagnostics,
-        event_count: events.len(),
+
+    /// Finalizes the handlers in dependency order and builds the tracks.
+    pub(crate) fn finish(
+        self,
+        interner: Interner,
+        mut diagnostics: Diagnostics,
+        options: &AnalyzeOptions,
+        metadata: Option<String>,
+        input_bytes: usize,
+    ) -> Analysis {
+        let meta = self.meta.finalize();
+        if meta.devtools_refuses {
+            diagnostics.diverge("old-chrome-without-frames", || {
+                "TracingStartedInBrowser without args.data".to_owned()
+            });
+            diagnostics.warn(
+                "DevTools refuses this trace (TracingStartedInBrowser without frame data, as Chrome 65 and 66 wrote): loaded as a generic trace, every process kept",
+            );
+        }
+        let samples = {
+            let _span = tracing::info_span!("profiles").entered();
+            self.samples.finalize(false, &mut diagnostics)
+        };
+        let tracks = {
+            let _span = tracing::info_span!("trees").entered();
+            self.renderer.finalize(
+                &meta,
+                &samples,
+                &interner,
+                options.all_processes,
+                options.parallelism,
+                &mut diagnostics,
+            )
+        };
+        Analysis {
+            kind: InputKind::ChromeTrace,
+            bounds: meta.bounds,
+            processes: tracks.processes,
+            meta: Some(meta),
+            metadata,
+            interner,
+            diagnostics,
+            event_count: self.events,
+            input_bytes,
+        }
     }
 }
 
@@ -100,15 +111,13 @@ fn analyze_trace(trace: Trace<'_>, options: &AnalyzeOptions) -> Analysis {
 /// thread (pid 1, tid 1) whose tree is the profile's frames, `(program)`,
 /// `(idle)` and `(garbage collector)` included; the bounds are those of
 /// the profile.
-fn analyze_profile(trace: Trace<'_>) -> Analysis {
-    let Trace {
-        kind,
-        profile,
-        interner,
-        mut diagnostics,
-        ..
-    } = trace;
-    let raw = profile.unwrap_or_default();
+pub(crate) fn analyze_profile(
+    kind: InputKind,
+    raw: RawProfile,
+    interner: Interner,
+    mut diagnostics: Diagnostics,
+    input_bytes: usize,
+) -> Analysis {
     let (start, end) = profile_span(&raw);
     // DevTools makes a complete event of the profile's span: a zero start
     // does not count for the bounds.
@@ -132,26 +141,28 @@ fn analyze_profile(trace: Trace<'_>) -> Analysis {
         threads: Map::default(),
     };
     if !raw.nodes.is_empty() {
-        match tracekit_cpuprofile::CpuProfileModel::new(raw, &mut diagnostics) {
+        match CpuProfileModel::new(raw, &mut diagnostics) {
             Ok(model) => {
                 let nodes: Vec<TrackNode> = profile_only_tree(&model)
                     .into_iter()
-                    .map(|n| {
-                        let node = model.node(n.node);
-                        TrackNode {
-                            kind: NodeKind::Call {
-                                frame: node.call_frame,
-                                node_id: node.id,
-                            },
-                            depth: n.depth.max(0) as u32,
-                            ts: n.ts,
-                            dur: Some(n.dur),
-                            self_time: n.self_time,
-                        }
+                    .map(|n| TrackNode {
+                        kind: NodeKind::Call { frame: n.node },
+                        depth: n.depth.max(0) as u32,
+                        ts: n.ts,
+                        dur: Some(n.dur),
+                        self_time: n.self_time,
                     })
                     .collect();
                 if !nodes.is_empty() {
-                    process.threads.insert(pid, ThreadTrack { name: None, nodes });
+                    let js_frames = tracekit_renderer::js_frames_of(&model);
+                    process.threads.insert(
+                        pid,
+                        ThreadTrack {
+                            name: None,
+                            nodes,
+                            js_frames,
+                        },
+                    );
                 }
             }
             Err(e) => diagnostics.skip("samples: unusable profile", || e.to_string()),
@@ -163,15 +174,17 @@ fn analyze_profile(trace: Trace<'_>) -> Analysis {
         bounds,
         processes,
         meta: None,
+        metadata: None,
         interner,
         diagnostics,
         event_count: 0,
+        input_bytes,
     }
 }
 
 /// Start and end of a profile in microseconds, as its fake trace event
 /// spans them.
-fn profile_span(raw: &tracekit_cpuprofile::RawProfile) -> (f64, f64) {
+fn profile_span(raw: &RawProfile) -> (f64, f64) {
     if raw.legacy {
         match raw.timestamps.as_deref() {
             Some([first, .., last]) => (*first, *last),

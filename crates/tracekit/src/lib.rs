@@ -7,21 +7,22 @@
 //!
 //! ```no_run
 //! let bytes = std::fs::read("trace.json.gz").unwrap();
-//! let text = tracekit::decode(&bytes).unwrap();
-//! let trace = tracekit::parse(&text.text, tracekit::Parallelism::Sequential).unwrap();
-//! let analysis = tracekit::analyze(trace, &tracekit::AnalyzeOptions::default());
+//! let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
 //! print!("{}", tracekit::output::conformance(&analysis));
 //! ```
+//!
+//! [`Loader`] takes the input in pieces instead, so that a trace of any
+//! size loads in bounded memory.
 //!
 //! This crate does no I/O and starts no thread, except through
 //! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool.
 
 pub mod engine;
-pub mod input;
+pub mod loader;
 pub mod output;
 
-pub use engine::{analyze, Analysis, AnalyzeOptions};
-pub use input::{decode, parse, Decoded, InputKind, Trace};
+pub use engine::{Analysis, AnalyzeOptions};
+pub use loader::{analyze_bytes, InputKind, Loader};
 pub use tracekit_events::{Diagnostics, Id, Interner, LoadError, SkipRecord, Sym};
 pub use tracekit_meta::Bounds;
 pub use tracekit_renderer::{NodeKind, Parallelism, ProcessTracks, ThreadTrack, TrackNode};

@@ -8,7 +8,7 @@ use std::io;
 use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
 use tracekit_events::{Id, Interner};
-use tracekit_renderer::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
 
@@ -94,10 +94,11 @@ fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)>
     analysis.processes.iter()
 }
 
-fn write_label(out: &mut String, kind: &NodeKind, interner: &Interner) {
-    match kind {
-        NodeKind::Event { name, .. } => out.push_str(interner.resolve(*name)),
-        NodeKind::Call { frame, .. } => frame.write_label(out, interner),
+fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Interner) {
+    match (kind, track.js_frame(kind)) {
+        (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
+        (NodeKind::Call { .. }, Some(js)) => js.call_frame.write_label(out, interner),
+        (NodeKind::Call { .. }, None) => out.push_str("js:?"),
     }
 }
 
@@ -154,7 +155,7 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
                 out.push_str(itoa::Buffer::new().format(node.depth));
                 out.push(',');
                 label.clear();
-                write_label(&mut label, &node.kind, interner);
+                write_label(&mut label, track, &node.kind, interner);
                 write_json_string(&mut out, &label);
                 out.push(',');
                 push_number(&mut out, node.ts);
@@ -235,9 +236,11 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 for _ in 0..node.depth + 2 {
                     out.push_str("  ");
                 }
-                match &node.kind {
-                    NodeKind::Event { name, .. } => out.push_str(interner.resolve(*name)),
-                    NodeKind::Call { frame, .. } => {
+                match (&node.kind, track.js_frame(&node.kind)) {
+                    (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
+                    (NodeKind::Call { .. }, None) => out.push_str("js ?"),
+                    (NodeKind::Call { .. }, Some(js)) => {
+                        let frame = &js.call_frame;
                         let name = interner.resolve(frame.function_name);
                         out.push_str("js ");
                         out.push_str(if name.is_empty() { "(anonymous)" } else { name });
@@ -319,8 +322,8 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                     out.push(',');
                 }
                 let _ = write!(out, "{{\"depth\":{},", node.depth);
-                match &node.kind {
-                    NodeKind::Event { name, cat, ph, .. } => {
+                match (&node.kind, track.js_frame(&node.kind)) {
+                    (NodeKind::Event { name, cat, ph, .. }, _) => {
                         out.push_str("\"type\":\"event\",\"name\":");
                         write_json_string(&mut out, interner.resolve(*name));
                         out.push_str(",\"cat\":");
@@ -328,7 +331,15 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                         out.push_str(",\"ph\":");
                         write_json_string(&mut out, &(ph.0 as char).to_string());
                     }
-                    NodeKind::Call { frame, node_id } => {
+                    (NodeKind::Call { .. }, js) => {
+                        let Some(&JsFrame {
+                            call_frame: frame,
+                            node_id,
+                        }) = js
+                        else {
+                            out.push_str("\"type\":\"js\"");
+                            continue;
+                        };
                         out.push_str("\"type\":\"js\",\"functionName\":");
                         write_json_string(&mut out, interner.resolve(frame.function_name));
                         out.push_str(",\"url\":");

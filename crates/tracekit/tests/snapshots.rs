@@ -20,13 +20,11 @@ fn fixtures(dir: &str) -> Vec<PathBuf> {
 
 fn tracks(file: &Path) -> String {
     let bytes = std::fs::read(file).unwrap();
-    let decoded = tracekit::decode(&bytes).unwrap();
-    let trace = tracekit::parse(&decoded.text, tracekit::Parallelism::Sequential).unwrap();
     let options = AnalyzeOptions {
         all_processes: true,
         ..AnalyzeOptions::default()
     };
-    let analysis = tracekit::analyze(trace, &options);
+    let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
     let mut out = text(&analysis, &Filter::default());
     out.push_str("--- diagnostics\n");
     out.push_str(&tracekit::output::stats(&analysis));
