@@ -68,3 +68,44 @@ fn output_is_the_same_with_and_without_threads() {
         assert!(sequential == parallel, "{}: output depends on threads", file.display());
     }
 }
+
+fn dump_of(bytes: &[u8]) -> (String, Vec<String>) {
+    let analysis = tracekit::analyze_bytes(bytes, &tracekit::AnalyzeOptions::default()).unwrap();
+    (
+        tracekit::output::conformance(&analysis),
+        analysis.diagnostics.warnings.clone(),
+    )
+}
+
+#[test]
+fn a_trace_cut_anywhere_gives_the_tracks_of_the_trace_repaired_by_hand() {
+    use std::io::Read;
+    let gz = std::fs::read(root().join("fixtures/traces/main-thread.json.gz")).unwrap();
+    let mut text = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    for fraction in [0.31, 0.5, 0.77] {
+        // Cut in the middle of an event (not on a boundary).
+        let mut cut = (text.len() as f64 * fraction) as usize;
+        while !text.is_char_boundary(cut) || text[..cut].ends_with('}') {
+            cut += 1;
+        }
+        let damaged = &text[..cut];
+        // By hand: drop the partial event (Chrome writes one per line) and
+        // the comma before it, close the array and the object.
+        let last_event_end = damaged.rfind("},\n").expect("an event ends before the cut") + 1;
+        let repaired = format!("{}]}}", &damaged[..last_event_end]);
+        let (ours, warnings) = dump_of(damaged.as_bytes());
+        let (expected, repaired_warnings) = dump_of(repaired.as_bytes());
+        assert!(repaired_warnings.is_empty(), "{repaired_warnings:?}");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("the trace is truncated: loading stopped at byte "),
+            "{warnings:?}"
+        );
+        assert!(ours == expected, "cut at {cut}: tracks differ from the repaired trace");
+        // Also with the trailing comma and with whitespace after it.
+        let with_comma = format!("{},\n  ", &damaged[..last_event_end]);
+        assert!(dump_of(with_comma.as_bytes()).0 == expected);
+    }
+}
