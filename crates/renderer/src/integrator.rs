@@ -73,6 +73,11 @@ pub struct SamplesIntegrator<'m> {
     filter_native_frames: bool,
     /// The candidate stack being merged, kept to reuse its allocation.
     scratch: Vec<Frame>,
+    /// For each profile node, a number that two nodes share exactly when
+    /// DevTools takes them for the same function (script, name, line); a
+    /// node whose line is NaN matches nothing, not even itself
+    /// (`u32::MAX`).
+    function_of: Vec<u32>,
     calls: Vec<ProfileCall>,
     js_stack: Vec<u32>,
     locked_depths: Vec<usize>,
@@ -104,11 +109,26 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
 impl<'m> SamplesIntegrator<'m> {
     pub fn new(model: &'m CpuProfileModel, interner: &'m Interner, show_native_frames: bool) -> Self {
         let has_native_frames = model.nodes.iter().any(|n| n.call_frame.url == names::NATIVE_V8_RUNTIME);
+        let mut functions: ahash::AHashMap<(Sym, Sym, Option<u64>), u32> = ahash::AHashMap::new();
+        let function_of = model
+            .nodes
+            .iter()
+            .map(|n| {
+                let f = &n.call_frame;
+                if f.line_number.is_some_and(f64::is_nan) {
+                    return u32::MAX;
+                }
+                let key = (f.script_id, f.function_name, f.line_number.map(|l| (l + 0.0).to_bits()));
+                let next = functions.len() as u32;
+                *functions.entry(key).or_insert(next)
+            })
+            .collect();
         SamplesIntegrator {
             model,
             interner,
             filter_native_frames: !show_native_frames && has_native_frames,
             scratch: Vec::new(),
+            function_of,
             calls: Vec::new(),
             js_stack: Vec::new(),
             locked_depths: Vec::new(),
@@ -298,8 +318,9 @@ impl<'m> SamplesIntegrator<'m> {
         if has_candidate {
             let shared = frames.len().min(self.js_stack.len());
             while i < shared {
-                let current = self.frame_of(self.calls[self.js_stack[i] as usize].node);
-                if !self.frame_of(frames[i].node).same_function(current) {
+                let current = self.function_of[self.calls[self.js_stack[i] as usize].node as usize];
+                let candidate = self.function_of[frames[i].node as usize];
+                if candidate != current || candidate == u32::MAX {
                     break;
                 }
                 i += 1;
@@ -307,8 +328,7 @@ impl<'m> SamplesIntegrator<'m> {
         } else {
             // The stack compared with itself: equal but for NaN lines.
             while i < self.js_stack.len() {
-                let frame = self.frame_of(self.calls[self.js_stack[i] as usize].node);
-                if !frame.same_function(frame) {
+                if self.function_of[self.calls[self.js_stack[i] as usize].node as usize] == u32::MAX {
                     break;
                 }
                 i += 1;
