@@ -71,7 +71,7 @@ impl TraceHandlers {
     ) -> Analysis {
         let meta = self.meta.finalize();
         if meta.devtools_refuses {
-            diagnostics.diverge("old-chrome-without-frames", || {
+            diagnostics.diverge("tracing-started-without-frames", || {
                 "TracingStartedInBrowser without args.data".to_owned()
             });
             diagnostics.warn(
