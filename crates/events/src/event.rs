@@ -91,6 +91,9 @@ pub struct Event<'a> {
     pub tid: Id,
     pub id: Option<Id>,
     pub args: Option<&'a str>,
+    /// The sample trace id in `args`, read while decoding (in parallel)
+    /// for the events the Renderer handler keeps (`B`, `X`, `I`).
+    pub sample_trace_id: Option<crate::SampleTraceId>,
 }
 
 /// The fields of one event object as written, before interning.

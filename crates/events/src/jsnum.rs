@@ -24,7 +24,27 @@ pub fn write_js_number(out: &mut String, x: f64) {
         if x.abs() < 9.007_199_254_740_992e15 {
             out.push_str(itoa::Buffer::new().format(x as i64));
         } else {
-            let _ = write!(out, "{x:.0}");
+            // JavaScript writes the shortest digits that round-trip, then
+            // zeros: 7553219843432160451 prints as 7553219843432160000.
+            let mut buf = ryu::Buffer::new();
+            let shortest = buf.format_finite(x);
+            let shortest = shortest.strip_suffix(".0").unwrap_or(shortest);
+            match shortest.split_once('e') {
+                None => out.push_str(shortest),
+                Some((mantissa, exponent)) => {
+                    let exponent: usize = exponent.parse().unwrap_or(0);
+                    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+                        Some(m) => ("-", m),
+                        None => ("", mantissa),
+                    };
+                    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+                    out.push_str(sign);
+                    out.push_str(&digits);
+                    for _ in digits.len()..=exponent {
+                        out.push('0');
+                    }
+                }
+            }
         }
         return;
     }
@@ -122,6 +142,9 @@ mod tests {
             (0.000015, "0.000015"),
             (0.00012345, "0.00012345"),
             (1e16 + 2.0, "10000000000000002"),
+            (7553219843432160451.0, "7553219843432160000"),
+            (-1.5e20, "-150000000000000000000"),
+            (9007199254740993.0, "9007199254740992"),
         ] {
             assert_eq!(js_number_string(x), s);
         }

@@ -15,6 +15,7 @@ pub mod json;
 pub mod load;
 pub mod scan;
 pub mod sym;
+pub mod trace_id;
 
 pub use diag::{Diagnostics, SkipRecord};
 pub use event::{Event, Id, Phase};
@@ -23,3 +24,4 @@ pub use load::{
     Parallelism, ParsedEvents, TraceDocument,
 };
 pub use sym::{names, Interner, Sym};
+pub use trace_id::SampleTraceId;

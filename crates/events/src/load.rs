@@ -384,6 +384,10 @@ pub fn parse_event_block<'a>(
                 pid: id(e.pid),
                 tid: id(e.tid),
                 id: e.id.map(id),
+                sample_trace_id: e.sample_trace_id.map(|t| match t {
+                    crate::SampleTraceId::Str(s) => crate::SampleTraceId::Str(remap[s.0 as usize]),
+                    other => other,
+                }),
                 ..e
             }));
         }
@@ -514,6 +518,12 @@ fn finish_event<'a>(
         pid: raw.pid.map(|p| p.intern(interner)).unwrap_or(crate::Id::Missing),
         tid: raw.tid.map(|t| t.intern(interner)).unwrap_or(crate::Id::Missing),
         id: raw.id.map(|i| i.intern(interner)),
+        sample_trace_id: match (ph, raw.args) {
+            (Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT, Some(args)) => {
+                crate::trace_id::sample_trace_id(args, interner)
+            }
+            _ => None,
+        },
         args: raw.args,
     })
 }

@@ -22,7 +22,7 @@
 //! `SamplesIntegrator`), so that the tracks match.
 
 use tracekit_cpuprofile::{CallFrame, CpuProfileModel, NodeIx};
-use tracekit_events::{names, Interner, Phase, Sym};
+use tracekit_events::{names, Interner, Phase, SampleTraceId, Sym};
 
 use crate::timeline::{merge, Span};
 
@@ -31,9 +31,9 @@ pub trait TraceEntry {
     fn span(&self) -> Span;
     fn name(&self) -> Sym;
     fn ph(&self) -> Phase;
-    /// The sample trace id in the event's args, as the text JavaScript
-    /// would use to look it up (`None` when absent or falsy).
-    fn sample_trace_id(&self) -> Option<&str>;
+    /// The sample trace id in the event's args (`None` when absent or
+    /// falsy).
+    fn sample_trace_id(&self) -> Option<SampleTraceId>;
 }
 
 /// A JS call built from samples. Times in microseconds.
@@ -300,7 +300,7 @@ impl<'m> SamplesIntegrator<'m> {
     /// Updates the JS stack with a sample's stack, or with the stack a
     /// trace id points at; with neither, only closes the stack's calls at
     /// `ts` (for a trace event that starts).
-    fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<&str>, ts: f64) {
+    fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<SampleTraceId>, ts: f64) {
         let mut frames = std::mem::take(&mut self.scratch);
         let mut has_candidate = false;
         if let Some(s) = sample {
@@ -352,8 +352,9 @@ impl<'m> SamplesIntegrator<'m> {
     }
 
     /// The node a sample trace id points at, if any.
-    fn node_of_trace_id(&self, trace_id: &str) -> Option<NodeIx> {
-        let node_id = *self.model.trace_ids.as_ref()?.get(trace_id)?;
+    fn node_of_trace_id(&self, trace_id: SampleTraceId) -> Option<NodeIx> {
+        let trace_ids = self.model.trace_ids.as_ref()?;
+        let node_id = *trace_ids.get(&trace_id.key(self.interner))?;
         if node_id == 0 {
             return None;
         }

@@ -13,7 +13,7 @@ pub mod timeline;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use tracekit_cpuprofile::CallFrame;
-use tracekit_events::{names, Diagnostics, Event, Id, Interner, Phase, Sym};
+use tracekit_events::{names, Diagnostics, Event, Id, Interner, Phase, SampleTraceId, Sym};
 use tracekit_meta::MetaData;
 use tracekit_samples::SamplesData;
 
@@ -35,9 +35,8 @@ pub struct Entry {
     pub ph: Phase,
     /// Index of the source event in the input.
     pub event: u32,
-    /// The sample trace id in the event's args (an index into the
-    /// handler's table of ids), read when the event is handled.
-    pub trace_id: Option<u32>,
+    /// The sample trace id in the event's args.
+    pub trace_id: Option<SampleTraceId>,
 }
 
 #[derive(Debug, Default)]
@@ -120,8 +119,6 @@ pub struct RendererData {
 #[derive(Debug, Default)]
 pub struct RendererHandler {
     processes: Map<Id, ProcessEntries>,
-    /// Sample trace ids of entries, as JavaScript would key them.
-    trace_ids: Vec<String>,
     /// Open begin events, across all threads, as DevTools pairs them.
     open_begins: Vec<(Id, Id, usize)>,
 }
@@ -135,18 +132,12 @@ impl RendererHandler {
         self.processes.entry(pid).or_default().threads.entry(tid).or_default()
     }
 
-    fn trace_id_of(&mut self, event: &Event<'_>) -> Option<u32> {
-        let key = sample_trace_id(event.args?)?;
-        self.trace_ids.push(key);
-        Some((self.trace_ids.len() - 1) as u32)
-    }
-
     /// Takes one event. Nothing of it is kept by reference: the caller may
     /// free the text it came from.
     pub fn handle_event(&mut self, index: u32, event: &Event<'_>, diag: &mut Diagnostics) {
         match event.ph {
             Phase::BEGIN => {
-                let trace_id = self.trace_id_of(event);
+                let trace_id = event.sample_trace_id;
                 let thread = self.thread(event.pid, event.tid);
                 thread.entries.push(Entry {
                     ts: event.ts,
@@ -179,7 +170,7 @@ impl RendererHandler {
                 begin.dur = Some(event.ts - begin.ts);
             }
             Phase::COMPLETE | Phase::INSTANT => {
-                let trace_id = self.trace_id_of(event);
+                let trace_id = event.sample_trace_id;
                 self.thread(event.pid, event.tid).entries.push(Entry {
                     ts: event.ts,
                     dur: event.dur,
@@ -284,7 +275,7 @@ impl RendererHandler {
         let build = |job: Job| -> (Vec<TrackNode>, Vec<JsFrame>, Diagnostics) {
             let mut local = Diagnostics::default();
             let model = samples.profile(job.pid, job.tid).map(|p| &p.model);
-            let nodes = build_thread_tree(job.entries, &self.trace_ids, model, interner, &mut local);
+            let nodes = build_thread_tree(job.entries, model, interner, &mut local);
             let js_frames = model.map(js_frames_of).unwrap_or_default();
             (nodes, js_frames, local)
         };
@@ -347,71 +338,22 @@ fn is_valid_url(s: &str) -> bool {
     url::Url::parse(s).is_ok()
 }
 
-/// An entry with the table of trace ids, for the integrator.
-struct EntryView<'t> {
-    entry: Entry,
-    trace_ids: &'t [String],
-}
-
-/// The text JavaScript would use as the property key of a trace id value,
-/// or `None` when the value is falsy.
-fn trace_id_key(raw: &str) -> Option<String> {
-    if !tracekit_events::json::js_truthy(raw) {
-        return None;
-    }
-    if let Ok(x) = serde_json::from_str::<f64>(raw) {
-        return Some(tracekit_events::jsnum::js_number_string(x));
-    }
-    serde_json::from_str::<String>(raw).ok()
-}
-
-/// `sampleTraceId` as DevTools reads it: from `beginData` when the args have
-/// one, else `args.sampleTraceId`, else `args.data.sampleTraceId`.
-fn sample_trace_id(text: &str) -> Option<String> {
-    use tracekit_events::json::object_members;
-    // Wherever it is, the id is spelled out: most args are passed over.
-    memchr::memmem::find(text.as_bytes(), b"sampleTraceId")?;
-    fn nested(object: &str) -> Option<&str> {
-        object_members(object)
-            .filter(|(k, _)| k == "sampleTraceId")
-            .last()
-            .map(|(_, v)| v)
-    }
-    let (mut begin_data, mut direct, mut data) = (None, None, None);
-    for (key, value) in object_members(text) {
-        match key.as_ref() {
-            "beginData" => begin_data = Some(value),
-            "sampleTraceId" => direct = Some(value),
-            "data" => data = Some(value),
-            _ => {}
-        }
-    }
-    if let Some(begin) = begin_data {
-        return trace_id_key(nested(begin)?);
-    }
-    // `??` moves on only from null or undefined.
-    match direct {
-        Some(v) if v != "null" => trace_id_key(v),
-        _ => trace_id_key(nested(data?)?),
-    }
-}
-
-impl TraceEntry for EntryView<'_> {
+impl TraceEntry for Entry {
     fn span(&self) -> Span {
         Span {
-            ts: self.entry.ts,
-            dur: self.entry.dur,
+            ts: self.ts,
+            dur: self.dur,
             is_profile_call: false,
         }
     }
     fn name(&self) -> Sym {
-        self.entry.name
+        self.name
     }
     fn ph(&self) -> Phase {
-        self.entry.ph
+        self.ph
     }
-    fn sample_trace_id(&self) -> Option<&str> {
-        Some(self.trace_ids.get(self.entry.trace_id? as usize)?.as_str())
+    fn sample_trace_id(&self) -> Option<SampleTraceId> {
+        self.trace_id
     }
 }
 
@@ -424,7 +366,6 @@ enum Item {
 /// Sorts a thread's entries, integrates its samples and builds its tree.
 fn build_thread_tree(
     mut entries: Vec<Entry>,
-    trace_ids: &[String],
     profile: Option<&tracekit_cpuprofile::CpuProfileModel>,
     interner: &Interner,
     diag: &mut Diagnostics,
@@ -447,10 +388,7 @@ fn build_thread_tree(
         )
     });
     let calls = match profile {
-        Some(model) => {
-            let views: Vec<EntryView<'_>> = entries.iter().map(|&entry| EntryView { entry, trace_ids }).collect();
-            SamplesIntegrator::new(model, interner, false).build(&views)
-        }
+        Some(model) => SamplesIntegrator::new(model, interner, false).build(&entries),
         None => Vec::new(),
     };
     let span = |item: Item| match item {
@@ -501,32 +439,4 @@ fn build_thread_tree(
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trace_ids_are_read_where_devtools_reads_them() {
-        let raw = |s: &'static str| s;
-        assert_eq!(
-            sample_trace_id(raw(r#"{"data":{"sampleTraceId":12}}"#)),
-            Some("12".into())
-        );
-        assert_eq!(
-            sample_trace_id(raw(r#"{"sampleTraceId":5,"data":{"sampleTraceId":12}}"#)),
-            Some("5".into())
-        );
-        assert_eq!(
-            sample_trace_id(raw(r#"{"beginData":{},"data":{"sampleTraceId":12}}"#)),
-            None
-        );
-        assert_eq!(
-            sample_trace_id(raw(r#"{"beginData":{"sampleTraceId":7}}"#)),
-            Some("7".into())
-        );
-        assert_eq!(sample_trace_id(raw(r#"{"data":{"sampleTraceId":0}}"#)), None);
-        assert_eq!(sample_trace_id(raw(r#"{"data":{}}"#)), None);
-    }
 }

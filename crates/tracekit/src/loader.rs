@@ -338,7 +338,12 @@ impl Text {
         }
         self.step(true)?;
         let buf = std::mem::take(&mut self.buf);
-        let text = std::str::from_utf8(&buf).unwrap_or_default();
+        // `step` warned already of a character cut by the end of the input.
+        let valid = match std::str::from_utf8(&buf) {
+            Ok(text) => text.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        let text = std::str::from_utf8(&buf[..valid]).unwrap_or_default();
         self.finish_with(text)
     }
 

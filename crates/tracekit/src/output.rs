@@ -114,22 +114,67 @@ pub fn conformance(analysis: &Analysis) -> String {
 
 pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
-    let origin = analysis.bounds.min;
     let mut out = String::with_capacity(1 << 21);
     let mut label = String::new();
-    out.push_str("{\"processes\":[");
+    out.push_str("{\"processes\":");
+    write_processes(&mut out, w, analysis, filter, "entries", false, |out, track, node| {
+        out.push('[');
+        out.push_str(itoa::Buffer::new().format(node.depth));
+        out.push(',');
+        label.clear();
+        write_label(&mut label, track, &node.kind, interner);
+        write_json_string(out, &label);
+        out.push(',');
+        push_number(out, node.ts);
+        out.push(',');
+        push_number(out, node.dur.unwrap_or(0.0));
+        out.push(',');
+        match node.self_time {
+            Some(s) => push_number(out, s),
+            None => out.push_str("null"),
+        }
+        out.push(']');
+    })?;
+    out.push_str(",\"bounds\":{\"min\":");
+    push_number(&mut out, analysis.bounds.min);
+    out.push_str(",\"max\":");
+    push_number(&mut out, analysis.bounds.max);
+    out.push_str("}}\n");
+    w.write_all(out.as_bytes())
+}
+
+/// Writes the `processes` array shared by the JSON formats: each process
+/// with its threads, each thread with its nodes under `nodes_key`, each
+/// node written by `write_node`.
+#[allow(clippy::too_many_arguments)]
+fn write_processes(
+    out: &mut String,
+    w: &mut dyn io::Write,
+    analysis: &Analysis,
+    filter: &Filter,
+    nodes_key: &str,
+    with_kept_flag: bool,
+    mut write_node: impl FnMut(&mut String, &ThreadTrack, &TrackNode),
+) -> io::Result<()> {
+    let interner = &analysis.interner;
+    let origin = analysis.bounds.min;
+    out.push('[');
     for (pi, (pid, process)) in processes(analysis).enumerate() {
         if pi > 0 {
             out.push(',');
         }
         out.push_str("{\"pid\":");
-        pid.write_json(&mut out, interner);
+        pid.write_json(out, interner);
         out.push_str(",\"url\":");
         match process.url {
-            Some(url) => write_json_string(&mut out, interner.resolve(url)),
+            Some(url) => write_json_string(out, interner.resolve(url)),
             None => out.push_str("null"),
         }
-        let _ = write!(out, ",\"isOnMainFrame\":{},\"threads\":[", process.is_on_main_frame);
+        let _ = write!(out, ",\"isOnMainFrame\":{}", process.is_on_main_frame);
+        if with_kept_flag {
+            let _ = write!(out, ",\"keptByDevTools\":{}", process.kept_by_devtools);
+        }
+        out.push_str(",\"threads\":[");
         let mut first_thread = true;
         for (tid, track) in &process.threads {
             if !filter.keeps_thread(*tid, track, interner) {
@@ -140,45 +185,26 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
             }
             first_thread = false;
             out.push_str("{\"tid\":");
-            tid.write_json(&mut out, interner);
+            tid.write_json(out, interner);
             out.push_str(",\"name\":");
             match &track.name {
-                Some(name) => write_json_string(&mut out, name),
+                Some(name) => write_json_string(out, name),
                 None => out.push_str("null"),
             }
-            out.push_str(",\"entries\":[");
+            let _ = write!(out, ",\"{nodes_key}\":[");
             for (ni, node) in filter.nodes(track, origin).enumerate() {
                 if ni > 0 {
                     out.push(',');
                 }
-                out.push('[');
-                out.push_str(itoa::Buffer::new().format(node.depth));
-                out.push(',');
-                label.clear();
-                write_label(&mut label, track, &node.kind, interner);
-                write_json_string(&mut out, &label);
-                out.push(',');
-                push_number(&mut out, node.ts);
-                out.push(',');
-                push_number(&mut out, node.dur.unwrap_or(0.0));
-                out.push(',');
-                match node.self_time {
-                    Some(s) => push_number(&mut out, s),
-                    None => out.push_str("null"),
-                }
-                out.push(']');
-                flush_if_large(&mut out, w)?;
+                write_node(out, track, node);
+                flush_if_large(out, w)?;
             }
             out.push_str("]}");
         }
         out.push_str("]}");
     }
-    out.push_str("],\"bounds\":{\"min\":");
-    push_number(&mut out, analysis.bounds.min);
-    out.push_str(",\"max\":");
-    push_number(&mut out, analysis.bounds.max);
-    out.push_str("}}\n");
-    w.write_all(out.as_bytes())
+    out.push(']');
+    Ok(())
 }
 
 fn ms(x: f64) -> String {
@@ -275,101 +301,59 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
 
 pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
-    let origin = analysis.bounds.min;
-    let mut out = String::with_capacity(1 << 16);
+    let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
     write_json_string(&mut out, &format!("{:?}", analysis.kind));
     out.push_str(",\"bounds\":{\"min\":");
     write_json_number(&mut out, analysis.bounds.min);
     out.push_str(",\"max\":");
     write_json_number(&mut out, analysis.bounds.max);
-    out.push_str("},\"processes\":[");
-    for (pi, (pid, process)) in processes(analysis).enumerate() {
-        if pi > 0 {
-            out.push(',');
+    out.push_str("},\"processes\":");
+    write_processes(&mut out, w, analysis, filter, "nodes", true, |out, track, node| {
+        out.push_str("{\"depth\":");
+        out.push_str(itoa::Buffer::new().format(node.depth));
+        match (&node.kind, track.js_frame(&node.kind)) {
+            (NodeKind::Event { name, cat, ph, .. }, _) => {
+                out.push_str(",\"type\":\"event\",\"name\":");
+                write_json_string(out, interner.resolve(*name));
+                out.push_str(",\"cat\":");
+                write_json_string(out, interner.resolve(*cat));
+                out.push_str(",\"ph\":");
+                write_json_string(out, &(ph.0 as char).to_string());
+            }
+            (NodeKind::Call { .. }, None) => out.push_str(",\"type\":\"js\""),
+            (
+                NodeKind::Call { .. },
+                Some(JsFrame {
+                    call_frame: frame,
+                    node_id,
+                }),
+            ) => {
+                out.push_str(",\"type\":\"js\",\"functionName\":");
+                write_json_string(out, interner.resolve(frame.function_name));
+                out.push_str(",\"url\":");
+                write_json_string(out, interner.resolve(frame.url));
+                out.push_str(",\"scriptId\":");
+                write_json_string(out, interner.resolve(frame.script_id));
+                out.push_str(",\"lineNumber\":");
+                write_json_number(out, frame.line_number.unwrap_or(f64::NAN));
+                out.push_str(",\"columnNumber\":");
+                write_json_number(out, frame.column_number.unwrap_or(f64::NAN));
+                let _ = write!(out, ",\"nodeId\":{node_id}");
+            }
         }
-        out.push_str("{\"pid\":");
-        pid.write_json(&mut out, interner);
-        out.push_str(",\"url\":");
-        match process.url {
-            Some(url) => write_json_string(&mut out, interner.resolve(url)),
+        out.push_str(",\"ts\":");
+        write_json_number(out, node.ts);
+        out.push_str(",\"dur\":");
+        write_json_number(out, node.dur.unwrap_or(0.0));
+        out.push_str(",\"self\":");
+        match node.self_time {
+            Some(s) => write_json_number(out, s),
             None => out.push_str("null"),
         }
-        let _ = write!(
-            out,
-            ",\"isOnMainFrame\":{},\"keptByDevTools\":{},\"threads\":[",
-            process.is_on_main_frame, process.kept_by_devtools
-        );
-        let mut first_thread = true;
-        for (tid, track) in &process.threads {
-            if !filter.keeps_thread(*tid, track, interner) {
-                continue;
-            }
-            if !first_thread {
-                out.push(',');
-            }
-            first_thread = false;
-            out.push_str("{\"tid\":");
-            tid.write_json(&mut out, interner);
-            out.push_str(",\"name\":");
-            match &track.name {
-                Some(name) => write_json_string(&mut out, name),
-                None => out.push_str("null"),
-            }
-            out.push_str(",\"nodes\":[");
-            for (ni, node) in filter.nodes(track, origin).enumerate() {
-                if ni > 0 {
-                    out.push(',');
-                }
-                let _ = write!(out, "{{\"depth\":{},", node.depth);
-                match (&node.kind, track.js_frame(&node.kind)) {
-                    (NodeKind::Event { name, cat, ph, .. }, _) => {
-                        out.push_str("\"type\":\"event\",\"name\":");
-                        write_json_string(&mut out, interner.resolve(*name));
-                        out.push_str(",\"cat\":");
-                        write_json_string(&mut out, interner.resolve(*cat));
-                        out.push_str(",\"ph\":");
-                        write_json_string(&mut out, &(ph.0 as char).to_string());
-                    }
-                    (NodeKind::Call { .. }, js) => {
-                        let Some(&JsFrame {
-                            call_frame: frame,
-                            node_id,
-                        }) = js
-                        else {
-                            out.push_str("\"type\":\"js\"");
-                            continue;
-                        };
-                        out.push_str("\"type\":\"js\",\"functionName\":");
-                        write_json_string(&mut out, interner.resolve(frame.function_name));
-                        out.push_str(",\"url\":");
-                        write_json_string(&mut out, interner.resolve(frame.url));
-                        out.push_str(",\"scriptId\":");
-                        write_json_string(&mut out, interner.resolve(frame.script_id));
-                        out.push_str(",\"lineNumber\":");
-                        write_json_number(&mut out, frame.line_number.unwrap_or(f64::NAN));
-                        out.push_str(",\"columnNumber\":");
-                        write_json_number(&mut out, frame.column_number.unwrap_or(f64::NAN));
-                        let _ = write!(out, ",\"nodeId\":{node_id}");
-                    }
-                }
-                out.push_str(",\"ts\":");
-                write_json_number(&mut out, node.ts);
-                out.push_str(",\"dur\":");
-                write_json_number(&mut out, node.dur.unwrap_or(0.0));
-                out.push_str(",\"self\":");
-                match node.self_time {
-                    Some(s) => write_json_number(&mut out, s),
-                    None => out.push_str("null"),
-                }
-                out.push('}');
-                flush_if_large(&mut out, w)?;
-            }
-            out.push_str("]}");
-        }
-        out.push_str("]}");
-    }
-    out.push_str("],\"diagnostics\":");
+        out.push('}');
+    })?;
+    out.push_str(",\"diagnostics\":");
     diagnostics_json(&mut out, &analysis.diagnostics);
     out.push_str("}\n");
     w.write_all(out.as_bytes())

@@ -46,3 +46,58 @@ fn handwritten_fixtures() {
         }
     }
 }
+
+fn analysis_of(name: &str) -> tracekit::Analysis {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/handwritten")
+        .join(name);
+    tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &AnalyzeOptions::default()).unwrap()
+}
+
+#[test]
+fn filters_keep_what_they_say() {
+    let analysis = analysis_of("truncate.json");
+    let shallow = Filter {
+        max_depth: Some(2),
+        ..Filter::default()
+    };
+    let out = text(&analysis, &shallow);
+    assert!(out.contains("js main") && !out.contains("js work"), "{out}");
+    let long = Filter {
+        min_duration_ms: Some(0.08),
+        ..Filter::default()
+    };
+    let out = text(&analysis, &long);
+    // inner lasts 0.060 and 0.035 ms; the work calls 0.085 and 0.075.
+    assert!(out.contains("js work") && !out.contains("js inner"), "{out}");
+    let window = Filter {
+        window_ms: Some((0.1, 0.2)),
+        ..Filter::default()
+    };
+    let out = text(&analysis, &window);
+    assert_eq!(out.matches("RunTask").count(), 1, "{out}");
+    let thread = Filter {
+        thread: Some("nope".into()),
+        ..Filter::default()
+    };
+    assert!(!text(&analysis, &thread).contains("RunTask"));
+    let by_name = Filter {
+        thread: Some("CrRendererMain".into()),
+        ..Filter::default()
+    };
+    assert!(text(&analysis, &by_name).contains("RunTask"));
+}
+
+#[test]
+fn json_format() {
+    let analysis = analysis_of("gc.json");
+    let json = tracekit::output::json(&analysis, &Filter::default());
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    insta::with_settings!({
+        snapshot_path => "../../../fixtures/snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!("json__gc", serde_json::to_string_pretty(&value).unwrap());
+    });
+}

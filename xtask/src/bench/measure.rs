@@ -5,6 +5,7 @@
 //! (the heap) and how much file-backed pages (a memory-mapped input).
 
 use std::fs::File;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +25,9 @@ pub struct Run {
     /// same moment.
     pub peak_anon: u64,
     pub peak_file: u64,
+    /// The last `VmHWM` seen by the sampler (a cross-check of `max_rss`,
+    /// blind to the last few milliseconds).
+    pub sampled_hwm: u64,
     pub user: Duration,
     pub sys: Duration,
     /// `None` when the child exited normally with status 0.
@@ -40,8 +44,9 @@ fn timeval(tv: libc::timeval) -> Duration {
     Duration::from_secs(tv.tv_sec as u64) + Duration::from_micros(tv.tv_usec as u64)
 }
 
-/// Reads `RssAnon` and `RssFile` (bytes) of a process, if it still runs.
-fn rss_split(status_path: &Path) -> Option<(u64, u64)> {
+/// Reads `RssAnon`, `RssFile` (+ `RssShmem`) and `VmHWM` (bytes) of a
+/// process, if it still runs.
+fn rss_split(status_path: &Path) -> Option<(u64, u64, u64)> {
     let text = std::fs::read_to_string(status_path).ok()?;
     let field = |name: &str| {
         text.lines()
@@ -49,7 +54,11 @@ fn rss_split(status_path: &Path) -> Option<(u64, u64)> {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
             .map(|kb| kb * 1024)
     };
-    Some((field("RssAnon:")?, field("RssFile:")? + field("RssShmem:").unwrap_or(0)))
+    Some((
+        field("RssAnon:")?,
+        field("RssFile:")? + field("RssShmem:").unwrap_or(0),
+        field("VmHWM:").unwrap_or(0),
+    ))
 }
 
 /// Runs `cmd` with its stdout and stderr sent to files, and waits for it.
@@ -57,6 +66,16 @@ pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Ru
     let out = File::create(stdout).with_context(|| format!("creating {}", stdout.display()))?;
     let err = File::create(stderr).with_context(|| format!("creating {}", stderr.display()))?;
     cmd.stdin(Stdio::null()).stdout(out).stderr(err);
+    // Linux gives a child, at exec, the peak RSS of the memory it leaves
+    // (`ru_maxrss` is kept across exec). Spawned the default way
+    // (posix_spawn, which shares our memory until exec), a child would
+    // inherit the xtask's own lifetime peak (e.g. while it replicates a
+    // trace); forked, only our RSS at the time of the fork, a few MB. A
+    // pre-exec hook, even an empty one, makes std fork.
+    // SAFETY: the hook does nothing, so it is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| Ok(()));
+    }
     let shown = format!("{cmd:?}");
     let start = Instant::now();
     let child = cmd.spawn().with_context(|| format!("starting {shown}"))?;
@@ -67,15 +86,16 @@ pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Ru
         let done = Arc::clone(&done);
         let status_path = std::path::PathBuf::from(format!("/proc/{pid}/status"));
         std::thread::spawn(move || {
-            let (mut anon, mut file) = (0u64, 0u64);
+            let (mut anon, mut file, mut hwm) = (0u64, 0u64, 0u64);
             while !done.load(Ordering::Relaxed) {
-                if let Some((a, f)) = rss_split(&status_path) {
+                if let Some((a, f, h)) = rss_split(&status_path) {
                     anon = anon.max(a);
                     file = file.max(f);
+                    hwm = hwm.max(h);
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
-            (anon, file)
+            (anon, file, hwm)
         })
     };
 
@@ -97,7 +117,7 @@ pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Ru
     }
     let wall = start.elapsed();
     done.store(true, Ordering::Relaxed);
-    let (peak_anon, peak_file) = sampler.join().unwrap_or((0, 0));
+    let (peak_anon, peak_file, sampled_hwm) = sampler.join().unwrap_or((0, 0, 0));
     drop(child);
 
     let failure = if libc::WIFEXITED(status) {
@@ -121,6 +141,7 @@ pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Ru
         max_rss,
         peak_anon,
         peak_file,
+        sampled_hwm,
         user: timeval(usage.ru_utime),
         sys: timeval(usage.ru_stime),
         failure,
@@ -138,7 +159,6 @@ pub fn median<T: Copy + Ord>(values: impl IntoIterator<Item = T>) -> T {
 /// Median wall time, peak RSS and split of a set of runs (all successful).
 #[derive(Debug, Clone)]
 pub struct Summary {
-    pub runs: usize,
     pub wall: Duration,
     pub wall_min: Duration,
     pub wall_max: Duration,
@@ -150,7 +170,6 @@ pub struct Summary {
 
 pub fn summarize(runs: &[Run]) -> Summary {
     Summary {
-        runs: runs.len(),
         wall: median(runs.iter().map(|r| r.wall)),
         wall_min: runs.iter().map(|r| r.wall).min().unwrap_or_default(),
         wall_max: runs.iter().map(|r| r.wall).max().unwrap_or_default(),

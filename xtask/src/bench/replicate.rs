@@ -180,7 +180,11 @@ impl<'a> Source<'a> {
         let tmp = out.with_extension("json.partial");
         let file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
         let mut w = BufWriter::with_capacity(4 << 20, file);
-        w.write_all(if self.object_form { b"{\"traceEvents\":[\n" } else { b"[\n" })?;
+        w.write_all(if self.object_form {
+            b"{\"traceEvents\":[\n"
+        } else {
+            b"[\n"
+        })?;
         let mut first = true;
         let mut written_in_cut = 0u64;
         for k in 0..copies {

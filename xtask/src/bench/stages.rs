@@ -52,7 +52,9 @@ pub fn parse(stderr: &str) -> Vec<Closed> {
     for line in stderr.lines() {
         let Some(at) = line.find(MARK) else { continue };
         let head = strip_fields(&line[..at]);
-        let Some(spans) = head.split_whitespace().last() else { continue };
+        let Some(spans) = head.split_whitespace().last() else {
+            continue;
+        };
         let rest = &line[at + MARK.len()..];
         let busy = rest.split_whitespace().next().and_then(parse_duration);
         let Some(busy) = busy else { continue };

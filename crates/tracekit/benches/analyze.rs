@@ -1,0 +1,51 @@
+//! The whole engine on a real trace held in memory: loading (scan and
+//! parse), the Meta, Samples and Renderer handlers, the samples integrator
+//! and the tree builder of every thread; then the conformance output.
+//!
+//! Input: `fixtures/traces/kitchen-sink.json.gz`, decompressed once.
+//! Run with `cargo bench -p tracekit` (or `cargo xtask bench --micro`).
+
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use tracekit::{analyze_bytes, AnalyzeOptions, Parallelism};
+
+fn fixture() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces/kitchen-sink.json.gz");
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    flate2::read::MultiGzDecoder::new(file)
+        .read_to_end(&mut bytes)
+        .expect("the fixture is gzipped");
+    bytes
+}
+
+fn bench(c: &mut Criterion) {
+    let bytes = fixture();
+    let mut group = c.benchmark_group("analyze");
+    group
+        .throughput(Throughput::Bytes(bytes.len() as u64))
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    for (name, parallelism) in [("sequential", Parallelism::Sequential), ("rayon", Parallelism::Rayon)] {
+        let options = AnalyzeOptions {
+            parallelism,
+            ..AnalyzeOptions::default()
+        };
+        group.bench_function(format!("kitchen-sink 12 MB, {name}"), |b| {
+            b.iter(|| analyze_bytes(black_box(&bytes), &options).expect("loads").event_count)
+        });
+    }
+    let analysis = analyze_bytes(&bytes, &AnalyzeOptions::default()).expect("loads");
+    group.bench_function("conformance output", |b| {
+        b.iter(|| tracekit::output::conformance(black_box(&analysis)).len())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
