@@ -123,7 +123,7 @@ impl TraceEntry for Event {
     fn ph(&self) -> Phase {
         Phase::COMPLETE
     }
-    fn sample_trace_id(&self) -> Option<&str> {
+    fn sample_trace_id(&self) -> Option<tracekit_events::SampleTraceId> {
         None
     }
 }
