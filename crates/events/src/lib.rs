@@ -20,8 +20,8 @@ pub mod trace_id;
 pub use diag::{Diagnostics, SkipRecord};
 pub use event::{Event, Id, Phase};
 pub use load::{
-    array_end_warning, detect, metadata_after, parse_event_block, parse_events, Document, EventBlock, LoadError,
-    Parallelism, ParsedEvents, TraceDocument,
+    array_end_warning, detect, metadata_after, parse_event_block, parse_events, scan_event_block, Document, EventBlock,
+    LoadError, Parallelism, ParsedEvents, ScannedBlock, TraceDocument,
 };
 pub use sym::{names, Interner, Sym};
 pub use trace_id::SampleTraceId;

@@ -291,30 +291,43 @@ fn guess_boundary(b: &[u8], from: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// Decodes the events of an event array found in `text` from `start` (just
-/// after the `[`, or where the previous block resumed). Events that cannot
-/// be decoded are skipped and counted in `diag`. With
-/// [`Parallelism::Rayon`] a large block is cut into chunks at guessed event
-/// boundaries, scanned and decoded on all cores, and stitched back in
-/// order, each guessed boundary checked against the chunk before it; the
-/// result is the same as a sequential scan's. `at_end` says the input ends
-/// with `text`; `base` is the absolute offset of `text` in the input.
-#[allow(clippy::too_many_arguments)]
-pub fn parse_event_block<'a>(
+/// A stretch of an event array, scanned and decoded (possibly on several
+/// cores) but not yet stitched: names are still interned per chunk. Making
+/// it needs no shared state, so it can run while the handlers take the
+/// stretch before it.
+pub struct ScannedBlock<'a> {
+    chunks: Vec<Chunk<'a>>,
+    /// Where the scan stopped in the text: the next event (or the
+    /// whitespace before it) starts there.
+    pub resume: usize,
+    /// How the array ended, if it did in this stretch. Offsets are absolute.
+    pub end: Option<ArrayEnd>,
+}
+
+/// Scans and decodes the events of an event array found in `text` from
+/// `start` (just after the `[`, or where the previous stretch resumed)
+/// until the next event would start at or after `limit`, the array ends,
+/// or the text does. Events that cannot be decoded are skipped and counted.
+/// With [`Parallelism::Rayon`] a large stretch is cut into chunks at guessed
+/// event boundaries and decoded on all cores; every guessed boundary is
+/// checked against the chunk before it (and the stretch scanned again from
+/// there when wrong), so the result is a sequential scan's. `at_end` says
+/// the input ends with `text`; `base` is the absolute offset of `text`.
+pub fn scan_event_block<'a>(
     text: &'a str,
     start: usize,
+    limit: usize,
     at_end: bool,
     base: usize,
     parallelism: Parallelism,
-    interner: &mut Interner,
-    diag: &mut Diagnostics,
-) -> EventBlock<'a> {
+) -> ScannedBlock<'a> {
     let b = text.as_bytes();
     let workers = match parallelism {
         Parallelism::Sequential => 1,
         Parallelism::Rayon => rayon::current_num_threads(),
     };
-    let len = b.len().saturating_sub(start);
+    let stop_at = limit.min(b.len());
+    let len = stop_at.saturating_sub(start);
     let pieces = if workers > 1 && len > (4 << 20) { workers * 4 } else { 1 };
     let mut starts = vec![start];
     for k in 1..pieces {
@@ -325,21 +338,9 @@ pub fn parse_event_block<'a>(
             starts.push(s);
         }
     }
-    let limits: Vec<usize> = starts
-        .iter()
-        .skip(1)
-        .copied()
-        .chain(std::iter::once(usize::MAX))
-        .collect();
+    let limits: Vec<usize> = starts.iter().skip(1).copied().chain(std::iter::once(limit)).collect();
     let chunks: Vec<Chunk<'a>> = if starts.len() == 1 {
-        vec![scan_chunk(
-            text,
-            start,
-            usize::MAX,
-            at_end,
-            base,
-            std::mem::take(interner),
-        )]
+        vec![scan_chunk(text, start, limit, at_end, base, Interner::new())]
     } else {
         use rayon::prelude::*;
         starts
@@ -349,57 +350,87 @@ pub fn parse_event_block<'a>(
             .collect()
     };
 
-    // Stitch: a chunk counts only if it starts where the one before
-    // stopped; otherwise that stretch is scanned again from there.
-    let total: usize = chunks.iter().map(|c| c.events.len()).sum();
-    let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
-    let single = chunks.len() == 1;
+    // A chunk counts only if it starts where the one before stopped;
+    // otherwise that stretch is scanned again from there.
+    let mut kept = Vec::with_capacity(chunks.len());
     let mut resume = start;
     let mut end: Option<ArrayEnd> = None;
     for (index, chunk) in chunks.into_iter().enumerate() {
-        let limit = limits[index];
-        if resume >= limit {
+        let chunk_limit = limits[index];
+        if resume >= chunk_limit {
             // An event of the chunk before ran past this whole chunk.
             continue;
         }
         let chunk = if chunk.start == resume {
             chunk
         } else {
-            scan_chunk(text, resume, limit, at_end, base, Interner::new())
+            scan_chunk(text, resume, chunk_limit, at_end, base, Interner::new())
         };
-        if single {
-            *interner = chunk.interner;
-            events = chunk.events;
-        } else {
-            let remap: Vec<crate::Sym> = (0..chunk.interner.len() as u32)
-                .map(|i| interner.intern(chunk.interner.resolve(crate::Sym(i))))
-                .collect();
-            let id = |v: crate::Id| match v {
-                crate::Id::Str(s) => crate::Id::Str(remap[s.0 as usize]),
-                other => other,
-            };
-            events.extend(chunk.events.into_iter().map(|e| Event {
-                name: remap[e.name.0 as usize],
-                cat: remap[e.cat.0 as usize],
-                pid: id(e.pid),
-                tid: id(e.tid),
-                id: e.id.map(id),
-                sample_trace_id: e.sample_trace_id.map(|t| match t {
-                    crate::SampleTraceId::Str(s) => crate::SampleTraceId::Str(remap[s.0 as usize]),
-                    other => other,
-                }),
-                ..e
-            }));
-        }
-        diag.merge(chunk.diag);
         resume = chunk.stop;
-        end = chunk.end;
-        if end.is_some() || chunk.stop < limit {
+        end = chunk.end.clone();
+        let stopped_early = chunk.stop < chunk_limit;
+        kept.push(chunk);
+        if end.is_some() || stopped_early {
             // The array ended, or the text did (before the limit).
             break;
         }
     }
-    EventBlock { events, resume, end }
+    ScannedBlock {
+        chunks: kept,
+        resume,
+        end,
+    }
+}
+
+impl<'a> ScannedBlock<'a> {
+    /// The events, in order, with their names interned in `interner`.
+    pub fn into_events(self, interner: &mut Interner, diag: &mut Diagnostics) -> Vec<Event<'a>> {
+        let total: usize = self.chunks.iter().map(|c| c.events.len()).sum();
+        let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
+        for chunk in self.chunks {
+            let remap: Vec<crate::Sym> = (0..chunk.interner.len() as u32)
+                .map(|i| interner.intern(chunk.interner.resolve(crate::Sym(i))))
+                .collect();
+            let sym = |s: crate::Sym| remap[s.0 as usize];
+            let id = |v: crate::Id| match v {
+                crate::Id::Str(s) => crate::Id::Str(sym(s)),
+                other => other,
+            };
+            events.extend(chunk.events.into_iter().map(|e| Event {
+                name: sym(e.name),
+                cat: sym(e.cat),
+                pid: id(e.pid),
+                tid: id(e.tid),
+                id: e.id.map(id),
+                sample_trace_id: e.sample_trace_id.map(|t| match t {
+                    crate::SampleTraceId::Str(s) => crate::SampleTraceId::Str(sym(s)),
+                    other => other,
+                }),
+                ..e
+            }));
+            diag.merge(chunk.diag);
+        }
+        events
+    }
+}
+
+/// [`scan_event_block`] to the end of `text`, stitched.
+pub fn parse_event_block<'a>(
+    text: &'a str,
+    start: usize,
+    at_end: bool,
+    base: usize,
+    parallelism: Parallelism,
+    interner: &mut Interner,
+    diag: &mut Diagnostics,
+) -> EventBlock<'a> {
+    let scanned = scan_event_block(text, start, usize::MAX, at_end, base, parallelism);
+    let (resume, end) = (scanned.resume, scanned.end.clone());
+    EventBlock {
+        events: scanned.into_events(interner, diag),
+        resume,
+        end,
+    }
 }
 
 /// All the events of a trace held in one text, and how its array ended.

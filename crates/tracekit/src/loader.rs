@@ -10,7 +10,8 @@ use std::io::Write;
 use tracekit_cpuprofile::{parse_profile_json, self_profiling::parse_self_profile};
 use tracekit_events::scan::{self, ArrayEnd};
 use tracekit_events::{
-    array_end_warning, detect, metadata_after, parse_event_block, Diagnostics, Document, Interner, LoadError,
+    array_end_warning, detect, metadata_after, scan_event_block, Diagnostics, Document, Interner, LoadError,
+    Parallelism,
 };
 
 use crate::engine::{analyze_profile, Analysis, AnalyzeOptions, TraceHandlers};
@@ -31,6 +32,9 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Text is decoded in blocks of at least this size (except the last).
 const BLOCK: usize = 16 << 20;
+
+/// Within a block, the stretch the handlers take while the next is scanned.
+const STRETCH: usize = 4 << 20;
 
 /// Loads one input, fed in pieces of any size:
 ///
@@ -285,25 +289,9 @@ impl Text {
                     if !at_end && b.len() - local(next) < BLOCK {
                         return Ok(next);
                     }
-                    let block = {
-                        let _span = tracing::info_span!("parse").entered();
-                        parse_event_block(
-                            text,
-                            local(next),
-                            at_end,
-                            base,
-                            self.options.parallelism,
-                            &mut self.interner,
-                            &mut self.diag,
-                        )
-                    };
-                    self.events += block.events.len();
-                    {
-                        let _span = tracing::info_span!("handlers").entered();
-                        self.handlers.handle(&block.events, &mut self.interner, &mut self.diag);
-                    }
-                    let resume = base + block.resume;
-                    match block.end {
+                    let (resume, end) = self.decode_events(text, local(next), at_end);
+                    let resume = base + resume;
+                    match end {
                         None if at_end => {
                             self.end = Some(ArrayEnd::Truncated { offset: base + b.len() });
                             self.stage = Stage::Done;
@@ -330,6 +318,47 @@ impl Text {
                 Stage::Done => return Ok(base + b.len()),
             }
         }
+    }
+
+    /// Decodes the events of `text` from `start`, in stretches: the
+    /// handlers take one stretch while the next is scanned (on another
+    /// core). Returns where the scan stopped (in `text`) and how the array
+    /// ended, if it did.
+    fn decode_events(&mut self, text: &str, start: usize, at_end: bool) -> (usize, Option<ArrayEnd>) {
+        let base = self.base;
+        let parallelism = self.options.parallelism;
+        let (handlers, interner, diag) = (&mut self.handlers, &mut self.interner, &mut self.diag);
+        let mut decoded = 0;
+        let scan = |from: usize| {
+            let limit = if text.len() - from > 2 * STRETCH {
+                from + STRETCH
+            } else {
+                usize::MAX
+            };
+            let _span = tracing::info_span!("parse").entered();
+            (scan_event_block(text, from, limit, at_end, base, parallelism), limit)
+        };
+        let mut in_flight = Some(scan(start));
+        let mut outcome = (start, None);
+        while let Some((block, limit)) = in_flight.take() {
+            let more = block.end.is_none() && block.resume >= limit;
+            outcome = (block.resume, block.end.clone());
+            let next_from = more.then_some(block.resume);
+            let handle = || {
+                let _span = tracing::info_span!("handlers").entered();
+                let events = block.into_events(interner, diag);
+                handlers.handle(&events, interner, diag);
+                events.len()
+            };
+            let (count, next) = match parallelism {
+                Parallelism::Rayon => rayon::join(handle, || next_from.map(scan)),
+                Parallelism::Sequential => (handle(), next_from.map(scan)),
+            };
+            decoded += count;
+            in_flight = next;
+        }
+        self.events += decoded;
+        outcome
     }
 
     fn finish(mut self) -> Result<Analysis, LoadError> {
