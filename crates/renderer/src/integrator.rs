@@ -78,6 +78,10 @@ pub struct SamplesIntegrator<'m> {
     /// node whose line is NaN matches nothing, not even itself
     /// (`u32::MAX`).
     function_of: Vec<u32>,
+    /// The profile's trace ids keyed by number, for the keys that are how
+    /// JavaScript prints a number (the usual case): no string is made per
+    /// lookup.
+    trace_ids_by_number: ahash::AHashMap<u64, i64>,
     calls: Vec<ProfileCall>,
     js_stack: Vec<u32>,
     locked_depths: Vec<usize>,
@@ -123,9 +127,19 @@ impl<'m> SamplesIntegrator<'m> {
                 *functions.entry(key).or_insert(next)
             })
             .collect();
+        let trace_ids_by_number = model
+            .trace_ids
+            .iter()
+            .flatten()
+            .filter_map(|(key, &node)| {
+                let x = key.parse::<f64>().ok()?;
+                (tracekit_events::jsnum::js_number_string(x) == *key).then_some(((x + 0.0).to_bits(), node))
+            })
+            .collect();
         SamplesIntegrator {
             model,
             interner,
+            trace_ids_by_number,
             filter_native_frames: !show_native_frames && has_native_frames,
             scratch: Vec::new(),
             function_of,
@@ -354,7 +368,10 @@ impl<'m> SamplesIntegrator<'m> {
     /// The node a sample trace id points at, if any.
     fn node_of_trace_id(&self, trace_id: SampleTraceId) -> Option<NodeIx> {
         let trace_ids = self.model.trace_ids.as_ref()?;
-        let node_id = *trace_ids.get(&trace_id.key(self.interner))?;
+        let node_id = match trace_id {
+            SampleTraceId::Num(x) => *self.trace_ids_by_number.get(&(x + 0.0).to_bits())?,
+            SampleTraceId::Str(_) => *trace_ids.get(&trace_id.key(self.interner))?,
+        };
         if node_id == 0 {
             return None;
         }
