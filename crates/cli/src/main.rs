@@ -2,7 +2,7 @@
 //! the library, prints the tracks. All I/O of tracekit is here.
 
 use std::fs::File;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -99,19 +99,13 @@ fn load(path: &Path, options: &AnalyzeOptions) -> Result<tracekit::Analysis, Str
         bar
     });
     let mut loader = tracekit::Loader::new(*options);
-    let mut piece = vec![0u8; 8 << 20];
-    loop {
-        let n = match file.read(&mut piece) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.to_string()),
-        };
-        loader.push(&piece[..n]).map_err(|e| e.to_string())?;
-        if let Some(bar) = &progress {
-            bar.inc(n as u64);
-        }
-    }
+    loader
+        .read_from(&mut file, |n| {
+            if let Some(bar) = &progress {
+                bar.inc(n as u64);
+            }
+        })
+        .map_err(|e| e.to_string())?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -187,6 +181,11 @@ fn finish_output(result: std::io::Result<()>) -> Result<(), String> {
         Err(e) => Err(format!("writing the output: {e}")),
     }
 }
+
+// mimalloc keeps freed pages for reuse: the per-block buffers of a large
+// trace are not handed back to the kernel and zeroed again each time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

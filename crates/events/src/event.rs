@@ -177,18 +177,25 @@ fn scalar_end(b: &[u8], mut i: usize) -> usize {
 }
 
 fn is_null(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'n') {
+        return None;
+    }
     let end = scalar_end(b, i);
     (&b[i..end] == b"null").then_some(end)
 }
 
-fn parse_number(text: &str, at: usize) -> Option<f64> {
+fn parse_number(text: &str) -> Option<f64> {
     let t = text.trim();
-    match t.as_bytes().first() {
+    let digits = t.as_bytes();
+    // Most numbers of a trace are integers of a few digits (timestamps,
+    // ids): exact as doubles, read without the general float parser.
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let value = digits.iter().fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'));
+        return Some(value as f64);
+    }
+    match digits.first() {
         Some(b'-' | b'0'..=b'9') => t.parse::<f64>().ok().filter(|x| x.is_finite()),
-        _ => {
-            let _ = at;
-            None
-        }
+        _ => None,
     }
 }
 
@@ -199,7 +206,7 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
     }
     if b[i] == b'"' {
         let (s, end) = read_string(text, i)?;
-        return match parse_number(&s, i) {
+        return match parse_number(&s) {
             Some(value) => Ok((
                 Some(Number {
                     value,
@@ -217,7 +224,7 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
     if end == b.len() {
         return Err(ReadError::End);
     }
-    match parse_number(&text[i..end], i) {
+    match parse_number(&text[i..end]) {
         Some(value) => Ok((
             Some(Number {
                 value,
@@ -254,7 +261,7 @@ fn read_id<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<IdJson<'a>>
     if end == b.len() {
         return Err(ReadError::End);
     }
-    match parse_number(&text[i..end], i) {
+    match parse_number(&text[i..end]) {
         Some(x) => Ok((Some(IdJson::Num(x)), end)),
         None => Err(bad(i, format!("invalid type for {key}, expected a number or a string"))),
     }

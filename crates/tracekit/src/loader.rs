@@ -5,7 +5,7 @@
 //! neither the whole text nor all the events are ever held at once, and
 //! gzip is inflated while parsing.
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use tracekit_cpuprofile::{parse_profile_json, self_profiling::parse_self_profile};
 use tracekit_events::scan::{self, ArrayEnd};
@@ -93,6 +93,39 @@ impl Loader {
                 Ok(())
             }
             Source::Unknown(..) => Ok(()),
+        }
+    }
+
+    /// Reads the rest of the input from `reader`, calling `progress` with
+    /// the number of bytes of each piece read. This is the one place where
+    /// the library reads (from the caller's reader): plain text is read
+    /// straight into the loader's buffer, without an extra copy.
+    pub fn read_from(&mut self, reader: &mut impl Read, mut progress: impl FnMut(usize)) -> Result<(), LoadError> {
+        const PIECE: u64 = 8 << 20;
+        let io = |e: std::io::Error| LoadError::new(format!("reading the input: {e}"));
+        let mut piece = Vec::new();
+        loop {
+            if let Source::Plain(text) = &mut self.state {
+                let before = text.buf.len();
+                let n = reader.by_ref().take(PIECE).read_to_end(&mut text.buf).map_err(io)?;
+                debug_assert_eq!(text.buf.len(), before + n);
+                if n == 0 {
+                    return Ok(());
+                }
+                text.total += n;
+                if text.buf.len() >= BLOCK {
+                    text.step(false)?;
+                }
+                progress(n);
+                continue;
+            }
+            piece.clear();
+            let n = reader.by_ref().take(PIECE).read_to_end(&mut piece).map_err(io)?;
+            if n == 0 {
+                return Ok(());
+            }
+            self.push(&piece)?;
+            progress(n);
         }
     }
 
@@ -588,6 +621,22 @@ mod tests {
                 }
                 assert_eq!(dump(&loader.finish().unwrap()), whole, "{name} in pieces of {piece}");
             }
+        }
+    }
+
+    #[test]
+    fn reading_from_a_reader_gives_the_same_tracks() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/handwritten");
+        for name in ["devtools-recording.json", "truncated.json", "legacy.cpuprofile"] {
+            let bytes = std::fs::read(root.join(name)).unwrap();
+            let whole = dump(&analyze_bytes(&bytes, &AnalyzeOptions::default()).unwrap());
+            let mut loader = Loader::new(AnalyzeOptions::default());
+            let mut read = 0;
+            loader
+                .read_from(&mut std::io::Cursor::new(&bytes), |n| read += n)
+                .unwrap();
+            assert_eq!(read, bytes.len());
+            assert_eq!(dump(&loader.finish().unwrap()), whole, "{name}");
         }
     }
 
