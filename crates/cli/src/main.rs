@@ -140,6 +140,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 window_ms: args.window,
                 max_depth: args.max_depth,
                 min_duration_ms: args.min_duration,
+                parallelism,
             };
             let _span = tracing::info_span!("output").entered();
             let written = match args.format {

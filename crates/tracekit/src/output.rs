@@ -8,7 +8,7 @@ use std::io;
 use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
 use tracekit_events::{Id, Interner};
-use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_renderer::{JsFrame, NodeKind, Parallelism, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
 
@@ -24,9 +24,17 @@ pub struct Filter {
     pub max_depth: Option<u32>,
     /// Only nodes lasting at least this long, in milliseconds.
     pub min_duration_ms: Option<f64>,
+    /// How the text of large tracks is formatted: [`Parallelism::Rayon`]
+    /// formats pieces of a track on all cores (same output).
+    pub parallelism: Parallelism,
 }
 
 impl Filter {
+    /// Whether every node of a kept thread is kept.
+    fn keeps_every_node(&self) -> bool {
+        self.window_ms.is_none() && self.max_depth.is_none() && self.min_duration_ms.is_none()
+    }
+
     fn keeps_thread(&self, tid: Id, track: &ThreadTrack, interner: &Interner) -> bool {
         match &self.thread {
             None => true,
@@ -115,26 +123,33 @@ pub fn conformance(analysis: &Analysis) -> String {
 pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = &analysis.interner;
     let mut out = String::with_capacity(1 << 21);
-    let mut label = String::new();
     out.push_str("{\"processes\":");
-    write_processes(&mut out, w, analysis, filter, "entries", false, |out, track, node| {
-        out.push('[');
-        out.push_str(itoa::Buffer::new().format(node.depth));
-        out.push(',');
-        label.clear();
-        write_label(&mut label, track, &node.kind, interner);
-        write_json_string(out, &label);
-        out.push(',');
-        push_number(out, node.ts);
-        out.push(',');
-        push_number(out, node.dur.unwrap_or(0.0));
-        out.push(',');
-        match node.self_time {
-            Some(s) => push_number(out, s),
-            None => out.push_str("null"),
-        }
-        out.push(']');
-    })?;
+    write_processes(
+        &mut out,
+        w,
+        analysis,
+        filter,
+        "entries",
+        false,
+        |out, label, track, node| {
+            out.push('[');
+            out.push_str(itoa::Buffer::new().format(node.depth));
+            out.push(',');
+            label.clear();
+            write_label(label, track, &node.kind, interner);
+            write_json_string(out, label);
+            out.push(',');
+            push_number(out, node.ts);
+            out.push(',');
+            push_number(out, node.dur.unwrap_or(0.0));
+            out.push(',');
+            match node.self_time {
+                Some(s) => push_number(out, s),
+                None => out.push_str("null"),
+            }
+            out.push(']');
+        },
+    )?;
     out.push_str(",\"bounds\":{\"min\":");
     push_number(&mut out, analysis.bounds.min);
     out.push_str(",\"max\":");
@@ -145,7 +160,7 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
 
 /// Writes the `processes` array shared by the JSON formats: each process
 /// with its threads, each thread with its nodes under `nodes_key`, each
-/// node written by `write_node`.
+/// node written by `write_node` (given a scratch string).
 #[allow(clippy::too_many_arguments)]
 fn write_processes(
     out: &mut String,
@@ -154,7 +169,7 @@ fn write_processes(
     filter: &Filter,
     nodes_key: &str,
     with_kept_flag: bool,
-    mut write_node: impl FnMut(&mut String, &ThreadTrack, &TrackNode),
+    write_node: impl Fn(&mut String, &mut String, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
     let interner = &analysis.interner;
     let origin = analysis.bounds.min;
@@ -192,12 +207,41 @@ fn write_processes(
                 None => out.push_str("null"),
             }
             let _ = write!(out, ",\"{nodes_key}\":[");
-            for (ni, node) in filter.nodes(track, origin).enumerate() {
-                if ni > 0 {
-                    out.push(',');
+            let mut scratch = String::new();
+            if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() && track.nodes.len() > 1 << 16 {
+                // Pieces of the track formatted on all cores, a window at a
+                // time so that memory stays bounded, and written in order.
+                use rayon::prelude::*;
+                for (wi, window) in track.nodes.chunks(1 << 18).enumerate() {
+                    let pieces: Vec<String> = window
+                        .par_chunks(1 << 13)
+                        .map(|nodes| {
+                            let (mut text, mut scratch) = (String::with_capacity(nodes.len() * 64), String::new());
+                            for (ni, node) in nodes.iter().enumerate() {
+                                if ni > 0 {
+                                    text.push(',');
+                                }
+                                write_node(&mut text, &mut scratch, track, node);
+                            }
+                            text
+                        })
+                        .collect();
+                    for (pi, piece) in pieces.iter().enumerate() {
+                        if wi > 0 || pi > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(piece);
+                        flush_if_large(out, w)?;
+                    }
                 }
-                write_node(out, track, node);
-                flush_if_large(out, w)?;
+            } else {
+                for (ni, node) in filter.nodes(track, origin).enumerate() {
+                    if ni > 0 {
+                        out.push(',');
+                    }
+                    write_node(out, &mut scratch, track, node);
+                    flush_if_large(out, w)?;
+                }
             }
             out.push_str("]}");
         }
@@ -309,7 +353,7 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
     out.push_str(",\"max\":");
     write_json_number(&mut out, analysis.bounds.max);
     out.push_str("},\"processes\":");
-    write_processes(&mut out, w, analysis, filter, "nodes", true, |out, track, node| {
+    write_processes(&mut out, w, analysis, filter, "nodes", true, |out, _, track, node| {
         out.push_str("{\"depth\":");
         out.push_str(itoa::Buffer::new().format(node.depth));
         match (&node.kind, track.js_frame(&node.kind)) {

@@ -101,3 +101,36 @@ fn json_format() {
         insta::assert_snapshot!("json__gc", serde_json::to_string_pretty(&value).unwrap());
     });
 }
+
+#[test]
+fn large_tracks_print_the_same_on_all_cores() {
+    let mut trace = String::from("[");
+    for i in 0..100_000u64 {
+        let (ts, depth_name) = (i * 10, if i % 3 == 0 { "Outer" } else { "Inner" });
+        let dur = if i % 3 == 0 { 25 } else { 4 };
+        trace.push_str(&format!(
+            r#"{{"name":"{depth_name}","ph":"X","ts":{ts},"dur":{dur},"pid":1,"tid":1}},"#
+        ));
+    }
+    trace.push_str(r#"{"name":"End","ph":"I","ts":1,"pid":1,"tid":1}]"#);
+    let analysis = tracekit::analyze_bytes(trace.as_bytes(), &AnalyzeOptions::default()).unwrap();
+    let run = |parallelism| {
+        let filter = Filter {
+            parallelism,
+            ..Filter::default()
+        };
+        let mut conformance = Vec::new();
+        tracekit::output::write_conformance(&analysis, &filter, &mut conformance).unwrap();
+        let mut json = Vec::new();
+        tracekit::output::write_json(&analysis, &filter, &mut json).unwrap();
+        (conformance, json)
+    };
+    let sequential = run(tracekit::Parallelism::Sequential);
+    let parallel = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap()
+        .install(|| run(tracekit::Parallelism::Rayon));
+    assert!(sequential.0.len() > 1 << 20);
+    assert!(sequential == parallel);
+}
