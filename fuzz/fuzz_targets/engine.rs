@@ -1,6 +1,6 @@
-//! The whole pipeline on arbitrary bytes: decode, parse, analyze (the Meta,
-//! Samples and Renderer handlers, the CPU profile models, the trees), then
-//! the conformance, text, JSON and stats outputs.
+//! The whole pipeline on arbitrary bytes: load (the Meta, Samples and
+//! Renderer handlers, the CPU profile models, the trees), then every
+//! output: conformance, text, JSON and stats.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,13 +8,9 @@ use tracekit::output::Filter;
 use tracekit::AnalyzeOptions;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(decoded) = tracekit::decode(data) else {
+    let Ok(analysis) = tracekit::analyze_bytes(data, &AnalyzeOptions::default()) else {
         return;
     };
-    let Ok(trace) = tracekit::parse(&decoded.text) else {
-        return;
-    };
-    let analysis = tracekit::analyze(trace, &AnalyzeOptions::default());
     let filter = Filter::default();
     std::hint::black_box(tracekit::output::conformance(&analysis));
     std::hint::black_box(tracekit::output::text(&analysis, &filter));

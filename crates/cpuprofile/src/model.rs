@@ -197,6 +197,15 @@ impl CpuProfileModel {
         };
         model.extract_meta_nodes();
         let has_samples = samples.as_ref().is_some_and(|s| !s.is_empty());
+        if let (true, Some(samples), Some(timestamps)) = (has_samples, &samples, &timestamps) {
+            // Sorting pairs them up: what has no partner is lost, as in DevTools.
+            if samples.len() != timestamps.len() {
+                diag.skip(
+                    "profile: samples without a timestamp, or timestamps without a sample",
+                    || format!("{} samples, {} timestamps", samples.len(), timestamps.len()),
+                );
+            }
+        }
         match (samples, timestamps) {
             (Some(samples), timestamps) if has_samples => {
                 model.sort_and_normalize(samples, timestamps);

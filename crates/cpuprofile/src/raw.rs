@@ -154,16 +154,58 @@ impl CallFrameJson {
     }
 }
 
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// A node of the `nodes` list. Read field by field (no `flatten`, which
+/// would buffer unknown fields, recursively, whatever their depth).
 struct NodeJson {
     id: IntId,
     call_frame: Option<CallFrameJson>,
-    #[serde(flatten)]
     legacy: CallFrameJson,
     parent: Option<IntId>,
     children: Option<Vec<IntId>>,
     hit_count: Option<f64>,
+}
+
+impl<'de> serde::Deserialize<'de> for NodeJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NodeJson;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a profile node")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NodeJson, A::Error> {
+                let mut id = None;
+                let mut node = NodeJson {
+                    id: IntId(0),
+                    call_frame: None,
+                    legacy: CallFrameJson::default(),
+                    parent: None,
+                    children: None,
+                    hit_count: None,
+                };
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "id" => id = Some(map.next_value::<IntId>()?),
+                        "callFrame" => node.call_frame = map.next_value()?,
+                        "parent" => node.parent = map.next_value()?,
+                        "children" => node.children = map.next_value()?,
+                        "hitCount" => node.hit_count = map.next_value()?,
+                        "functionName" => node.legacy.function_name = map.next_value()?,
+                        "url" => node.legacy.url = map.next_value()?,
+                        "scriptId" => node.legacy.script_id = map.next_value()?,
+                        "lineNumber" => node.legacy.line_number = map.next_value()?,
+                        "columnNumber" => node.legacy.column_number = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                node.id = id.ok_or_else(|| de::Error::missing_field("id"))?;
+                Ok(node)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 impl NodeJson {

@@ -47,6 +47,27 @@ const STRETCH: usize = 4 << 20;
 /// ```
 pub struct Loader {
     state: Source,
+    gzip: GzipCheck,
+}
+
+/// What the loader keeps to judge a gzip stream that does not end well.
+#[derive(Default)]
+struct GzipCheck {
+    /// The last 8 bytes of compressed input: the trailer, if complete.
+    tail: [u8; 8],
+    compressed: usize,
+    /// Bytes came after the end of the gzip stream; they are ignored.
+    trailing_from: Option<usize>,
+}
+
+impl GzipCheck {
+    fn saw(&mut self, bytes: &[u8]) {
+        for &b in bytes.iter().rev().take(8).collect::<Vec<_>>().iter().rev() {
+            self.tail.copy_within(1.., 0);
+            self.tail[7] = *b;
+        }
+        self.compressed += bytes.len();
+    }
 }
 
 enum Source {
@@ -60,6 +81,7 @@ impl Loader {
     pub fn new(options: AnalyzeOptions) -> Self {
         Loader {
             state: Source::Unknown(Vec::new(), Box::new(Text::new(options))),
+            gzip: GzipCheck::default(),
         }
     }
 
@@ -83,12 +105,23 @@ impl Loader {
             Source::Plain(text) => text.append(bytes),
             Source::Gzip(decoder) => {
                 let _span = tracing::info_span!("decompress+parse").entered();
+                if self.gzip.trailing_from.is_some() {
+                    return Ok(());
+                }
+                let at = self.gzip.compressed;
+                self.gzip.saw(bytes);
                 if let Err(e) = decoder.write_all(bytes) {
-                    return Err(decoder
-                        .get_mut()
-                        .error
-                        .take()
-                        .unwrap_or_else(|| gzip_error(&e, decoder.get_ref())));
+                    if let Some(error) = decoder.get_mut().error.take() {
+                        return Err(error);
+                    }
+                    // After a whole stream, bytes that are not another one
+                    // (zeros padding a download, say) are left, as gzip -d
+                    // leaves them.
+                    if decoder.get_ref().total() > 0 && e.to_string().contains("invalid gzip header") {
+                        self.gzip.trailing_from = Some(at);
+                        return Ok(());
+                    }
+                    return Err(gzip_error(&e, decoder.get_ref()));
                 }
                 Ok(())
             }
@@ -138,18 +171,41 @@ impl Loader {
             }
             Source::Plain(text) => *text,
             Source::Gzip(mut decoder) => {
-                if let Err(e) = decoder.try_finish() {
-                    if let Some(error) = decoder.get_mut().error.take() {
-                        return Err(error);
-                    }
-                    if e.kind() == std::io::ErrorKind::UnexpectedEof || decoder.get_ref().total() > 0 {
-                        let kept = decoder.get_ref().total();
+                let check = &self.gzip;
+                let finished = match check.trailing_from {
+                    Some(_) => {
                         decoder
                             .get_mut()
                             .diag
+                            .warn("bytes after the end of the gzip stream were ignored");
+                        Ok(())
+                    }
+                    None => decoder.try_finish(),
+                };
+                if let Err(e) = finished {
+                    if let Some(error) = decoder.get_mut().error.take() {
+                        return Err(error);
+                    }
+                    let text = decoder.get_mut();
+                    let kept = text.total();
+                    if kept == 0 {
+                        return Err(LoadError::new(
+                            "corrupt gzip stream (after 0 decompressed bytes): cut short before any text",
+                        ));
+                    }
+                    // A whole trailer whose checksum or length disagrees
+                    // with the data, or a stream cut before its end.
+                    let crc = u32::from_le_bytes(check.tail[..4].try_into().unwrap_or_default());
+                    let size = u32::from_le_bytes(check.tail[4..].try_into().unwrap_or_default());
+                    if check.compressed >= 18 && (crc == text.crc.clone().finalize() || size == kept as u32) {
+                        text.diag.warn(format!(
+                            "the gzip stream's checksum does not match its data: kept the {kept} bytes it held"
+                        ));
+                    } else if e.kind() == std::io::ErrorKind::UnexpectedEof || e.to_string().contains("checksum") {
+                        text.diag
                             .warn(format!("the gzip stream is cut short: kept the {kept} bytes it held"));
                     } else {
-                        return Err(gzip_error(&e, decoder.get_ref()));
+                        return Err(gzip_error(&e, text));
                     }
                 }
                 // The decoder gives its writer back only by finishing again,
@@ -218,6 +274,8 @@ struct Text {
     diag: Diagnostics,
     /// An error met while the gzip decoder was writing to us.
     error: Option<LoadError>,
+    /// CRC-32 of the text, to check a gzip trailer.
+    crc: crc32fast::Hasher,
 }
 
 impl Text {
@@ -235,6 +293,7 @@ impl Text {
             interner: Interner::new(),
             diag: Diagnostics::default(),
             error: None,
+            crc: crc32fast::Hasher::new(),
         }
     }
 
@@ -244,6 +303,7 @@ impl Text {
 
     /// Takes more text, and decodes what it can once enough has come.
     fn append(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.crc.update(bytes);
         self.buf.extend_from_slice(bytes);
         self.total += bytes.len();
         if self.buf.len() < BLOCK {
@@ -559,6 +619,16 @@ fn whole_document(
         Document::Trace(_) => return Err(LoadError::new("a trace whose event array could not be read")),
     };
     let has = |k: &str| keys.iter().any(|(key, _)| key == k);
+    if let Some((_, range)) = keys.iter().find(|(key, _)| key == "traceEvents") {
+        let found = text[range.clone()]
+            .chars()
+            .next()
+            .map_or("nothing".to_owned(), |c| format!("'{c}'"));
+        return Err(LoadError::at(
+            range.start,
+            format!("traceEvents is not an array of events (it starts with {found})"),
+        ));
+    }
     if has("nodes") || has("head") {
         let profile = parse_profile_json(text, interner).map_err(|e| json_error(text, e, "CPU profile"))?;
         Ok((InputKind::CpuProfile, profile))

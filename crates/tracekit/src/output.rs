@@ -251,6 +251,9 @@ fn write_processes(
     Ok(())
 }
 
+/// The deepest level the text format shows by indentation alone.
+const MAX_INDENT: u32 = 40;
+
 fn ms(x: f64) -> String {
     format!("{:.3}", x / 1000.0)
 }
@@ -303,8 +306,14 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
             );
             for node in filter.nodes(track, origin) {
-                for _ in 0..node.depth + 2 {
+                // Indentation shows the depth up to a point; deeper, the
+                // depth is written out, so that a line's length does not
+                // grow with the stack (200,000 frames deep is real).
+                for _ in 0..node.depth.min(MAX_INDENT) + 2 {
                     out.push_str("  ");
+                }
+                if node.depth > MAX_INDENT {
+                    let _ = write!(out, "[depth {}] ", node.depth);
                 }
                 match (&node.kind, track.js_frame(&node.kind)) {
                     (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
