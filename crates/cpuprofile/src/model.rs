@@ -67,6 +67,7 @@ fn truthy(x: f64) -> bool {
 
 impl CpuProfileModel {
     pub fn new(profile: RawProfile, diag: &mut Diagnostics) -> Result<Self, ModelError> {
+        let legacy = profile.legacy;
         let (start, end, timestamps) = if profile.legacy {
             (
                 profile.start_time * 1000.0,
@@ -198,8 +199,10 @@ impl CpuProfileModel {
         model.extract_meta_nodes();
         let has_samples = samples.as_ref().is_some_and(|s| !s.is_empty());
         if let (true, Some(samples), Some(timestamps)) = (has_samples, &samples, &timestamps) {
-            // Sorting pairs them up: what has no partner is lost, as in DevTools.
-            if samples.len() != timestamps.len() {
+            // Sorting pairs them up: what has no partner is lost, as in
+            // DevTools. (Legacy profiles give one more timestamp, the end.)
+            let expected = samples.len() + usize::from(legacy);
+            if timestamps.len() != expected {
                 diag.skip(
                     "profile: samples without a timestamp, or timestamps without a sample",
                     || format!("{} samples, {} timestamps", samples.len(), timestamps.len()),
