@@ -201,8 +201,8 @@ impl CpuProfileModel {
         if let (true, Some(samples), Some(timestamps)) = (has_samples, &samples, &timestamps) {
             // Sorting pairs them up: what has no partner is lost, as in
             // DevTools. (Legacy profiles give one more timestamp, the end.)
-            let expected = samples.len() + usize::from(legacy);
-            if timestamps.len() != expected {
+            let (n, t) = (samples.len(), timestamps.len());
+            if t < n || t > n + usize::from(legacy) {
                 diag.skip(
                     "profile: samples without a timestamp, or timestamps without a sample",
                     || format!("{} samples, {} timestamps", samples.len(), timestamps.len()),
