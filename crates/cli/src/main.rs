@@ -183,11 +183,6 @@ fn finish_output(result: std::io::Result<()>) -> Result<(), String> {
     }
 }
 
-// mimalloc keeps freed pages for reuse: the per-block buffers of a large
-// trace are not handed back to the kernel and zeroed again each time.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.timings {
