@@ -146,9 +146,7 @@ impl Loader {
                     return Ok(());
                 }
                 text.total += n;
-                if text.buf.len() >= BLOCK {
-                    text.step(false)?;
-                }
+                text.maybe_step()?;
                 progress(n);
                 continue;
             }
@@ -276,6 +274,8 @@ struct Text {
     error: Option<LoadError>,
     /// CRC-32 of the text, to check a gzip trailer.
     crc: crc32fast::Hasher,
+    /// Buffer size at which the next step is taken.
+    step_at: usize,
 }
 
 impl Text {
@@ -294,6 +294,7 @@ impl Text {
             diag: Diagnostics::default(),
             error: None,
             crc: crc32fast::Hasher::new(),
+            step_at: BLOCK,
         }
     }
 
@@ -306,10 +307,21 @@ impl Text {
         self.crc.update(bytes);
         self.buf.extend_from_slice(bytes);
         self.total += bytes.len();
-        if self.buf.len() < BLOCK {
+        self.maybe_step()
+    }
+
+    /// Decodes once enough text has come. When a step can take nothing
+    /// (a document that is not a stream of events, or one event larger
+    /// than a block), the next waits until the buffer has doubled, so that
+    /// the text is scanned a bounded number of times in all.
+    fn maybe_step(&mut self) -> Result<(), LoadError> {
+        if self.buf.len() < self.step_at {
             return Ok(());
         }
-        self.step(false)
+        let before = self.base;
+        self.step(false)?;
+        self.step_at = if self.base == before { self.buf.len() * 2 } else { BLOCK };
+        Ok(())
     }
 
     /// Decodes what the buffer holds, then drops the text no longer needed.
