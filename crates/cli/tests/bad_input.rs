@@ -749,30 +749,28 @@ fn deep_closed_object() {
     );
 }
 
-/// `[[[[...` never closed: the start of a trace whose first event is an
-/// array, cut short. It loads as an empty trace, with a warning.
+/// `[[[[...` never closed: a trace cut before its first event. Nothing
+/// can be loaded: refused.
 #[test]
 fn deep_unclosed_array_does_not_overflow() {
     let s = Scratch::new();
     let f = s.write("deep-array.json", "[".repeat(DEPTH));
-    let stats = load(&s, f);
-    assert_eq!(
-        stats.warnings,
-        vec!["the trace is truncated: loading stopped at byte 1, after 0 events".to_owned()]
-    );
-    assert_eq!(stats.events, 0);
+    assert_refused(&s, f, "byte 1: the trace is truncated before its first event");
 }
 
+/// An array of no event at all (here one array 200,000 deep): refused.
 #[test]
-fn deep_closed_array_loads_with_its_event_skipped() {
+fn deep_closed_array_is_not_a_trace() {
     let s = Scratch::new();
     let f = s.write(
         "deep-array-closed.json",
         format!("{}{}", "[".repeat(DEPTH), "]".repeat(DEPTH)),
     );
-    let stats = load(&s, f);
-    assert_eq!(stats.skipped, skips(&[("event: not a valid event object", 1)]));
-    assert_eq!(stats.events, 0);
+    assert_refused(
+        &s,
+        f,
+        "no event could be read: 1 skipped (first: event: not a valid event object: event at byte 1: not an object)",
+    );
 }
 
 #[test]

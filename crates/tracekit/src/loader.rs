@@ -501,8 +501,25 @@ impl Text {
             Stage::Events { .. } | Stage::Trailer { .. } | Stage::Done => {
                 let end = self.end.take().unwrap_or(ArrayEnd::Truncated { offset: input_bytes });
                 if self.events == 0 {
-                    if let ArrayEnd::Damaged { offset, message } = &end {
-                        return Err(LoadError::at(*offset, message.clone()));
+                    // Nothing could be loaded: not a trace, whatever its start.
+                    match &end {
+                        ArrayEnd::Damaged { offset, message } => return Err(LoadError::at(*offset, message.clone())),
+                        ArrayEnd::Truncated { offset } => {
+                            return Err(LoadError::at(*offset, "the trace is truncated before its first event"))
+                        }
+                        ArrayEnd::Closed { .. } if self.diag.total_skipped() > 0 => {
+                            let count = self.diag.total_skipped();
+                            let (reason, record) = self
+                                .diag
+                                .skipped
+                                .iter()
+                                .next()
+                                .map_or(("", ""), |(r, k)| (r.as_str(), k.first_example.as_str()));
+                            return Err(LoadError::new(format!(
+                                "no event could be read: {count} skipped (first: {reason}: {record})"
+                            )));
+                        }
+                        ArrayEnd::Closed { .. } => {}
                     }
                 }
                 if let Some(warning) = array_end_warning(&end, self.events) {
