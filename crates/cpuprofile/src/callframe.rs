@@ -15,14 +15,6 @@ pub struct CallFrame {
 }
 
 impl CallFrame {
-    /// DevTools merges consecutive samples of "the same" frame by script,
-    /// function name and line (not url, not column).
-    pub fn same_function(&self, other: &CallFrame) -> bool {
-        self.script_id == other.script_id
-            && self.function_name == other.function_name
-            && self.line_number == other.line_number
-    }
-
     /// `js:<functionName>@<url>:<lineNumber>:<columnNumber>`, the label of a
     /// JS call in the conformance dump.
     pub fn write_label(&self, out: &mut String, interner: &Interner) {

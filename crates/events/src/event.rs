@@ -297,47 +297,24 @@ pub(crate) fn read_event_object(text: &str, start: usize) -> Result<(RawEvent<'_
         if i >= b.len() {
             return Err(ReadError::End);
         }
+        // Reads a field's value into the event; evaluates to the offset
+        // past it.
+        macro_rules! field {
+            ($read:ident, $name:ident) => {{
+                let (value, end) = $read(text, i, stringify!($name))?;
+                event.$name = value;
+                end
+            }};
+        }
         i = match key.as_ref() {
-            "name" => {
-                let (v, end) = read_text(text, i, "name")?;
-                event.name = v;
-                end
-            }
-            "cat" => {
-                let (v, end) = read_text(text, i, "cat")?;
-                event.cat = v;
-                end
-            }
-            "ph" => {
-                let (v, end) = read_text(text, i, "ph")?;
-                event.ph = v;
-                end
-            }
-            "ts" => {
-                let (v, end) = read_number(text, i, "ts")?;
-                event.ts = v;
-                end
-            }
-            "dur" => {
-                let (v, end) = read_number(text, i, "dur")?;
-                event.dur = v;
-                end
-            }
-            "pid" => {
-                let (v, end) = read_id(text, i, "pid")?;
-                event.pid = v;
-                end
-            }
-            "tid" => {
-                let (v, end) = read_id(text, i, "tid")?;
-                event.tid = v;
-                end
-            }
-            "id" => {
-                let (v, end) = read_id(text, i, "id")?;
-                event.id = v;
-                end
-            }
+            "name" => field!(read_text, name),
+            "cat" => field!(read_text, cat),
+            "ph" => field!(read_text, ph),
+            "ts" => field!(read_number, ts),
+            "dur" => field!(read_number, dur),
+            "pid" => field!(read_id, pid),
+            "tid" => field!(read_id, tid),
+            "id" => field!(read_id, id),
             "args" => {
                 let end = scan::skip_value(b, i)?;
                 event.args = if is_null(b, i).is_some() {
