@@ -2,12 +2,23 @@
 
 use std::path::{Path, PathBuf};
 
+use std::time::Duration;
+
 use anyhow::bail;
+use tracekit_conformance::views::{compare_views, known_view_differences, views_cases, ViewsReport};
 use tracekit_conformance::{compare, documented_divergences, golden_name, run_ours, Report};
 
 pub use tracekit_conformance::{fixture_files, FIXTURE_SETS};
 
-use crate::node;
+use crate::node::{self, ViewsRun};
+
+/// How long the views oracle may take on one corpus trace at full depth,
+/// then with [`CORPUS_VIEWS_DEPTH`] levels (DevTools re-walks the thread
+/// for every node it expands).
+const CORPUS_VIEWS_LIMIT: Duration = Duration::from_secs(60);
+/// The depth the views are compared to when the full trees take DevTools
+/// longer than [`CORPUS_VIEWS_LIMIT`].
+const CORPUS_VIEWS_DEPTH: u32 = 4;
 
 #[derive(Default)]
 struct Totals {
@@ -127,7 +138,158 @@ pub fn fixtures() -> anyhow::Result<()> {
             print_row(&mut totals, &name, outcome, &documented);
         }
     }
-    finish(totals)
+    let tracks = finish(totals);
+    let views = views_fixtures();
+    tracks.and(views)
+}
+
+/// Views (Call Tree and Bottom-Up) of our views dump against the oracle's.
+#[derive(Default)]
+struct ViewsTotals {
+    traces: usize,
+    identical: usize,
+    diverging: usize,
+    failing: usize,
+    /// Traces compared to a depth limit, not whole.
+    limited: usize,
+    counts: ViewsReport,
+}
+
+impl ViewsTotals {
+    /// Prints one trace's row. `divergences` are the documented reasons it
+    /// may differ (the engine's divergences, or a known difference).
+    fn row(&mut self, name: &str, report: &ViewsReport, divergences: &[String]) {
+        self.traces += 1;
+        let mut counts = report.clone();
+        counts.first_difference = None;
+        self.counts.add(&counts);
+        match &report.first_difference {
+            None => {
+                self.identical += 1;
+                println!("{name:<60} identical  {counts}");
+            }
+            Some(first) if !divergences.is_empty() => {
+                self.diverging += 1;
+                println!(
+                    "{name:<60} diverges   {counts}  documented: {}  (first difference: {first})",
+                    divergences.join(", ")
+                );
+            }
+            Some(first) => {
+                self.failing += 1;
+                println!("{name:<60} DIFFERS    {counts}  first difference: {first}");
+            }
+        }
+    }
+
+    fn failed(&mut self, name: &str, what: &str) {
+        self.traces += 1;
+        self.failing += 1;
+        println!("{name:<60} {what}");
+    }
+
+    fn finish(self) -> anyhow::Result<()> {
+        println!(
+            "\nviews of {} traces: {} identical to DevTools, {} differ only by documented divergences, {} differ \
+             ({} compared to a depth limit); {}",
+            self.traces, self.identical, self.diverging, self.failing, self.limited, self.counts
+        );
+        if self.failing > 0 {
+            bail!("the views of {} traces differ from DevTools", self.failing);
+        }
+        Ok(())
+    }
+}
+
+/// The engine's divergences met on `analysis`, if all are documented.
+fn documented_of(analysis: &tracekit::Analysis, documented: &[String]) -> Vec<String> {
+    let met: Vec<String> = analysis
+        .diagnostics
+        .divergences
+        .keys()
+        .map(|d| d.as_str().to_owned())
+        .collect();
+    if met.iter().all(|d| documented.contains(d)) {
+        met
+    } else {
+        Vec::new()
+    }
+}
+
+/// Every golden of `fixtures/expected/calltree/index.txt`.
+fn views_fixtures() -> anyhow::Result<()> {
+    println!("\nAggregated views (fixtures/expected/calltree/index.txt):");
+    let documented = documented_divergences(Path::new("."));
+    let known = known_view_differences(Path::new("."));
+    let mut totals = ViewsTotals::default();
+    for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
+        let name = format!("{} {}", case.trace, case.options.join(" "));
+        let bytes = std::fs::read(Path::new("fixtures").join(&case.trace))?;
+        let analysis = match tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()) {
+            Ok(a) => a,
+            Err(e) => {
+                totals.failed(&name, &format!("TRACEKIT FAILS: {e}"));
+                continue;
+            }
+        };
+        let ours = tracekit_views::calltree_conformance(&analysis, case.window, None);
+        let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;
+        let report =
+            compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).map_err(anyhow::Error::msg)?;
+        if case.top_down_depth.is_some() || case.bottom_up_depth.is_some() {
+            totals.limited += 1;
+        }
+        let mut divergences = documented_of(&analysis, &documented);
+        if let Some(reason) = known.get(&case.golden) {
+            divergences.push(reason.split_whitespace().next().unwrap_or_default().to_owned());
+        }
+        totals.row(&name, &report, &divergences);
+    }
+    totals.finish()
+}
+
+/// Writes the views oracle's golden of every case of
+/// `fixtures/expected/calltree/index.txt` whose trace contains `only`. A
+/// trace DevTools fails on keeps no golden (the index says why).
+pub fn write_views_goldens(only: &str) -> anyhow::Result<()> {
+    for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
+        if !case.trace.contains(only) {
+            continue;
+        }
+        let golden = Path::new("fixtures/expected/calltree").join(&case.golden);
+        let trace = Path::new("fixtures").join(&case.trace);
+        match node::views_dump(&trace, &case.options, Duration::MAX)? {
+            ViewsRun::Dump(dump) => {
+                if let Some(parent) = golden.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(&golden, dump)?;
+            }
+            ViewsRun::Failed(message) => {
+                eprintln!(
+                    "xtask: no views golden for {} {}: {message}",
+                    case.trace,
+                    case.options.join(" ")
+                );
+                let _ = std::fs::remove_file(&golden);
+            }
+            ViewsRun::TimedOut => unreachable!("no time limit"),
+        }
+    }
+    Ok(())
+}
+
+/// The views oracle's dump of a corpus trace: at full depth if DevTools
+/// finishes within the limit, else to [`CORPUS_VIEWS_DEPTH`] levels.
+fn corpus_views_oracle(file: &Path) -> anyhow::Result<(ViewsRun, Option<u32>)> {
+    match node::views_dump(file, &[], CORPUS_VIEWS_LIMIT)? {
+        ViewsRun::TimedOut => {
+            let options = ["--max-depth".to_owned(), CORPUS_VIEWS_DEPTH.to_string()];
+            let run = node::views_dump(file, &options, CORPUS_VIEWS_LIMIT * 2)?;
+            Ok((run, Some(CORPUS_VIEWS_DEPTH)))
+        }
+        run => Ok((run, None)),
+    }
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -155,10 +317,10 @@ pub fn corpus(dir: &Path) -> anyhow::Result<()> {
     let mut files = Vec::new();
     walk(dir, &mut files)?;
     let mut totals = Totals::default();
-    for file in files {
-        let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
-        let ours = run_ours(&file, tracekit::Parallelism::Rayon);
-        let oracle = node::oracle_dump(&file)?;
+    for file in &files {
+        let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        let ours = run_ours(file, tracekit::Parallelism::Rayon);
+        let oracle = node::oracle_dump(file)?;
         let outcome = match (ours, oracle) {
             (Err(e), _) => Outcome::OursFailed(e),
             (Ok(ours), Err(message)) => Outcome::OracleFailed(message, ours.divergences.into_keys().collect()),
@@ -169,5 +331,53 @@ pub fn corpus(dir: &Path) -> anyhow::Result<()> {
         };
         print_row(&mut totals, &name, outcome, &documented);
     }
-    finish(totals)
+    let tracks = finish(totals);
+    let views = corpus_views(dir, &files, &documented);
+    tracks.and(views)
+}
+
+/// The views of every corpus trace against the views oracle run live.
+fn corpus_views(dir: &Path, files: &[PathBuf], documented: &[String]) -> anyhow::Result<()> {
+    println!("\nAggregated views (Call Tree and Bottom-Up, whole trace):");
+    let mut totals = ViewsTotals::default();
+    for file in files {
+        let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        let analysis = std::fs::read(file)
+            .map_err(|e| e.to_string())
+            .and_then(|b| tracekit::analyze_bytes(&b, &tracekit::AnalyzeOptions::default()).map_err(|e| e.to_string()));
+        let (oracle, depth) = corpus_views_oracle(file)?;
+        let name = match depth {
+            Some(d) => format!("{name} (depth {d})"),
+            None => name,
+        };
+        match (analysis, oracle) {
+            (Err(e), _) => totals.failed(&name, &format!("TRACEKIT FAILS: {e}")),
+            (Ok(_), ViewsRun::TimedOut) => totals.failed(&name, "ORACLE TIMED OUT"),
+            (Ok(analysis), ViewsRun::Failed(message)) => {
+                let divergences = documented_of(&analysis, documented);
+                if divergences.is_empty() {
+                    totals.failed(
+                        &name,
+                        &format!("ORACLE FAILS ({message}) and tracekit names no divergence"),
+                    );
+                } else {
+                    totals.traces += 1;
+                    totals.diverging += 1;
+                    println!(
+                        "{name:<60} diverges   DevTools fails ({message}); tracekit loads it: {}",
+                        divergences.join(", ")
+                    );
+                }
+            }
+            (Ok(analysis), ViewsRun::Dump(golden)) => {
+                if depth.is_some() {
+                    totals.limited += 1;
+                }
+                let ours = tracekit_views::calltree_conformance(&analysis, None, None);
+                let report = compare_views(&ours, &golden, depth, depth).map_err(anyhow::Error::msg)?;
+                totals.row(&name, &report, &documented_of(&analysis, documented));
+            }
+        }
+    }
+    totals.finish()
 }

@@ -38,8 +38,13 @@ enum Command {
         #[arg(long)]
         scale: Option<f64>,
     },
-    /// Write the DevTools engine's conformance dumps of the fixtures to fixtures/expected/.
-    Oracle,
+    /// Write the DevTools engine's conformance dumps of the fixtures to fixtures/expected/:
+    /// the tracks of every fixture, and the views of fixtures/expected/calltree/index.txt.
+    Oracle {
+        /// Only the fixtures whose path contains this text.
+        #[arg(long)]
+        only: Option<String>,
+    },
     /// Compare tracekit with the DevTools engine.
     Conformance {
         /// Compare on every trace under DIR, running the oracle live.
@@ -74,10 +79,12 @@ fn main() -> anyhow::Result<()> {
             }
             node::run_node(&args)
         }
-        Command::Oracle => {
+        Command::Oracle { only } => {
             node::ensure_packages()?;
+            let only = only.unwrap_or_default();
             for (dir, out) in conformance::FIXTURE_SETS {
-                let files = conformance::fixture_files(Path::new(dir))?;
+                let mut files = conformance::fixture_files(Path::new(dir))?;
+                files.retain(|f| f.to_string_lossy().contains(&only));
                 if files.is_empty() {
                     continue;
                 }
@@ -89,7 +96,7 @@ fn main() -> anyhow::Result<()> {
                     eprintln!("xtask: the oracle failed on some fixtures ({e}); see above");
                 }
             }
-            Ok(())
+            conformance::write_views_goldens(&only)
         }
         Command::Conformance { corpus } => match corpus {
             Some(dir) => conformance::corpus(&dir),

@@ -1,7 +1,9 @@
 //! Installing and running the Node side (Chromium, npm packages, scripts).
 
+use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
@@ -65,5 +67,63 @@ pub fn oracle_dump(file: &Path) -> anyhow::Result<Result<String, String>> {
             .find(|l| l.starts_with("oracle:"))
             .unwrap_or(err.trim());
         Ok(Err(line.to_owned()))
+    }
+}
+
+/// How a run of `calltree.mjs` ended.
+pub enum ViewsRun {
+    /// Its dump.
+    Dump(String),
+    /// Its error line (the engine refused the trace).
+    Failed(String),
+    /// It was still running after the time limit, and was killed.
+    TimedOut,
+}
+
+/// Runs the views oracle (`calltree.mjs OPTIONS FILE`) on one file, for at
+/// most `limit`: expanding a whole tree costs DevTools nodes x events.
+pub fn views_dump(file: &Path, options: &[String], limit: Duration) -> anyhow::Result<ViewsRun> {
+    let mut child = Command::new("node")
+        .args(["--max-old-space-size=8192", "xtask/js/calltree.mjs"])
+        .args(options)
+        .arg(file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("running node")?;
+    // Read both pipes while the child runs, or a big dump would block it.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).map(|_| s)
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).map(|_| s)
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() > limit {
+            child.kill()?;
+            child.wait()?;
+            return Ok(ViewsRun::TimedOut);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = out.join().expect("reader thread")?;
+    let err = err.join().expect("reader thread")?;
+    if status.success() {
+        Ok(ViewsRun::Dump(out))
+    } else {
+        let line = err
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("calltree:"))
+            .unwrap_or(err.trim());
+        Ok(ViewsRun::Failed(line.to_owned()))
     }
 }

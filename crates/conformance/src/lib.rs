@@ -1,12 +1,15 @@
 //! Compares two conformance dumps (tracekit's and the DevTools oracle's)
 //! thread by thread, for the conformance harness and the fixture tests;
-//! and knows where the fixtures and their goldens are.
+//! and knows where the fixtures and their goldens are. The aggregated
+//! views' dumps are compared by [`views`].
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+pub mod views;
 
 /// How two dumps compare.
 #[derive(Debug, Clone, Default, PartialEq)]

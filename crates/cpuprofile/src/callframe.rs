@@ -16,17 +16,45 @@ pub struct CallFrame {
     pub url: Sym,
     /// `scriptId`, as text whatever the input wrote (a number or a string).
     pub script_id: Sym,
-    /// Whether the profile's `scriptId` was JavaScript-truthy as DevTools
-    /// keeps it. Trace profiles store `String(scriptId)`, truthy unless
-    /// empty; a `.cpuprofile` (or a `CpuProfile` event) keeps the raw JSON
-    /// value, so a number 0, `""`, `null`, `false` or a missing one is
-    /// falsy. The aggregated views' node ids then fall back to the url.
-    pub script_id_truthy: bool,
+    /// Which field names the frame's location in the aggregated views'
+    /// node ids (see [`IdLocation`]).
+    pub id_location: IdLocation,
     /// `lineNumber`, 0-based (a legacy node's 1-based one less 1), as
     /// written otherwise: -1 for "none", and any number a writer put there.
     pub line_number: Option<f64>,
     /// `columnNumber`, 0-based, converted and kept as `line_number` is.
     pub column_number: Option<f64>,
+}
+
+/// The field DevTools' aggregated views name a frame's location by: the
+/// first JavaScript-truthy of `scriptId` and `url`, else nothing. Trace
+/// profiles store `String(scriptId)`, truthy unless empty; a `.cpuprofile`
+/// (or a `CpuProfile` event) keeps the raw JSON values, so a number 0,
+/// `""`, `null`, `false` or a missing `scriptId` is falsy, and so is a
+/// missing or empty `url`. Decided when the frame is read, because the
+/// interned texts no longer tell a missing field from the text `undefined`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IdLocation {
+    /// `scriptId` is truthy.
+    ScriptId,
+    /// `scriptId` is falsy and `url` truthy.
+    Url,
+    /// Both are falsy: the location is empty.
+    Nothing,
+}
+
+impl IdLocation {
+    /// The location field of a frame whose `scriptId` and `url` are as
+    /// given (JavaScript truthiness).
+    pub fn of(script_id_truthy: bool, url_truthy: bool) -> IdLocation {
+        if script_id_truthy {
+            IdLocation::ScriptId
+        } else if url_truthy {
+            IdLocation::Url
+        } else {
+            IdLocation::Nothing
+        }
+    }
 }
 
 impl CallFrame {
@@ -37,7 +65,7 @@ impl CallFrame {
             function_name: name,
             url: tracekit_events::names::EMPTY,
             script_id: tracekit_events::names::ZERO,
-            script_id_truthy: true,
+            id_location: IdLocation::ScriptId,
             line_number: Some(-1.0),
             column_number: Some(-1.0),
         }

@@ -11,7 +11,7 @@ pub mod raw;
 pub mod self_profiling;
 pub mod trace_samples;
 
-pub use callframe::CallFrame;
+pub use callframe::{CallFrame, IdLocation};
 pub use frames::FrameEvent;
 pub use model::{CpuProfileModel, ModelError, NodeIx, ProfileNode};
 pub use raw::{parse_profile_json, IntId, RawNode, RawProfile, Text};

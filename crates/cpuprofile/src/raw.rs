@@ -8,7 +8,7 @@ use ahash::AHashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use tracekit_events::{Interner, Micros, Seconds, Sym};
 
-use crate::callframe::CallFrame;
+use crate::callframe::{CallFrame, IdLocation};
 
 /// A profile node as written: links are node ids, not yet checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,7 +193,10 @@ impl CallFrameJson {
                 url: interner.intern(self.url.as_deref().unwrap_or("")),
                 script_id: interner.intern(self.script_id.as_ref().map_or("0", |t| t.0.as_str())),
                 // DevTools' conversion takes `String(scriptId ?? '0')`.
-                script_id_truthy: self.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
+                id_location: IdLocation::of(
+                    self.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
+                    self.url.as_deref().is_some_and(|u| !u.is_empty()),
+                ),
                 line_number: Some(self.line_number.map_or(-1.0, |v| v - 1.0)),
                 column_number: Some(self.column_number.map_or(-1.0, |v| v - 1.0)),
             };
@@ -203,7 +206,10 @@ impl CallFrameJson {
             function_name: text(self.function_name.as_deref()),
             url: text(self.url.as_deref()),
             script_id: text(self.script_id.as_ref().map(|t| t.0.as_str())),
-            script_id_truthy: self.script_id.as_ref().is_some_and(|t| t.1),
+            id_location: IdLocation::of(
+                self.script_id.as_ref().is_some_and(|t| t.1),
+                self.url.as_deref().is_some_and(|u| !u.is_empty()),
+            ),
             line_number: self.line_number,
             column_number: self.column_number,
         }
@@ -372,7 +378,7 @@ impl<'de> Visitor<'de> for HeadSeed<'_, '_> {
                 function_name: tracekit_events::names::EMPTY,
                 url: tracekit_events::names::EMPTY,
                 script_id: tracekit_events::names::EMPTY,
-                script_id_truthy: false,
+                id_location: IdLocation::Nothing,
                 line_number: None,
                 column_number: None,
             },

@@ -15,7 +15,7 @@ use ahash::AHashMap;
 use serde::Deserialize;
 use tracekit_events::{names, Diagnostics, Interner, Micros, Millis};
 
-use crate::callframe::CallFrame;
+use crate::callframe::{CallFrame, IdLocation};
 use crate::raw::{RawNode, RawProfile};
 
 #[derive(Deserialize)]
@@ -84,7 +84,7 @@ impl Builder<'_> {
             function_name: self.interner.intern(&frame.name),
             url,
             script_id: names::ZERO,
-            script_id_truthy: true,
+            id_location: IdLocation::ScriptId,
             line_number: Some(frame.line.map_or(-1.0, |l| l - 1.0)),
             column_number: Some(frame.column.map_or(-1.0, |c| c - 1.0)),
         };

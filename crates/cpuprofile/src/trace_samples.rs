@@ -77,7 +77,7 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use tracekit_events::jsnum::js_number_string;
 use tracekit_events::{names, Diagnostics, Id, Interner, Micros};
 
-use crate::callframe::CallFrame;
+use crate::callframe::{CallFrame, IdLocation};
 use crate::raw::{RawNode, RawProfile};
 
 /// The samples of one thread, as a CPU profile.
@@ -543,7 +543,7 @@ impl<'a> Frames<'a> {
             function_name: interner.intern(&name),
             url,
             script_id: names::ZERO,
-            script_id_truthy: true,
+            id_location: IdLocation::ScriptId,
             line_number: Some(line.map_or(-1.0, |l| l - 1.0)),
             column_number: Some(column.map_or(-1.0, |c| c - 1.0)),
         }

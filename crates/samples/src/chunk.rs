@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use ahash::AHashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tracekit_cpuprofile::{parse_profile_json, CallFrame, IntId, RawNode, RawProfile, Text};
+use tracekit_cpuprofile::{parse_profile_json, CallFrame, IdLocation, IntId, RawNode, RawProfile, Text};
 use tracekit_events::{names, Diagnostics, Event, Interner, Skip};
 
 #[derive(Deserialize)]
@@ -96,7 +96,10 @@ pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut 
                     url,
                     script_id: interner.intern(cf.script_id.as_ref().map_or("undefined", |t| t.0.as_str())),
                     // DevTools keeps `String(scriptId)`.
-                    script_id_truthy: cf.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
+                    id_location: IdLocation::of(
+                        cf.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
+                        url != names::EMPTY,
+                    ),
                     line_number: Some(cf.line_number.unwrap_or(-1.0)),
                     column_number: Some(cf.column_number.unwrap_or(-1.0)),
                 },

@@ -31,7 +31,7 @@ pub mod styles;
 
 use ahash::AHashMap;
 use tracekit::{Analysis, Bounds, Id, Interner, NodeKind, Sym, ThreadTrack};
-use tracekit_cpuprofile::CallFrame;
+use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
 use tracekit_events::{names, Phase};
@@ -193,10 +193,10 @@ fn js_call_id(frame: &CallFrame, interner: &Interner) -> String {
         out.push_str(name);
     }
     out.push('@');
-    if frame.script_id_truthy {
-        out.push_str(interner.resolve(frame.script_id));
-    } else {
-        out.push_str(interner.resolve(frame.url));
+    match frame.id_location {
+        IdLocation::ScriptId => out.push_str(interner.resolve(frame.script_id)),
+        IdLocation::Url => out.push_str(interner.resolve(frame.url)),
+        IdLocation::Nothing => {}
     }
     out.push(':');
     match frame.line_number {
