@@ -143,8 +143,9 @@ enum CalltreeFormat {
     /// An indented tree: a line per node with its self and total time in
     /// ms and in percent of the window.
     Text,
-    /// Both views of each thread as JSON rows [depth, id, self ms, total
-    /// ms] (the conformance dump's schema, for the selected threads).
+    /// Both views of each thread as JSON: nodes in the text format's
+    /// order with parent, function, self and total ms, and sample counts
+    /// for a thread with a CPU profile (docs/views.md).
     Json,
     /// The dump compared with the DevTools engine's (xtask/js/calltree.mjs).
     Conformance,
@@ -556,7 +557,12 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
             };
             tracekit_views::write_text(&analysis, only.as_deref(), view, window, args.max_depth)
         }
-        CalltreeFormat::Json | CalltreeFormat::Conformance => {
+        CalltreeFormat::Json => {
+            let mut s = tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth);
+            s.push('\n');
+            s
+        }
+        CalltreeFormat::Conformance => {
             let mut s = tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth);
             s.push('\n');
             s

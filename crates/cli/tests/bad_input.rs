@@ -912,7 +912,7 @@ fn events_with_missing_or_ill_typed_fields() {
             ("event: not a valid event object", 10),
         ])
     );
-    assert_eq!(stats.divergences, vec!["event-without-name"]);
+    assert_eq!(stats.divergences, vec!["event-without-category", "event-without-name"]);
     assert_eq!(stats.events, 2);
     assert!(stats.output.contains(r#""ok""#), "{}", stats.output);
 }

@@ -105,3 +105,70 @@ fn a_window_outside_the_trace_is_an_error() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn json_lists_nodes_with_parents_functions_and_sample_counts() {
+    let (code, stdout, stderr) = run(&["calltree", "handwritten/views/js.cpuprofile", "--format", "json"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let thread = &doc["threads"][0];
+    assert_eq!(
+        thread["samples"],
+        serde_json::json!({"inWindow": 12, "attributed": 12, "unattributed": 0})
+    );
+    let nodes = thread["topDown"].as_array().unwrap();
+    // The anonymous function of app.js, 9 of the 12 samples, 3 its own.
+    assert_eq!(nodes[0]["id"], "f:@7:10:4");
+    assert_eq!(nodes[0]["url"], "https://a.test/app.js");
+    assert_eq!(
+        (nodes[0]["line"].as_f64(), nodes[0]["column"].as_f64()),
+        (Some(10.0), Some(4.0))
+    );
+    assert_eq!(
+        (nodes[0]["samples"].as_u64(), nodes[0]["selfCount"].as_u64()),
+        (Some(9), Some(3))
+    );
+    assert_eq!(nodes[0]["parent"], serde_json::Value::Null);
+    // Every node's parent comes before it, one level up; samples add up.
+    for (i, node) in nodes.iter().enumerate() {
+        let depth = node["depth"].as_u64().unwrap();
+        match node["parent"].as_u64().map(|p| usize::try_from(p).unwrap()) {
+            Some(p) => {
+                assert!(p < i);
+                assert_eq!(nodes[p]["depth"].as_u64().unwrap() + 1, depth);
+            }
+            None => assert_eq!(depth, 0),
+        }
+        let children: u64 = nodes
+            .iter()
+            .filter(|c| c["parent"].as_u64() == Some(i as u64))
+            .map(|c| c["samples"].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            node["samples"].as_u64().unwrap(),
+            children + node["selfCount"].as_u64().unwrap()
+        );
+    }
+    let roots: u64 = nodes
+        .iter()
+        .filter(|n| n["parent"].is_null())
+        .map(|n| n["samples"].as_u64().unwrap())
+        .sum();
+    assert_eq!(roots, 12);
+    // The Bottom-Up has no sample counts.
+    assert!(thread["bottomUp"][0].get("samples").is_none());
+}
+
+#[test]
+fn the_text_of_a_profile_shows_sample_counts_and_a_trace_does_not() {
+    let (code, stdout, _) = run(&["calltree", "handwritten/views/js.cpuprofile"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("12 samples in the window"), "{stdout}");
+    assert!(
+        stdout.contains("  3/9  js (anonymous) https://a.test/app.js:11:5"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["calltree", "handwritten/views/js-trace.json"]);
+    assert_eq!(code, Some(0));
+    assert!(!stdout.contains("samples"), "{stdout}");
+}

@@ -329,6 +329,11 @@ fn finish_event<'a>(
         return None;
     };
     let ph = raw.ph.map(|p| Phase::from_str(&p)).unwrap_or(Phase::OTHER);
+    if raw.cat.is_none() && ph != Phase::METADATA {
+        diag.diverge(Divergence::EventWithoutCategory, || {
+            format!("event at byte {offset} has no cat (DevTools' aggregated views fail on it)")
+        });
+    }
     let ts = match raw.ts.map(|n| Micros(n.value)) {
         Some(ts) => ts,
         None if ph == Phase::METADATA => Micros::ZERO,

@@ -135,6 +135,9 @@ reasons! {
         NumericStrings => "numeric-strings",
         /// An event without a name is skipped instead of failing the load.
         EventWithoutName => "event-without-name",
+        /// An event without `cat` gets aggregated views (DevTools' throw);
+        /// the tracks are the same.
+        EventWithoutCategory => "event-without-category",
         /// A `TracingStartedInBrowser` without frames loads as generic.
         TracingStartedWithoutFrames => "tracing-started-without-frames",
         /// Cyclic profile nodes are visited once.

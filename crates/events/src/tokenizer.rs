@@ -588,7 +588,7 @@ mod tests {
 
     #[test]
     fn reads_both_trace_forms_and_the_keys_around_the_events() {
-        let (result, events, cx) = load(r#"[{"name":"RunTask","ph":"X","ts":1,"dur":2,"pid":1,"tid":"a"}]"#);
+        let (result, events, cx) = load(r#"[{"name":"RunTask","cat":"c","ph":"X","ts":1,"dur":2,"pid":1,"tid":"a"}]"#);
         assert!(matches!(result, Ok(Tokenized::Trace { events: 1, .. })));
         assert_eq!(events[0].name, "RunTask");
         assert!(cx.diagnostics.is_empty());
@@ -725,7 +725,11 @@ mod tests {
         let mut sink = Collect::default();
         let mut tokenizer = Tokenizer::new();
         tokenizer
-            .push(br#"[{"name":"a","ph":"I","ts":1,"pid":1}"#, &mut cx, &mut sink)
+            .push(
+                br#"[{"name":"a","cat":"c","ph":"I","ts":1,"pid":1}"#,
+                &mut cx,
+                &mut sink,
+            )
             .unwrap();
         let spaces = vec![b' '; 1 << 20];
         for _ in 0..((4 * BLOCK) >> 20) {
@@ -733,7 +737,11 @@ mod tests {
             assert!(tokenizer.buf.len() <= BLOCK + (1 << 20), "{}", tokenizer.buf.len());
         }
         tokenizer
-            .push(br#",{"name":"b","ph":"I","ts":2,"pid":1}]"#, &mut cx, &mut sink)
+            .push(
+                br#",{"name":"b","cat":"c","ph":"I","ts":2,"pid":1}]"#,
+                &mut cx,
+                &mut sink,
+            )
             .unwrap();
         tokenizer.finish(&mut cx, &mut sink).unwrap();
         let names: Vec<&str> = sink.0.iter().map(|e| e.name.as_str()).collect();

@@ -176,6 +176,16 @@ pub struct JsFrame {
     pub node_id: i64,
 }
 
+/// A CPU sample of a thread's profile: when it was taken, and the frame on
+/// top of the stack then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CpuSample {
+    /// When it was taken, as the JS calls built from it start then.
+    pub ts: Micros,
+    /// Its leaf frame: an index into [`ThreadTrack::js_frames`].
+    pub frame: u32,
+}
+
 /// A node of a thread's call tree. Times in microseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrackNode {
@@ -203,6 +213,9 @@ pub struct ThreadTrack {
     pub nodes: Vec<TrackNode>,
     /// The functions JS calls refer to (the profile's nodes).
     pub js_frames: Vec<JsFrame>,
+    /// The CPU samples of the thread's profile, in time order (empty
+    /// without a profile).
+    pub samples: Vec<CpuSample>,
     /// The aggregated views' args ([`ViewArgs`]) of the entries that need
     /// them, by the index of their source event, sorted.
     pub view_args: Vec<(u32, ViewArgs)>,
@@ -375,6 +388,7 @@ impl RendererHandler {
                 let Some(BuiltThread {
                     nodes,
                     js_frames,
+                    samples,
                     diagnostics,
                     over_budget,
                 }) = built.next()
@@ -391,6 +405,7 @@ impl RendererHandler {
                         name: names_by_thread.get(&(pid, tid)).cloned(),
                         nodes,
                         js_frames,
+                        samples,
                         view_args: thread.view_args,
                         over_budget,
                     },
@@ -491,6 +506,7 @@ struct ThreadJob {
 struct BuiltThread {
     nodes: Vec<TrackNode>,
     js_frames: Vec<JsFrame>,
+    samples: Vec<CpuSample>,
     diagnostics: Diagnostics,
     /// Over the node budget: at least this many nodes.
     over_budget: Option<usize>,
@@ -506,9 +522,11 @@ fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, c
         let profile = samples.profile(job.pid, job.tid);
         let nodes = build_thread_tree(job.entries, profile, interner, max_nodes, &mut diagnostics)?;
         let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
+        let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
         Ok(BuiltThread {
             nodes,
             js_frames,
+            samples,
             diagnostics,
             over_budget: None,
         })
@@ -540,6 +558,7 @@ fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, c
                 done.push(BuiltThread {
                     nodes: Vec::new(),
                     js_frames: Vec::new(),
+                    samples: Vec::new(),
                     diagnostics,
                     over_budget: Some(count),
                 });
@@ -570,6 +589,17 @@ pub fn js_frames_of(model: &tracekit_cpuprofile::CpuProfileModel) -> Vec<JsFrame
         .map(|n| JsFrame {
             call_frame: n.call_frame,
             node_id: n.id,
+        })
+        .collect()
+}
+
+/// The samples of a profile (those naming a known node), in time order.
+pub fn cpu_samples_of(model: &tracekit_cpuprofile::CpuProfileModel) -> Vec<CpuSample> {
+    (0..model.samples.len())
+        .filter_map(|i| {
+            let frame = model.node_by_index(i)?;
+            let ts = tracekit_events::Millis(model.timestamps.get(i).copied().unwrap_or(f64::NAN)).to_micros();
+            Some(CpuSample { ts, frame })
         })
         .collect()
 }

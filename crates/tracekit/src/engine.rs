@@ -220,12 +220,14 @@ pub(crate) fn analyze_profile(
                     .collect();
                 if !nodes.is_empty() {
                     let js_frames = tracekit_renderer::js_frames_of(&model);
+                    let samples = tracekit_renderer::cpu_samples_of(&model);
                     process.threads.insert(
                         pid,
                         ThreadTrack {
                             name: None,
                             nodes,
                             js_frames,
+                            samples,
                             over_budget: None,
                             view_args: Vec::new(),
                         },

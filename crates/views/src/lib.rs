@@ -27,10 +27,13 @@
 
 #![deny(missing_docs)]
 
+mod json;
 pub mod styles;
 
+pub use json::calltree_json;
+
 use ahash::AHashMap;
-use tracekit::{Analysis, Bounds, Id, Interner, NodeKind, Sym, ThreadTrack};
+use tracekit::{Analysis, Bounds, CpuSample, Id, Interner, NodeKind, Sym, ThreadTrack};
 use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
@@ -132,11 +135,111 @@ pub struct ThreadViews {
     /// A readable label of each id: the id itself, or for a JS call
     /// `js NAME URL:LINE:COLUMN` (1-based, as the tracks' text format).
     pub labels: Vec<String>,
+    /// The call frame of each id that names a JS call.
+    pub frames: Vec<Option<CallFrame>>,
     /// The Call Tree.
     pub top_down: Tree,
     /// The Bottom-Up; its first-level nodes with no self time (and no
     /// transfer size) are already removed.
     pub bottom_up: Tree,
+    /// The CPU samples in each Call Tree node, for a thread with a CPU
+    /// profile; `None` without one.
+    pub samples: Option<SampleCounts>,
+}
+
+/// The CPU samples of a thread's window counted per Call Tree node (the
+/// trie of call sites with `samples` and `selfCount`): a sample taken at
+/// `t`, with `start <= t <= end` of the window, counts for the JS call
+/// that its leaf frame made and that was running at `t`, and for each of
+/// that call's ancestors. The Performance panel shows no such counts;
+/// the profile's own samples are the reference (see `docs/views.md`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SampleCounts {
+    /// Samples taken in each node or below it, indexed like the Call
+    /// Tree's nodes (the root's: every attributed sample).
+    pub total: Vec<u32>,
+    /// Samples taken with the node's call on top of the stack.
+    pub own: Vec<u32>,
+    /// Samples taken in the window.
+    pub in_window: u32,
+    /// Samples in the window whose leaf call is no Call Tree node: a call
+    /// of zero duration (two samples at the same time), which the views
+    /// take for an instant.
+    pub unattributed: u32,
+}
+
+/// Attributes a thread's samples to the Call Tree node of the call each
+/// one's leaf frame was running, fed in time order alongside the walk.
+struct SampleAttribution<'t> {
+    samples: &'t [CpuSample],
+    /// The next sample to attribute.
+    next: usize,
+    /// Samples at or after this time (µs) are outside the window.
+    end_us: f64,
+    /// The latest call of each frame: (Call Tree node, start, end), µs.
+    call_of_frame: AHashMap<u32, (u32, f64, f64)>,
+    counts: SampleCounts,
+}
+
+impl<'t> SampleAttribution<'t> {
+    fn new(samples: &'t [CpuSample], start_us: f64, end_us: f64) -> Self {
+        SampleAttribution {
+            samples,
+            next: samples.partition_point(|s| s.ts.0 < start_us),
+            end_us,
+            call_of_frame: AHashMap::new(),
+            counts: SampleCounts::default(),
+        }
+    }
+
+    /// A call of `frame` started, as Call Tree node `node`.
+    fn call_started(&mut self, frame: u32, node: u32, start_us: f64, end_us: f64) {
+        self.call_of_frame.insert(frame, (node, start_us, end_us));
+    }
+
+    /// Attributes the samples taken before `until_us`: every call running
+    /// then has started.
+    fn attribute_before(&mut self, until_us: f64) {
+        while let Some(sample) = self.samples.get(self.next) {
+            let t = sample.ts.0;
+            if !(t < until_us && t <= self.end_us) {
+                break;
+            }
+            self.next += 1;
+            self.counts.in_window += 1;
+            match self.call_of_frame.get(&sample.frame) {
+                Some(&(node, start, end)) if start <= t && t < end => {
+                    let own = &mut self.counts.own;
+                    if own.len() <= node as usize {
+                        own.resize(node as usize + 1, 0);
+                    }
+                    own[node as usize] += 1;
+                }
+                _ => self.counts.unattributed += 1,
+            }
+        }
+    }
+
+    /// The counts, totals summed up the tree.
+    fn finish(mut self, top_down: &Tree) -> SampleCounts {
+        self.attribute_before(f64::INFINITY);
+        let mut counts = self.counts;
+        counts.own.resize(top_down.nodes.len(), 0);
+        counts.total.clone_from(&counts.own);
+        // A child is made after its parent: its index is greater.
+        for node in (1..top_down.nodes.len()).rev() {
+            for &child in &top_down.nodes[node].children {
+                counts.total[node] += counts.total[child as usize];
+            }
+        }
+        counts.total[0] = top_down.nodes[0]
+            .children
+            .iter()
+            .map(|&c| counts.total[c as usize])
+            .sum::<u32>()
+            + counts.own[0];
+        counts
+    }
 }
 
 /// An event of the thread list, as the views see it.
@@ -147,6 +250,8 @@ struct Ev {
     dur: Option<f64>,
     /// Index into the ids.
     id: u32,
+    /// For a JS call, its frame (index into the track's JS frames).
+    frame: Option<u32>,
     /// A top-level task (`RunTask` of category devtools.timeline).
     top_level: bool,
     /// Kept by the filters (not `RunTask`; a visible type unless generic).
@@ -227,20 +332,22 @@ fn is_async_phase(ph: Phase) -> bool {
 struct Ids {
     strings: Vec<String>,
     labels: Vec<String>,
+    frames: Vec<Option<CallFrame>>,
     index: AHashMap<String, u32>,
 }
 
 impl Ids {
     fn intern(&mut self, s: String) -> u32 {
-        self.intern_labelled(s, None)
+        self.intern_labelled(s, None, None)
     }
 
-    fn intern_labelled(&mut self, s: String, label: Option<String>) -> u32 {
+    fn intern_labelled(&mut self, s: String, label: Option<String>, frame: Option<CallFrame>) -> u32 {
         if let Some(&i) = self.index.get(&s) {
             return i;
         }
         let i = self.strings.len() as u32;
         self.labels.push(label.unwrap_or_else(|| s.clone()));
+        self.frames.push(frame);
         self.strings.push(s.clone());
         self.index.insert(s, i);
         i
@@ -279,14 +386,15 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
                 let id = match frame_ids.get(&frame) {
                     Some(&id) => id,
                     None => {
-                        let (s, label) = match track.js_frames.get(frame as usize) {
+                        let (s, label, call_frame) = match track.js_frames.get(frame as usize) {
                             Some(js) => (
                                 js_call_id(&js.call_frame, interner),
                                 Some(js_call_label(&js.call_frame, interner)),
+                                Some(js.call_frame),
                             ),
-                            None => ("f:?".to_owned(), None),
+                            None => ("f:?".to_owned(), None, None),
                         };
-                        let id = ids.intern_labelled(s, label);
+                        let id = ids.intern_labelled(s, label, call_frame);
                         frame_ids.insert(frame, id);
                         id
                     }
@@ -295,6 +403,7 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
                     ts,
                     dur,
                     id,
+                    frame: Some(frame),
                     top_level: false,
                     kept: true,
                     received: None,
@@ -342,6 +451,7 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
                     ts,
                     dur,
                     id,
+                    frame: None,
                     top_level: name == names::RUN_TASK && cat_text.contains("disabled-by-default-devtools.timeline"),
                     kept,
                     received: if is_received_data(name) {
@@ -398,8 +508,10 @@ pub fn thread_views_to_depth(
         return ThreadViews {
             ids: ids.strings,
             labels: ids.labels,
+            frames: ids.frames,
             top_down,
             bottom_up,
+            samples: None,
         };
     }
     let events = thread_events(track, interner, generic, &mut ids);
@@ -436,6 +548,7 @@ pub fn thread_views_to_depth(
     }
     let start = start.max(0) as usize;
 
+    let mut samples = (!track.samples.is_empty()).then(|| SampleAttribution::new(&track.samples, s_us, e_us));
     let mut stack: Vec<Open> = Vec::new();
     let clip = |ev: &Ev| -> f64 {
         let s = ev.ts / 1000.0;
@@ -479,6 +592,9 @@ pub fn thread_views_to_depth(
 
     for i in start..events.len() {
         let ev = &events[i];
+        if let Some(samples) = &mut samples {
+            samples.attribute_before(ev.ts);
+        }
         let ev_end = end_of(ev);
         if ev_end < s_us {
             continue;
@@ -518,6 +634,9 @@ pub fn thread_views_to_depth(
             let td = top_down.child(parent_td, ev.id);
             top_down.nodes[td as usize].self_ms += c;
             top_down.nodes[td as usize].total_ms += c;
+            if let (Some(samples), Some(frame)) = (&mut samples, ev.frame) {
+                samples.call_started(frame, td, ev.ts, ev_end);
+            }
             let outermost = !open_ids.contains_key(&ev.id);
             if outermost {
                 open_ids.insert(ev.id, c);
@@ -590,16 +709,19 @@ pub fn thread_views_to_depth(
         kept_children.push(c);
     }
     bottom_up.nodes[0].children = kept_children;
+    let samples = samples.map(|s| s.finish(&top_down));
     ThreadViews {
         ids: ids.strings,
         labels: ids.labels,
+        frames: ids.frames,
         top_down,
         bottom_up,
+        samples,
     }
 }
 
 /// The threads of the tracks, in the order of the tracks dump.
-fn threads(analysis: &Analysis) -> impl Iterator<Item = (Id, Id, &ThreadTrack)> {
+pub(crate) fn threads(analysis: &Analysis) -> impl Iterator<Item = (Id, Id, &ThreadTrack)> {
     analysis
         .processes
         .iter()
@@ -608,7 +730,7 @@ fn threads(analysis: &Analysis) -> impl Iterator<Item = (Id, Id, &ThreadTrack)> 
 
 /// Pre-order rows `(depth, node)` of a tree, siblings ordered by `order`,
 /// rows of depth < `max_depth` only.
-fn preorder(
+pub(crate) fn preorder(
     tree: &Tree,
     max_depth: Option<u32>,
     mut order: impl FnMut(&TreeNode, &TreeNode) -> std::cmp::Ordering,
@@ -760,14 +882,24 @@ pub fn write_text(
             View::TopDown => &views.top_down,
             View::BottomUp => &views.bottom_up,
         };
-        let by_id = |a: &TreeNode, b: &TreeNode| views.ids[a.id as usize].cmp(&views.ids[b.id as usize]);
-        let rows = preorder(tree, max_depth, |a, b| {
-            let (x, y) = match view {
-                View::TopDown => (a.total_ms, b.total_ms),
-                View::BottomUp => (a.self_ms, b.self_ms),
-            };
-            y.total_cmp(&x).then_with(|| by_id(a, b))
-        });
+        // A profile on its own: its samples are what the times come from.
+        let samples = match (view, &views.samples) {
+            (View::TopDown, Some(samples)) if analysis.kind != tracekit::InputKind::ChromeTrace => Some(samples),
+            _ => None,
+        };
+        if let Some(samples) = samples {
+            let _ = writeln!(
+                out,
+                "  {} samples in the window{}; columns: self, total, samples (self/total), function",
+                samples.in_window,
+                if samples.unattributed > 0 {
+                    format!(" ({} in calls of no duration, in no node)", samples.unattributed)
+                } else {
+                    String::new()
+                }
+            );
+        }
+        let rows = preorder(tree, max_depth, sibling_order(&views, view));
         if rows.is_empty() {
             out.push_str("  (empty)\n");
         }
@@ -779,18 +911,37 @@ pub fn write_text(
             if depth > MAX_INDENT {
                 let _ = write!(out, "[depth {depth}] ");
             }
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "{:.3} ms ({:.1}%)  {:.3} ms ({:.1}%)  {}",
+                "{:.3} ms ({:.1}%)  {:.3} ms ({:.1}%)  ",
                 n.self_ms,
                 percent(n.self_ms),
                 n.total_ms,
                 percent(n.total_ms),
-                views.labels[n.id as usize]
             );
+            if let Some(samples) = samples {
+                let _ = write!(out, "{}/{}  ", samples.own[node as usize], samples.total[node as usize]);
+            }
+            let _ = writeln!(out, "{}", views.labels[n.id as usize]);
         }
     }
     out
+}
+
+/// The order of siblings as the panel sorts them by default: by total
+/// time (Call Tree) or self time (Bottom-Up), largest first, then by id.
+pub(crate) fn sibling_order(
+    views: &ThreadViews,
+    view: View,
+) -> impl FnMut(&TreeNode, &TreeNode) -> std::cmp::Ordering + '_ {
+    move |a, b| {
+        let (x, y) = match view {
+            View::TopDown => (a.total_ms, b.total_ms),
+            View::BottomUp => (a.self_ms, b.self_ms),
+        };
+        y.total_cmp(&x)
+            .then_with(|| views.ids[a.id as usize].cmp(&views.ids[b.id as usize]))
+    }
 }
 
 /// Deeper rows write their depth instead of indenting further.
