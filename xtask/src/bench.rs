@@ -23,6 +23,7 @@
 mod measure;
 mod replicate;
 mod stages;
+mod views;
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
@@ -58,6 +59,14 @@ pub struct BenchArgs {
     /// The main tables and the scaling table.
     #[arg(long, conflicts_with = "scaling")]
     all: bool,
+    /// Only the aggregated views' table (tracekit's whole views beside
+    /// DevTools' first levels); `--all` includes it.
+    #[arg(long, conflicts_with = "scaling")]
+    views: bool,
+    /// The depth of DevTools' views in the views table (expanding a node
+    /// costs DevTools a walk of the thread).
+    #[arg(long, default_value_t = 3)]
+    devtools_views_depth: u32,
     /// Sizes of the scaling table, in MB (10^6 bytes).
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES_MB.to_vec())]
     sizes: Vec<u64>,
@@ -98,12 +107,18 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut sections: Vec<(&str, String)> = Vec::new();
-    let main = !args.scaling;
+    let main = !args.scaling && !args.views;
     let scaling = args.scaling || args.all;
+    let views = args.views || args.all;
     if main {
         let text = bench.main_tables(&trace, args.runs)?;
         print!("{text}");
         sections.push(("main", text));
+    }
+    if views {
+        let text = bench.views_table(&trace, args.runs, args.devtools_views_depth)?;
+        print!("{text}");
+        sections.push(("views", text));
     }
     if scaling {
         let text = bench.scaling_table(&trace, &args.sizes, args.scaling_runs)?;
@@ -235,8 +250,14 @@ struct Bench {
 
 #[derive(Clone, Copy, PartialEq)]
 enum Tool {
+    /// `tracekit tracks --format conformance`.
     Tracekit,
+    /// The DevTools engine's tracks (`oracle.mjs`).
     Devtools,
+    /// `tracekit calltree --format conformance`.
+    TracekitViews,
+    /// The DevTools engine's views (`calltree.mjs --timings`).
+    DevtoolsViews,
 }
 
 impl Bench {
@@ -256,6 +277,22 @@ impl Bench {
             Tool::Devtools => {
                 let mut cmd = Command::new("node");
                 cmd.args(["--max-old-space-size=16384", "xtask/js/oracle.mjs"])
+                    .arg(input);
+                cmd
+            }
+            Tool::TracekitViews => {
+                let mut cmd = Command::new(&self.tracekit);
+                cmd.args(global)
+                    .arg("calltree")
+                    .arg(input)
+                    .args(["--format", "conformance"])
+                    .args(local);
+                cmd
+            }
+            Tool::DevtoolsViews => {
+                let mut cmd = Command::new("node");
+                cmd.args(["--max-old-space-size=16384", "xtask/js/calltree.mjs", "--timings"])
+                    .args(local)
                     .arg(input);
                 cmd
             }

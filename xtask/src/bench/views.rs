@@ -1,0 +1,171 @@
+//! The views table of `cargo xtask bench --views`: what the aggregated
+//! views (Call Tree and Bottom-Up, `tracekit calltree`) cost on top of
+//! loading, at full depth for every thread, beside what the DevTools
+//! engine takes to expand its trees to a few levels (`calltree.mjs
+//! --max-depth N`, the same trees the panel builds lazily).
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use anyhow::bail;
+use tracekit_conformance::views::compare_views;
+
+use super::measure::{summarize, Run};
+use super::{last_error, mb, secs, secs_signed, Bench, Tool, Trace};
+
+/// DevTools' own account of one views run (`--timings`): parse, Call
+/// Tree and Bottom-Up times, and the rows it built.
+struct DevtoolsTimings {
+    parse: Duration,
+    top_down: Duration,
+    bottom_up: Duration,
+    rows: u64,
+}
+
+/// Reads `calltree: FILE: timings: parse P ms, call tree C ms, bottom-up
+/// B ms (T threads, E events, R rows...)`.
+fn parse_timings(stderr: &str) -> Option<DevtoolsTimings> {
+    let line = stderr.lines().find(|l| l.contains(": timings: parse "))?;
+    let after = |key: &str| -> Option<f64> {
+        let rest = &line[line.find(key)? + key.len()..];
+        rest.split(|c: char| !(c.is_ascii_digit() || c == '.')).next()?.parse().ok()
+    };
+    let ms = |key: &str| after(key).map(|x| Duration::from_secs_f64(x / 1000.0));
+    Some(DevtoolsTimings {
+        parse: ms("parse ")?,
+        top_down: ms("call tree ")?,
+        bottom_up: ms("bottom-up ")?,
+        rows: line.split(" events, ").nth(1)?.split(' ').next()?.parse().ok()?,
+    })
+}
+
+impl Bench {
+    pub(super) fn views_table(&self, trace: &Trace, runs: usize, devtools_depth: u32) -> anyhow::Result<String> {
+        super::warm(&trace.json)?;
+        let mut loading: Vec<Run> = Vec::new();
+        let mut views: Vec<Run> = Vec::new();
+        let mut rows = 0usize;
+        for _ in 0..runs {
+            let (run, _, stderr) = self.run(Tool::Tracekit, &trace.json, &[], "views-tracks")?;
+            if !run.ok() {
+                bail!("tracekit failed on {}: {}", trace.json.display(), last_error(&stderr));
+            }
+            loading.push(run);
+            let (run, out, stderr) = self.run(Tool::TracekitViews, &trace.json, &[], "views-tracekit")?;
+            if !run.ok() {
+                bail!("tracekit calltree failed on {}: {}", trace.json.display(), last_error(&stderr));
+            }
+            views.push(run);
+            let dump: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out)?)?;
+            rows = dump["threads"]
+                .as_array()
+                .map(|ts| {
+                    ts.iter()
+                        .map(|t| t["topDown"].as_array().map_or(0, Vec::len) + t["bottomUp"].as_array().map_or(0, Vec::len))
+                        .sum()
+                })
+                .unwrap_or(0);
+        }
+        let (loading, views) = (summarize(&loading), summarize(&views));
+
+        let mut md = String::new();
+        writeln!(md, "## Aggregated views: Call Tree and Bottom-Up\n")?;
+        writeln!(
+            md,
+            "Input: `{}` ({} of JSON). tracekit: `tracks --format conformance` (loading and the \
+             tracks) and `calltree --format conformance` (loading, then both views of every thread at \
+             full depth: {rows} rows), alternating, {runs} runs each, medians.\n",
+            trace.json.display(),
+            mb(trace.json_size),
+        )?;
+        writeln!(md, "| program | what | wall time | peak RSS |")?;
+        writeln!(md, "|---|---|---:|---:|")?;
+        writeln!(
+            md,
+            "| tracekit | tracks (loading) | {} s | {} |",
+            secs(loading.wall),
+            mb(loading.max_rss)
+        )?;
+        writeln!(
+            md,
+            "| tracekit | both views, every thread, full depth | {} s | {} |",
+            secs(views.wall),
+            mb(views.max_rss)
+        )?;
+
+        let depth = devtools_depth.to_string();
+        let mut verdict = String::from("not compared (`--no-devtools`)");
+        if self.devtools {
+            let local = ["--max-depth", depth.as_str()];
+            let (run, out_dt, stderr) = self.run_with(Tool::DevtoolsViews, &trace.json, &[], &local, "views-devtools")?;
+            let (_, out_tk, _) = self.run_with(Tool::TracekitViews, &trace.json, &[], &local, "views-tracekit-depth")?;
+            match parse_timings(&stderr).filter(|_| run.ok()) {
+                Some(t) => {
+                    writeln!(
+                        md,
+                        "| DevTools engine (Node) | both views, every thread, {depth} levels ({} rows) | {} s: \
+                         parse {} s, Call Tree {} s, Bottom-Up {} s | {} |",
+                        t.rows,
+                        secs(run.wall),
+                        secs(t.parse),
+                        secs(t.top_down),
+                        secs(t.bottom_up),
+                        mb(run.max_rss)
+                    )?;
+                    let report = compare_views(
+                        &std::fs::read_to_string(out_tk)?,
+                        &std::fs::read_to_string(out_dt)?,
+                        None,
+                        None,
+                    )
+                    .map_err(anyhow::Error::msg)?;
+                    verdict = if report.is_match() {
+                        format!("identical ({report})")
+                    } else {
+                        format!("**DIFFERENT** ({report})")
+                    };
+                    writeln!(md)?;
+                    writeln!(
+                        md,
+                        "- DevTools' views alone, {depth} levels: {} s (Call Tree + Bottom-Up, from its \
+                         own timings); tracekit's, full depth: {} s",
+                        secs(t.top_down + t.bottom_up),
+                        secs_signed(views.wall.as_secs_f64() - loading.wall.as_secs_f64()),
+                    )?;
+                }
+                None => writeln!(
+                    md,
+                    "| DevTools engine (Node) | {depth} levels | fails: {} | |",
+                    super::escape(&last_error(&stderr))
+                )?,
+            }
+        } else {
+            writeln!(md)?;
+        }
+        writeln!(
+            md,
+            "- the views cost tracekit {} s on top of loading (calltree median − tracks median; target: under 1 s)",
+            secs_signed(views.wall.as_secs_f64() - loading.wall.as_secs_f64())
+        )?;
+        writeln!(md, "- views to {depth} levels, tracekit vs DevTools: {verdict}\n")?;
+        Ok(md)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_oracles_timings_line() {
+        let t = parse_timings(
+            "noise\ncalltree: big.json: timings: parse 8123 ms, call tree 15000 ms, bottom-up 402311 ms (12 threads, 600000 events, 4460 rows)\n",
+        )
+        .unwrap();
+        assert_eq!(t.parse, Duration::from_millis(8123));
+        assert_eq!(t.top_down, Duration::from_secs(15));
+        assert_eq!(t.bottom_up, Duration::from_millis(402_311));
+        assert_eq!(t.rows, 4460);
+        assert!(parse_timings("calltree: x: No frames found").is_none());
+    }
+}
