@@ -46,16 +46,8 @@
 // Styles); the panel-side pieces that choose the events, filters and options
 // (panels/timeline: TimelineTreeView, TimelinePanel, CompatibilityTracksAppender,
 // ThreadAppender; not in the npm package) are redone here:
-//   - Events of a thread: the panel takes the events its flame chart track
-//     drew, i.e. the nodes of the thread's tree (Renderer handler tree, or the
-//     Samples handler's profileTree for a CPU profile) walked depth first,
-//     keeping those "visible in the timeline", then sorted by ts (a stable
-//     sort). Visible: everything when Meta.traceIsGeneric; otherwise
-//     UpdateCounters, SchedulePostMessage/HandlePostMessage, extension
-//     entries, console.time / performance.measure / performance.mark /
-//     console.timeStamp events, and events whose Styles entry exists and is
-//     not hidden. (Ignore-listed JS frames, hidden by default in the real
-//     panel, are kept: the trace alone does not say which scripts are.)
+//   - Events of a thread: those the panel hands to its detail views, see
+//     lib/panel.mjs.
 //   - Filters: ExclusiveNameFilter(['RunTask']) always; plus, unless the trace
 //     is generic, the panel's default active filter
 //     VisibleEventsFilter(Styles.visibleTypes()). The Call Tree gets the text
@@ -66,15 +58,14 @@
 //   - Bottom-Up: BottomUpRootNode(events, {textFilter, filters, startTime,
 //     endTime, eventGroupIdCallback: null, calculateTransferSize: true,
 //     forceGroupIdCallback: false}).
-//   - startTime / endTime (ms): by default the trace bounds
-//     (traceBounds.min / 1000, traceBounds.max / 1000). The panel itself starts
-//     with a zoomed-in visible window (Extras.MainThreadActivity); that is not
-//     reproduced. With --window, traceBounds.min / 1000 + START and + END.
+//   - startTime / endTime (ms): the trace bounds, or --window; see
+//     selectedRange in lib/panel.mjs.
 
 
 import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
 
 import {num, parseFile, runFiles, selectProcesses} from './lib/engine.mjs';
+import {parseWindow, selectedRange, treeViewEvents} from './lib/panel.mjs';
 
 // stdout carries only dumps: send any console.log/info/debug of the engine to stderr.
 console.log = console.info = console.debug = (...args) => console.error(...args);
@@ -82,38 +73,6 @@ console.log = console.info = console.debug = (...args) => console.error(...args)
 const {TopDownRootNode, BottomUpRootNode} = Trace.Extras.TraceTree;
 const {ExclusiveNameFilter, VisibleEventsFilter} = Trace.Extras.TraceFilter;
 const Events = Trace.Types.Events;
-
-/** The panel's entryIsVisibleInTimeline (CompatibilityTracksAppender). */
-function visibleInTimeline(entry, traceIsGeneric) {
-  if (traceIsGeneric) {
-    return true;
-  }
-  if (Events.isUpdateCounters(entry) || Events.isSchedulePostMessage(entry) || Events.isHandlePostMessage(entry) ||
-      Trace.Types.Extensions.isSyntheticExtensionEntry(entry)) {
-    return true;
-  }
-  const style = Trace.Styles.getEventStyle(entry.name);
-  const isTiming = Events.isConsoleTime(entry) || Events.isPerformanceMeasure(entry) ||
-      Events.isPerformanceMark(entry) || Events.isConsoleTimeStamp(entry);
-  return Boolean(style && !style.hidden) || isTiming;
-}
-
-/** The events the panel hands to its tree views for one thread track. */
-function treeViewEvents(tree, traceIsGeneric) {
-  const events = [];
-  const stack = [...tree.roots].reverse();
-  while (stack.length) {
-    const node = stack.pop();
-    if (visibleInTimeline(node.entry, traceIsGeneric)) {
-      events.push(node.entry);
-    }
-    for (let c = node.children.length - 1; c >= 0; c--) {
-      stack.push(node.children[c]);
-    }
-  }
-  events.sort((a, b) => a.ts - b.ts);  // stable
-  return events;
-}
 
 const ACCEPT_ALL = {accept: () => true};  // the tree view's text filter with no text
 
@@ -157,32 +116,12 @@ function rows(root, maxDepth) {
   return out;
 }
 
-function parseWindow(s) {
-  const m = /^\s*(-?[0-9.eE+-]+)\s*\.\.\s*(-?[0-9.eE+-]+)\s*$/.exec(s);
-  const a = m ? Number(m[1]) : NaN;
-  const b = m ? Number(m[2]) : NaN;
-  if (!Number.isFinite(a) || !Number.isFinite(b) || b < a) {
-    return null;
-  }
-  return [a, b];
-}
-
 async function dumpFile(file, warn, options, timings) {
   const t0 = performance.now();
   const {data, isCPUProfile} = await parseFile(file, warn);
   const t1 = performance.now();
   const traceIsGeneric = data.Meta.traceIsGeneric;
-  const bounds = data.Meta.traceBounds;
-  const minMs = Trace.Helpers.Timing.microToMilli(bounds.min);
-  let startTime;
-  let endTime;
-  if (options.window) {
-    startTime = minMs + options.window[0];
-    endTime = minMs + options.window[1];
-  } else {
-    startTime = minMs;
-    endTime = Trace.Helpers.Timing.microToMilli(bounds.max);
-  }
+  const {startTime, endTime} = selectedRange(data, options.window);
   const filters = filtersFor(traceIsGeneric);
   const topDownMaxDepth = options.topDownMaxDepth ?? options.maxDepth ?? Infinity;
   const bottomUpMaxDepth = options.bottomUpMaxDepth ?? options.maxDepth ?? Infinity;

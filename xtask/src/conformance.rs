@@ -250,32 +250,40 @@ fn views_fixtures() -> anyhow::Result<()> {
     totals.finish()
 }
 
-/// Writes the views oracle's golden of every case of
-/// `fixtures/expected/calltree/index.txt` whose trace contains `only`. A
-/// trace DevTools fails on keeps no golden (the index says why).
+/// The goldens of the aggregated views: the index of each (under
+/// `fixtures/expected/`) and the oracle script that makes them.
+const VIEW_GOLDENS: &[(&str, &str)] = &[("calltree", "calltree"), ("summary", "summary")];
+
+/// Writes the oracle's golden of every line of the views' indexes
+/// (`fixtures/expected/{calltree,summary}/index.txt`: `TRACE GOLDEN
+/// [OPTIONS]`) whose trace contains `only`. A trace DevTools fails on
+/// keeps no golden (the index says why).
 pub fn write_views_goldens(only: &str) -> anyhow::Result<()> {
-    for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
-        if !case.trace.contains(only) {
-            continue;
-        }
-        let golden = Path::new("fixtures/expected/calltree").join(&case.golden);
-        let trace = Path::new("fixtures").join(&case.trace);
-        match node::views_dump(&trace, &case.options, Duration::MAX)? {
-            ViewsRun::Dump(dump) => {
-                if let Some(parent) = golden.parent() {
-                    std::fs::create_dir_all(parent)?;
+    for (dir, script) in VIEW_GOLDENS {
+        let dir = Path::new("fixtures/expected").join(dir);
+        let index = std::fs::read_to_string(dir.join("index.txt"))?;
+        for line in index.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+            let [trace, golden, options @ ..] = words.as_slice() else {
+                bail!("{}: a line without a golden: {line}", dir.display());
+            };
+            if !trace.contains(only) {
+                continue;
+            }
+            let golden = dir.join(golden);
+            match node::script_dump(script, &Path::new("fixtures").join(trace), options, Duration::MAX)? {
+                ViewsRun::Dump(dump) => {
+                    if let Some(parent) = golden.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&golden, dump)?;
                 }
-                std::fs::write(&golden, dump)?;
+                ViewsRun::Failed(message) => {
+                    eprintln!("xtask: no {script} golden for {trace} {}: {message}", options.join(" "));
+                    let _ = std::fs::remove_file(&golden);
+                }
+                ViewsRun::TimedOut => unreachable!("no time limit"),
             }
-            ViewsRun::Failed(message) => {
-                eprintln!(
-                    "xtask: no views golden for {} {}: {message}",
-                    case.trace,
-                    case.options.join(" ")
-                );
-                let _ = std::fs::remove_file(&golden);
-            }
-            ViewsRun::TimedOut => unreachable!("no time limit"),
         }
     }
     Ok(())

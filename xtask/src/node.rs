@@ -83,8 +83,15 @@ pub enum ViewsRun {
 /// Runs the views oracle (`calltree.mjs OPTIONS FILE`) on one file, for at
 /// most `limit`: expanding a whole tree costs DevTools nodes x events.
 pub fn views_dump(file: &Path, options: &[String], limit: Duration) -> anyhow::Result<ViewsRun> {
+    script_dump("calltree", file, options, limit)
+}
+
+/// Runs `xtask/js/SCRIPT.mjs OPTIONS FILE` for at most `limit`; its error
+/// line is the last one that starts with `SCRIPT:`.
+pub fn script_dump(script: &str, file: &Path, options: &[String], limit: Duration) -> anyhow::Result<ViewsRun> {
     let mut child = Command::new("node")
-        .args(["--max-old-space-size=8192", "xtask/js/calltree.mjs"])
+        .arg("--max-old-space-size=8192")
+        .arg(format!("xtask/js/{script}.mjs"))
         .args(options)
         .arg(file)
         .stdout(Stdio::piped())

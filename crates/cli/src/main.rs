@@ -56,6 +56,11 @@ enum Command {
     /// the DevTools Performance panel's tree views aggregate it (no
     /// grouping; docs/views.md).
     Calltree(CalltreeArgs),
+    /// Print the Summary of every thread: the time per category
+    /// (Scripting, Rendering, ...), idle and total, over the trace or a
+    /// window, as the DevTools Performance panel's Summary tab shows it
+    /// for a selected thread (docs/views.md).
+    Summary(SummaryArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >
@@ -69,7 +74,7 @@ enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -148,6 +153,38 @@ enum CalltreeFormat {
     /// for a thread with a CPU profile (docs/views.md).
     Json,
     /// The dump compared with the DevTools engine's (xtask/js/calltree.mjs).
+    Conformance,
+}
+
+#[derive(clap::Args)]
+struct SummaryArgs {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or
+    /// not); `-` reads standard input.
+    trace: PathBuf,
+    /// Write the output to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Text)]
+    format: SummaryFormat,
+    /// Only the threads with this name (any case; else a unique part of
+    /// it) or this tid.
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    thread: Option<String>,
+    /// The selected range, in ms from the start of the trace: START..END,
+    /// START.. or ..END (default: the whole trace). It must not be empty.
+    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
+    window: Option<(f64, f64)>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SummaryFormat {
+    /// A table per thread: each category's ms and percent of the total,
+    /// largest first, then idle and the total.
+    Text,
+    /// The same as JSON, numbers unrounded (docs/views.md).
+    Json,
+    /// The dump compared with the DevTools engine's (xtask/js/summary.mjs).
     Conformance,
 }
 
@@ -537,16 +574,7 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
     filter
         .validate(&analysis)
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
-    let only: Option<Vec<(tracekit::Id, tracekit::Id)>> = match &args.thread {
-        Some(query) => Some(
-            tracekit::output::find_threads(&analysis, query)
-                .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?
-                .into_iter()
-                .map(|t| (t.pid, t.tid))
-                .collect(),
-        ),
-        None => None,
-    };
+    let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
     let window = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
     let text = match args.format {
         CalltreeFormat::Text => {
@@ -567,6 +595,63 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
             s.push('\n');
             s
         }
+    };
+    Output::new(args.output).write(&text)
+}
+
+/// The threads `--thread` names (`None`: all), or the error naming those
+/// that exist.
+fn selected_threads(
+    input: &Input,
+    analysis: &tracekit::Analysis,
+    thread: Option<&str>,
+) -> Result<Option<Vec<(tracekit::Id, tracekit::Id)>>, String> {
+    let Some(query) = thread else {
+        return Ok(None);
+    };
+    let found = tracekit::output::find_threads(analysis, query)
+        .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
+    Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
+}
+
+fn summary(args: SummaryArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+    let options = AnalyzeOptions::default().with_max_nodes(max_nodes);
+    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+    let filter = Filter {
+        thread: args.thread.clone(),
+        window_ms: args.window,
+        ..Filter::default()
+    };
+    filter
+        .validate(&analysis)
+        .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
+    let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
+    let relative = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
+    // A Summary of no time is all zeros (or NaN percents): say why instead.
+    let window = tracekit_views::Window::new(analysis.bounds, relative);
+    if !window.is_finite() {
+        return Err(format!(
+            "{}: the trace has no timed events, so no window to summarize",
+            input.name()
+        ));
+    }
+    if window.end <= window.start {
+        let lasts = analysis.bounds.range().to_millis().0;
+        return Err(match args.window {
+            Some(asked) => format!(
+                "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
+                input.name(),
+                tracekit::output::window_text(asked),
+            ),
+            None => format!("{}: the trace lasts {lasts:.3} ms: no time to summarize", input.name()),
+        });
+    }
+    let only = only.as_deref();
+    // The JSON forms are one line each; the text ends its own lines.
+    let text = match args.format {
+        SummaryFormat::Text => tracekit_views::summary::write_text(&analysis, only, relative),
+        SummaryFormat::Json => tracekit_views::summary::write_json(&analysis, only, relative) + "\n",
+        SummaryFormat::Conformance => tracekit_views::summary::summary_conformance_of(&analysis, only, relative) + "\n",
     };
     Output::new(args.output).write(&text)
 }
@@ -641,6 +726,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Tracks(args) => tracks(args, cli.quiet, cli.max_nodes),
         Command::Info(args) => info(args, cli.quiet, cli.max_nodes),
         Command::Calltree(args) => calltree(args, cli.quiet, cli.max_nodes),
+        Command::Summary(args) => summary(args, cli.quiet, cli.max_nodes),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tracekit", &mut script);

@@ -19,6 +19,9 @@
 //!   every chain of its ancestors, with one end marker per parent node
 //!   updated in end order, which is the order DevTools sees them in.
 //!
+//! The Summary (time per category over a window) is [`summary`]; the
+//! events it walks are the same as the views', chosen by the same code.
+//!
 //! Types: [`Window`] is the selected range in ms; [`Tree`] is one view
 //! (nodes with an id index, self and total ms, children); [`ThreadViews`]
 //! is both views of one thread with the table of node ids;
@@ -29,6 +32,7 @@
 
 mod json;
 pub mod styles;
+pub mod summary;
 
 pub use json::calltree_json;
 
@@ -269,7 +273,7 @@ fn js_min(a: f64, b: f64) -> f64 {
     }
 }
 
-fn js_max(a: f64, b: f64) -> f64 {
+pub(crate) fn js_max(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
     } else {
@@ -278,7 +282,7 @@ fn js_max(a: f64, b: f64) -> f64 {
 }
 
 /// JavaScript truthiness of a number.
-fn truthy(x: f64) -> bool {
+pub(crate) fn truthy(x: f64) -> bool {
     x != 0.0 && !x.is_nan()
 }
 
@@ -323,7 +327,8 @@ fn is_received_data(name: Sym) -> bool {
     )
 }
 
-fn is_async_phase(ph: Phase) -> bool {
+/// DevTools' `isPhaseAsync`.
+pub(crate) fn is_async_phase(ph: Phase) -> bool {
     matches!(ph.0, b'b' | b'e' | b'n' | b'S' | b'T' | b'p' | b'F')
 }
 
@@ -367,14 +372,69 @@ fn js_call_label(frame: &CallFrame, interner: &Interner) -> String {
     out
 }
 
-/// The thread's event list (section 1 of the spec) with ids and filters.
-fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &mut Ids) -> Vec<Ev> {
-    let mut visible_type: AHashMap<Sym, bool> = AHashMap::new();
-    let mut is_visible = |name: Sym| -> bool {
-        *visible_type
+/// Which trace events of a track the panel hands to its detail views (the
+/// Call Tree, Bottom-Up and Summary): its `entryIsVisibleInTimeline`, with
+/// the Styles lookups of the names seen so far cached.
+pub(crate) struct Visibility<'a> {
+    interner: &'a Interner,
+    generic: bool,
+    visible_type: AHashMap<Sym, bool>,
+}
+
+impl<'a> Visibility<'a> {
+    pub(crate) fn new(analysis: &'a Analysis) -> Visibility<'a> {
+        Visibility {
+            interner: &analysis.interner,
+            generic: analysis.meta.as_ref().is_some_and(|m| m.trace_is_generic),
+            visible_type: AHashMap::new(),
+        }
+    }
+
+    /// Whether `name` has a Styles entry that is not hidden.
+    fn visible_type(&mut self, name: Sym) -> bool {
+        let interner = self.interner;
+        *self
+            .visible_type
             .entry(name)
             .or_insert_with(|| styles::is_visible_type(interner.resolve(name)))
-    };
+    }
+
+    /// Whether the panel draws the event (everything, in a generic trace).
+    /// A JS call is always drawn.
+    pub(crate) fn in_timeline(&mut self, name: Sym, cat_text: &str, ph: Phase) -> bool {
+        if self.generic {
+            return true;
+        }
+        let name_text = self.interner.resolve(name);
+        name_text == "UpdateCounters"
+            || name_text == "SchedulePostMessage"
+            || (name_text == "HandlePostMessage" && ph == Phase::COMPLETE)
+            || cat_text == "devtools.extension"
+            || (cat_text == "blink.console" && is_async_phase(ph))
+            || (cat_text == "blink.user_timing" && (is_async_phase(ph) || ph.0 == b'R' || ph.0 == b'I'))
+            || (name == names::TIME_STAMP && ph == Phase::INSTANT)
+            || self.visible_type(name)
+    }
+}
+
+/// A top-level task (`RunTask` of category devtools.timeline): where
+/// DevTools' walk may start.
+pub(crate) fn is_top_level_task(name: Sym, cat_text: &str) -> bool {
+    name == names::RUN_TASK && cat_text.contains("disabled-by-default-devtools.timeline")
+}
+
+/// Sorts a thread's events by start, stably, as JavaScript's sort by
+/// `a.ts - b.ts`: -0 equals 0, and a NaN start (which JavaScript's
+/// comparator leaves unordered) goes last, so that the order is total.
+pub(crate) fn sort_by_start<T>(events: &mut [T], ts: impl Fn(&T) -> f64) {
+    let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x + 0.0 };
+    events.sort_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))));
+}
+
+/// The thread's event list (section 1 of the spec) with ids and filters.
+fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids) -> Vec<Ev> {
+    let interner = visibility.interner;
+    let generic = visibility.generic;
     let mut frame_ids: AHashMap<u32, u32> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     for node in &track.nodes {
@@ -411,20 +471,8 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
             }
             NodeKind::Event { name, cat, ph, event } => {
                 let cat_text = interner.resolve(cat);
-                if !generic {
-                    // The panel's entryIsVisibleInTimeline.
-                    let name_text = interner.resolve(name);
-                    let visible = name_text == "UpdateCounters"
-                        || name_text == "SchedulePostMessage"
-                        || (name_text == "HandlePostMessage" && ph == Phase::COMPLETE)
-                        || cat_text == "devtools.extension"
-                        || (cat_text == "blink.console" && is_async_phase(ph))
-                        || (cat_text == "blink.user_timing" && (is_async_phase(ph) || ph.0 == b'R' || ph.0 == b'I'))
-                        || (name == names::TIME_STAMP && ph == Phase::INSTANT)
-                        || is_visible(name);
-                    if !visible {
-                        continue;
-                    }
+                if !visibility.in_timeline(name, cat_text, ph) {
+                    continue;
                 }
                 let kept = name != names::RUN_TASK
                     && (generic
@@ -434,7 +482,7 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
                         } else if cat_text.contains("blink.user_timing") {
                             styles::is_visible_type("UserTiming")
                         } else {
-                            is_visible(name)
+                            visibility.visible_type(name)
                         });
                 let args = track.view_args(event).copied();
                 let id_text = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
@@ -452,7 +500,7 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
                     dur,
                     id,
                     frame: None,
-                    top_level: name == names::RUN_TASK && cat_text.contains("disabled-by-default-devtools.timeline"),
+                    top_level: is_top_level_task(name, cat_text),
                     kept,
                     received: if is_received_data(name) {
                         Some((name, args.unwrap_or_default()))
@@ -463,11 +511,7 @@ fn thread_events(track: &ThreadTrack, interner: &Interner, generic: bool, ids: &
             }
         }
     }
-    // Stable, as JavaScript's sort; -0 equals 0, and a NaN start (which
-    // JavaScript's comparator leaves unordered) goes last, so that the
-    // order is total.
-    let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x + 0.0 };
-    events.sort_by(|a, b| key(a.ts).total_cmp(&key(b.ts)));
+    sort_by_start(&mut events, |e| e.ts);
     events
 }
 
@@ -499,8 +543,6 @@ pub fn thread_views_to_depth(
 ) -> ThreadViews {
     // Callers of a chain of depth d (0-based) are built for d + 1 < max_depth.
     let callers = max_depth.map_or(usize::MAX, |m| (m as usize).saturating_sub(1));
-    let interner = &analysis.interner;
-    let generic = analysis.meta.as_ref().is_some_and(|m| m.trace_is_generic);
     let mut ids = Ids::default();
     let mut top_down = Tree::new();
     let mut bottom_up = Tree::new();
@@ -514,7 +556,7 @@ pub fn thread_views_to_depth(
             samples: None,
         };
     }
-    let events = thread_events(track, interner, generic, &mut ids);
+    let events = thread_events(track, &mut Visibility::new(analysis), &mut ids);
     let (s_ms, e_ms) = (window.start, window.end);
     let s_us = s_ms * 1000.0;
     let e_us = {

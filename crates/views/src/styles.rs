@@ -1,124 +1,233 @@
 //! DevTools' Styles table (`Trace.Styles.maybeInitSylesMap()` of
 //! `@paulirish/trace_engine` 0.0.65): every event name with a timeline
-//! style, and whether it is hidden. The visible types of the aggregated
-//! views' filter are the names that are not hidden.
+//! style, whether it is hidden, and its category. The visible types of the
+//! aggregated views' filter are the names that are not hidden; the Summary
+//! counts an event's time in its category ([`event_category`]).
 
-/// `(name, hidden)` for each of the 111 styled event names.
-pub const STYLES: &[(&str, bool)] = &[
-    ("RunTask", false),
-    ("ProfileCall", false),
-    ("JSSample", false),
-    ("Program", false),
-    ("CpuProfiler::StartProfiling", false),
-    ("Animation", false),
-    ("EventDispatch", false),
-    ("RequestMainThreadFrame", true),
-    ("BeginFrame", true),
-    ("BeginMainThreadFrame", true),
-    ("DrawFrame", true),
-    ("HitTest", false),
-    ("ScheduleStyleRecalculation", false),
-    ("UpdateLayoutTree", false),
-    ("InvalidateLayout", true),
-    ("Layerize", false),
-    ("Layout", false),
-    ("PaintSetup", false),
-    ("PaintImage", true),
-    ("UpdateLayer", true),
-    ("UpdateLayerTree", false),
-    ("Paint", false),
-    ("PrePaint", false),
-    ("RasterTask", false),
-    ("ScrollLayer", false),
-    ("Commit", false),
-    ("CompositeLayers", false),
-    ("ComputeIntersections", false),
-    ("ParseHTML", false),
-    ("ParseAuthorStyleSheet", false),
-    ("TimerInstall", false),
-    ("TimerRemove", false),
-    ("TimerFire", false),
-    ("XHRReadyStateChange", false),
-    ("XHRLoad", false),
-    ("v8.compile", false),
-    ("v8.produceCache", false),
-    ("V8.CompileCode", false),
-    ("V8.OptimizeCode", false),
-    ("EvaluateScript", false),
-    ("V8.CompileModule", false),
-    ("v8.produceModuleCache", false),
-    ("v8.evaluateModule", false),
-    ("v8.parseOnBackground", false),
-    ("v8.parseOnBackgroundWaiting", false),
-    ("v8.parseOnBackgroundParsing", false),
-    ("v8.deserializeOnBackground", false),
-    ("V8.FinalizeDeserialization", false),
-    ("v8.wasm.streamFromResponseCallback", false),
-    ("v8.wasm.compiledModule", false),
-    ("v8.wasm.cachedModule", false),
-    ("v8.wasm.moduleCacheHit", false),
-    ("v8.wasm.moduleCacheInvalid", false),
-    ("FrameStartedLoading", true),
-    ("MarkLoad", true),
-    ("MarkDOMContent", true),
-    ("firstPaint", true),
-    ("firstContentfulPaint", true),
-    ("largestContentfulPaint::Candidate", true),
-    ("largestContentfulPaint::CandidateForSoftNavigation", true),
-    ("TimeStamp", false),
-    ("ConsoleTime", false),
-    ("UserTiming", false),
-    ("ResourceWillSendRequest", false),
-    ("ResourceSendRequest", false),
-    ("ResourceReceiveResponse", false),
-    ("ResourceFinish", false),
-    ("ResourceReceivedData", false),
-    ("RunMicrotasks", false),
-    ("FunctionCall", false),
-    ("GCEvent", false),
-    ("MajorGC", false),
-    ("MinorGC", false),
-    ("CppGC.IncrementalSweep", false),
-    ("RequestAnimationFrame", false),
-    ("CancelAnimationFrame", false),
-    ("FireAnimationFrame", false),
-    ("RequestIdleCallback", false),
-    ("CancelIdleCallback", false),
-    ("FireIdleCallback", false),
-    ("WebSocketCreate", false),
-    ("WebSocketSendHandshakeRequest", false),
-    ("WebSocketReceiveHandshakeResponse", false),
-    ("WebSocketDestroy", false),
-    ("WebSocketSend", false),
-    ("WebSocketReceive", false),
-    ("EmbedderCallback", false),
-    ("Decode Image", false),
-    ("GPUTask", false),
-    ("BlinkGC.AtomicPhase", false),
-    ("DoEncrypt", false),
-    ("DoEncryptReply", false),
-    ("DoDecrypt", false),
-    ("DoDecryptReply", false),
-    ("DoDigest", false),
-    ("DoDigestReply", false),
-    ("DoSign", false),
-    ("DoSignReply", false),
-    ("DoVerify", false),
-    ("DoVerifyReply", false),
-    ("AsyncTask", false),
-    ("LayoutShift", true),
-    ("SyntheticLayoutShift", false),
-    ("SyntheticLayoutShiftCluster", false),
-    ("EventTiming", false),
-    ("HandlePostMessage", false),
-    ("SchedulePostMessage", false),
-    ("SchedulePostTaskCallback", false),
-    ("RunPostTaskCallback", false),
-    ("AbortPostTaskCallback", false),
-    ("V8Console::runTask", false),
+use Category::*;
+
+/// A category of the Performance panel's Summary (DevTools'
+/// `EventCategory`), in the order of its category palette
+/// (`Trace.Styles.getCategoryStyles()`), which is [`Category::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// Network and parsing work (`ParseHTML`, resource events).
+    Loading,
+    /// Layout shifts and interactions.
+    Experience,
+    /// `postMessage` scheduling and handling.
+    Messaging,
+    /// JavaScript: JS calls, timers, GC, compilation.
+    Scripting,
+    /// Style and layout.
+    Rendering,
+    /// Paint, raster, compositing.
+    Painting,
+    /// GPU tasks.
+    Gpu,
+    /// `AsyncTask`.
+    Async,
+    /// Everything else, tasks and unstyled names included (titled "System").
+    Other,
+    /// Time with no event; also the category of a few waiting events.
+    Idle,
+    /// In the palette, but no styled event has it.
+    Layout,
+    /// In the palette, but no styled event has it.
+    Rasterizing,
+    /// In the palette, but no styled event has it.
+    Drawing,
+}
+
+impl Category {
+    /// Every category, in the order of DevTools' category palette.
+    pub const ALL: [Category; 13] = [
+        Loading,
+        Experience,
+        Messaging,
+        Scripting,
+        Rendering,
+        Painting,
+        Gpu,
+        Async,
+        Other,
+        Idle,
+        Layout,
+        Rasterizing,
+        Drawing,
+    ];
+
+    /// DevTools' name of the category (`scripting`, `other`, ...), the key
+    /// of the Summary's stats.
+    pub fn name(self) -> &'static str {
+        match self {
+            Loading => "loading",
+            Experience => "experience",
+            Messaging => "messaging",
+            Scripting => "scripting",
+            Rendering => "rendering",
+            Painting => "painting",
+            Gpu => "gpu",
+            Async => "async",
+            Other => "other",
+            Idle => "idle",
+            Layout => "layout",
+            Rasterizing => "rasterizing",
+            Drawing => "drawing",
+        }
+    }
+
+    /// The title the panel shows (English): `other` is "System".
+    pub fn title(self) -> &'static str {
+        match self {
+            Loading => "Loading",
+            Experience => "Experience",
+            Messaging => "Messaging",
+            Scripting => "Scripting",
+            Rendering => "Rendering",
+            Painting => "Painting",
+            Gpu => "GPU",
+            Async => "Async",
+            Other => "System",
+            Idle => "Idle",
+            Layout => "Layout",
+            Rasterizing => "Rasterizing",
+            Drawing => "Drawing",
+        }
+    }
+
+    /// The category named `name` (see [`Category::name`]).
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// `(name, hidden, category)` for each of the 111 styled event names.
+pub const STYLES: &[(&str, bool, Category)] = &[
+    ("RunTask", false, Other),
+    ("ProfileCall", false, Scripting),
+    ("JSSample", false, Scripting),
+    ("Program", false, Other),
+    ("CpuProfiler::StartProfiling", false, Other),
+    ("Animation", false, Rendering),
+    ("EventDispatch", false, Scripting),
+    ("RequestMainThreadFrame", true, Rendering),
+    ("BeginFrame", true, Rendering),
+    ("BeginMainThreadFrame", true, Rendering),
+    ("DrawFrame", true, Rendering),
+    ("HitTest", false, Rendering),
+    ("ScheduleStyleRecalculation", false, Rendering),
+    ("UpdateLayoutTree", false, Rendering),
+    ("InvalidateLayout", true, Rendering),
+    ("Layerize", false, Rendering),
+    ("Layout", false, Rendering),
+    ("PaintSetup", false, Painting),
+    ("PaintImage", true, Painting),
+    ("UpdateLayer", true, Painting),
+    ("UpdateLayerTree", false, Rendering),
+    ("Paint", false, Painting),
+    ("PrePaint", false, Rendering),
+    ("RasterTask", false, Painting),
+    ("ScrollLayer", false, Rendering),
+    ("Commit", false, Painting),
+    ("CompositeLayers", false, Painting),
+    ("ComputeIntersections", false, Rendering),
+    ("ParseHTML", false, Loading),
+    ("ParseAuthorStyleSheet", false, Loading),
+    ("TimerInstall", false, Scripting),
+    ("TimerRemove", false, Scripting),
+    ("TimerFire", false, Scripting),
+    ("XHRReadyStateChange", false, Scripting),
+    ("XHRLoad", false, Scripting),
+    ("v8.compile", false, Scripting),
+    ("v8.produceCache", false, Scripting),
+    ("V8.CompileCode", false, Scripting),
+    ("V8.OptimizeCode", false, Scripting),
+    ("EvaluateScript", false, Scripting),
+    ("V8.CompileModule", false, Scripting),
+    ("v8.produceModuleCache", false, Scripting),
+    ("v8.evaluateModule", false, Scripting),
+    ("v8.parseOnBackground", false, Other),
+    ("v8.parseOnBackgroundWaiting", false, Idle),
+    ("v8.parseOnBackgroundParsing", false, Scripting),
+    ("v8.deserializeOnBackground", false, Scripting),
+    ("V8.FinalizeDeserialization", false, Other),
+    ("v8.wasm.streamFromResponseCallback", false, Scripting),
+    ("v8.wasm.compiledModule", false, Scripting),
+    ("v8.wasm.cachedModule", false, Scripting),
+    ("v8.wasm.moduleCacheHit", false, Scripting),
+    ("v8.wasm.moduleCacheInvalid", false, Scripting),
+    ("FrameStartedLoading", true, Loading),
+    ("MarkLoad", true, Scripting),
+    ("MarkDOMContent", true, Scripting),
+    ("firstPaint", true, Painting),
+    ("firstContentfulPaint", true, Rendering),
+    ("largestContentfulPaint::Candidate", true, Rendering),
+    ("largestContentfulPaint::CandidateForSoftNavigation", true, Rendering),
+    ("TimeStamp", false, Scripting),
+    ("ConsoleTime", false, Scripting),
+    ("UserTiming", false, Scripting),
+    ("ResourceWillSendRequest", false, Loading),
+    ("ResourceSendRequest", false, Loading),
+    ("ResourceReceiveResponse", false, Loading),
+    ("ResourceFinish", false, Loading),
+    ("ResourceReceivedData", false, Loading),
+    ("RunMicrotasks", false, Scripting),
+    ("FunctionCall", false, Scripting),
+    ("GCEvent", false, Scripting),
+    ("MajorGC", false, Scripting),
+    ("MinorGC", false, Scripting),
+    ("CppGC.IncrementalSweep", false, Scripting),
+    ("RequestAnimationFrame", false, Scripting),
+    ("CancelAnimationFrame", false, Scripting),
+    ("FireAnimationFrame", false, Scripting),
+    ("RequestIdleCallback", false, Scripting),
+    ("CancelIdleCallback", false, Scripting),
+    ("FireIdleCallback", false, Scripting),
+    ("WebSocketCreate", false, Scripting),
+    ("WebSocketSendHandshakeRequest", false, Scripting),
+    ("WebSocketReceiveHandshakeResponse", false, Scripting),
+    ("WebSocketDestroy", false, Scripting),
+    ("WebSocketSend", false, Scripting),
+    ("WebSocketReceive", false, Scripting),
+    ("EmbedderCallback", false, Scripting),
+    ("Decode Image", false, Painting),
+    ("GPUTask", false, Gpu),
+    ("BlinkGC.AtomicPhase", false, Scripting),
+    ("DoEncrypt", false, Scripting),
+    ("DoEncryptReply", false, Scripting),
+    ("DoDecrypt", false, Scripting),
+    ("DoDecryptReply", false, Scripting),
+    ("DoDigest", false, Scripting),
+    ("DoDigestReply", false, Scripting),
+    ("DoSign", false, Scripting),
+    ("DoSignReply", false, Scripting),
+    ("DoVerify", false, Scripting),
+    ("DoVerifyReply", false, Scripting),
+    ("AsyncTask", false, Async),
+    ("LayoutShift", true, Experience),
+    ("SyntheticLayoutShift", false, Experience),
+    ("SyntheticLayoutShiftCluster", false, Experience),
+    ("EventTiming", false, Experience),
+    ("HandlePostMessage", false, Messaging),
+    ("SchedulePostMessage", false, Messaging),
+    ("SchedulePostTaskCallback", false, Scripting),
+    ("RunPostTaskCallback", false, Scripting),
+    ("AbortPostTaskCallback", false, Scripting),
+    ("V8Console::runTask", false, Scripting),
 ];
 
 /// Whether `name` has a Styles entry that is not hidden (a visible type).
 pub fn is_visible_type(name: &str) -> bool {
-    STYLES.iter().any(|(n, hidden)| *n == name && !hidden)
+    STYLES.iter().any(|(n, hidden, _)| *n == name && !hidden)
+}
+
+/// The Summary's category of an event named `name`: that of its Styles
+/// entry, hidden or not, else [`Category::Other`]. A JS call is a
+/// `ProfileCall`, so [`Category::Scripting`].
+pub fn event_category(name: &str) -> Category {
+    STYLES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map_or(Other, |(_, _, category)| *category)
 }

@@ -28,7 +28,10 @@ fn parse_timings(stderr: &str) -> Option<DevtoolsTimings> {
     let line = stderr.lines().find(|l| l.contains(": timings: parse "))?;
     let after = |key: &str| -> Option<f64> {
         let rest = &line[line.find(key)? + key.len()..];
-        rest.split(|c: char| !(c.is_ascii_digit() || c == '.')).next()?.parse().ok()
+        rest.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()?
+            .parse()
+            .ok()
     };
     let ms = |key: &str| after(key).map(|x| Duration::from_secs_f64(x / 1000.0));
     Some(DevtoolsTimings {
@@ -53,7 +56,11 @@ impl Bench {
             loading.push(run);
             let (run, out, stderr) = self.run(Tool::TracekitViews, &trace.json, &[], "views-tracekit")?;
             if !run.ok() {
-                bail!("tracekit calltree failed on {}: {}", trace.json.display(), last_error(&stderr));
+                bail!(
+                    "tracekit calltree failed on {}: {}",
+                    trace.json.display(),
+                    last_error(&stderr)
+                );
             }
             views.push(run);
             let dump: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out)?)?;
@@ -61,7 +68,9 @@ impl Bench {
                 .as_array()
                 .map(|ts| {
                     ts.iter()
-                        .map(|t| t["topDown"].as_array().map_or(0, Vec::len) + t["bottomUp"].as_array().map_or(0, Vec::len))
+                        .map(|t| {
+                            t["topDown"].as_array().map_or(0, Vec::len) + t["bottomUp"].as_array().map_or(0, Vec::len)
+                        })
                         .sum()
                 })
                 .unwrap_or(0);
@@ -97,8 +106,10 @@ impl Bench {
         let mut verdict = String::from("not compared (`--no-devtools`)");
         if self.devtools {
             let local = ["--max-depth", depth.as_str()];
-            let (run, out_dt, stderr) = self.run_with(Tool::DevtoolsViews, &trace.json, &[], &local, "views-devtools")?;
-            let (_, out_tk, _) = self.run_with(Tool::TracekitViews, &trace.json, &[], &local, "views-tracekit-depth")?;
+            let (run, out_dt, stderr) =
+                self.run_with(Tool::DevtoolsViews, &trace.json, &[], &local, "views-devtools")?;
+            let (_, out_tk, _) =
+                self.run_with(Tool::TracekitViews, &trace.json, &[], &local, "views-tracekit-depth")?;
             match parse_timings(&stderr).filter(|_| run.ok()) {
                 Some(t) => {
                     writeln!(
