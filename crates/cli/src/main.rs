@@ -575,6 +575,7 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
         .validate(&analysis)
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
     let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
+    check_window_has_time(&input, &analysis, args.window, "aggregate")?;
     let window = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
     let text = match args.format {
         CalltreeFormat::Text => {
@@ -614,6 +615,37 @@ fn selected_threads(
     Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
 }
 
+/// The aggregated views of no time are all zeros (or NaN percents): an
+/// empty window, or a trace without timed events, is an error saying why.
+/// `what` is what the command would do with the time ("summarize").
+fn check_window_has_time(
+    input: &Input,
+    analysis: &tracekit::Analysis,
+    asked: Option<(f64, f64)>,
+    what: &str,
+) -> Result<(), String> {
+    let relative = asked.filter(|(a, b)| a.is_finite() || b.is_finite());
+    let window = tracekit_views::Window::new(analysis.bounds, relative);
+    if !window.is_finite() {
+        return Err(format!(
+            "{}: the trace has no timed events, so no window to {what}",
+            input.name()
+        ));
+    }
+    if window.end <= window.start {
+        let lasts = analysis.bounds.range().to_millis().0;
+        return Err(match asked {
+            Some(asked) => format!(
+                "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
+                input.name(),
+                tracekit::output::window_text(asked),
+            ),
+            None => format!("{}: the trace lasts {lasts:.3} ms: no time to {what}", input.name()),
+        });
+    }
+    Ok(())
+}
+
 fn summary(args: SummaryArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
     let options = AnalyzeOptions::default().with_max_nodes(max_nodes);
     let (input, analysis) = load_one(&args.trace, &options, quiet)?;
@@ -627,25 +659,7 @@ fn summary(args: SummaryArgs, quiet: bool, max_nodes: usize) -> Result<(), Strin
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
     let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
     let relative = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
-    // A Summary of no time is all zeros (or NaN percents): say why instead.
-    let window = tracekit_views::Window::new(analysis.bounds, relative);
-    if !window.is_finite() {
-        return Err(format!(
-            "{}: the trace has no timed events, so no window to summarize",
-            input.name()
-        ));
-    }
-    if window.end <= window.start {
-        let lasts = analysis.bounds.range().to_millis().0;
-        return Err(match args.window {
-            Some(asked) => format!(
-                "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
-                input.name(),
-                tracekit::output::window_text(asked),
-            ),
-            None => format!("{}: the trace lasts {lasts:.3} ms: no time to summarize", input.name()),
-        });
-    }
+    check_window_has_time(&input, &analysis, args.window, "summarize")?;
     let only = only.as_deref();
     // The JSON forms are one line each; the text ends its own lines.
     let text = match args.format {

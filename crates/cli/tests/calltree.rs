@@ -172,3 +172,28 @@ fn the_text_of_a_profile_shows_sample_counts_and_a_trace_does_not() {
     assert_eq!(code, Some(0));
     assert!(!stdout.contains("samples"), "{stdout}");
 }
+
+#[test]
+fn an_empty_window_or_a_trace_without_time_is_an_error() {
+    let (code, stdout, stderr) = run(&["calltree", "handwritten/views/window.json", "--window", "1..1"]);
+    assert_eq!((code, stdout.as_str()), (Some(1), ""));
+    assert_eq!(
+        stderr,
+        "tracekit: handwritten/views/window.json: the window 1..1 ms is empty; the trace lasts 0..2.300 ms\n"
+    );
+    let dir = std::env::temp_dir().join(format!("tracekit-calltree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.cpuprofile");
+    std::fs::write(
+        &empty,
+        r#"{"nodes":[],"startTime":0,"endTime":0,"samples":[],"timeDeltas":[]}"#,
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&["calltree", empty.to_str().unwrap(), "--format", "conformance"]);
+    assert_eq!((code, stdout.as_str()), (Some(1), ""));
+    assert!(
+        stderr.ends_with("empty.cpuprofile: the trace has no timed events, so no window to aggregate\n"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
