@@ -82,9 +82,9 @@ pub fn apt(packages: &[&str], present: impl Fn() -> bool) {
             return;
         }
         eprintln!("tools: installing {packages:?} with apt-get");
-        run(Command::new("apt-get").args(["update", "-qq"]));
+        run(Command::new("apt-get").args(["-o", "DPkg::Lock::Timeout=600", "update", "-qq"]));
         run(Command::new("apt-get")
-            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "--no-install-recommends"])
             .args(packages)
             .env("DEBIAN_FRONTEND", "noninteractive"));
     });
