@@ -29,4 +29,4 @@ pub use tracekit_events::{
     DEFAULT_MAX_NODES,
 };
 pub use tracekit_meta::Bounds;
-pub use tracekit_renderer::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+pub use tracekit_renderer::{EventUrls, GroupArgs, NodeKind, ProcessTracks, ThreadTrack, TrackNode, UrlSource};
