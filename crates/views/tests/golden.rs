@@ -3,7 +3,8 @@
 //! `xtask/js/calltree.mjs`). Rows are compared by their path of ids (the
 //! order of siblings does not matter), times within 0.002 ms; a golden
 //! made with a depth limit is compared with tracekit's rows of the same
-//! depths. A trace on which the engine took a documented divergence from
+//! depths; one made with `--group-by KIND` with tracekit's views grouped
+//! the same way. A trace on which the engine took a documented divergence from
 //! DevTools (`docs/divergences.md`), or a golden listed in
 //! `known-differences.txt`, may differ: it is reported, not failed.
 
@@ -23,6 +24,7 @@ struct Case {
     window: Option<(f64, f64)>,
     top_down_depth: Option<u32>,
     bottom_up_depth: Option<u32>,
+    group_by: tracekit_views::GroupBy,
 }
 
 fn cases() -> Vec<Case> {
@@ -36,6 +38,7 @@ fn cases() -> Vec<Case> {
             window: None,
             top_down_depth: None,
             bottom_up_depth: None,
+            group_by: tracekit_views::GroupBy::None,
         };
         let mut max_depth = None;
         let mut i = 2;
@@ -49,6 +52,10 @@ fn cases() -> Vec<Case> {
                 "--max-depth" => max_depth = Some(value.parse().unwrap()),
                 "--top-down-max-depth" => case.top_down_depth = Some(value.parse().unwrap()),
                 "--bottom-up-max-depth" => case.bottom_up_depth = Some(value.parse().unwrap()),
+                "--group-by" => {
+                    case.group_by = tracekit_views::GroupBy::from_name(value)
+                        .unwrap_or_else(|| panic!("index: unknown group kind {value}"))
+                }
                 other => panic!("index: unknown option {other}"),
             }
             i += 2;
@@ -181,9 +188,16 @@ fn views_match_the_devtools_goldens() {
     let mut diverging = Vec::new();
     for case in cases() {
         let bytes = std::fs::read(root().join("fixtures").join(&case.trace)).unwrap();
-        let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-        let ours: Value =
-            serde_json::from_str(&tracekit_views::calltree_conformance(&analysis, case.window, None)).unwrap();
+        let options = tracekit::AnalyzeOptions::default().with_group_args(case.group_by.reads_args());
+        let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
+        let ours: Value = serde_json::from_str(&tracekit_views::calltree_conformance_of(
+            &analysis,
+            None,
+            case.window,
+            None,
+            case.group_by,
+        ))
+        .unwrap();
         let golden = std::fs::read_to_string(root().join("fixtures/expected/calltree").join(&case.golden)).unwrap();
         let oracle: Value = serde_json::from_str(&golden).unwrap();
         let (same, views, matched, rows, first) = compare(&case, &ours, &oracle);
