@@ -3,7 +3,8 @@
 // 7): runs the DevTools trace engine (@paulirish/trace_engine 0.0.65) on a
 // trace and prints, for every thread of the tracks conformance dump
 // (oracle.mjs), its Call Tree (top-down) and Bottom-Up trees as the panel
-// builds them with no grouping, in tracekit's "calltree conformance" format.
+// builds them, with no grouping or with the panel's "Group by" setting, in
+// tracekit's "calltree conformance" format.
 //
 // Usage:
 //   node xtask/js/calltree.mjs [OPTIONS] FILE                    dump of FILE on stdout
@@ -21,6 +22,8 @@
 //                         full rows. Expanding a whole tree costs DevTools
 //                         O(nodes x events) (every node re-walks the thread),
 //                         the Bottom-Up of deep recursion being the worst.
+//   --group-by KIND       the panel's "Group by": none (default), category,
+//                         url, domain, subdomain or frame (lib/grouping.mjs)
 //   --timings             per input, the time the engine takes (parse, each
 //                         view) on stderr
 // Output naming, exit status, warnings and memory: as oracle.mjs.
@@ -36,7 +39,9 @@
 // sorted by ID (code-unit order), since the panel's own order depends on the
 // sort column. IDs are the engine's node ids (TraceTree generateEventID).
 // Times are the nodes' selfTime / totalTime (ms), rounded to 3 decimals;
-// `window` is the absolute window in ms, rounded the same way.
+// `window` is the absolute window in ms, rounded the same way. With grouping,
+// the group nodes are the rows of depth 0 (their id is the group id, `''` for
+// the empty group) and everything else is one level deeper.
 //
 // ---------------------------------------------------------------------------
 // What the panel does, and what is reproduced here
@@ -54,10 +59,13 @@
 //     filter too (empty: accepts everything); the Bottom-Up gets it as its
 //     textFilter.
 //   - Call Tree: TopDownRootNode(events, {filters, startTime, endTime,
-//     doNotAggregate: false, eventGroupIdCallback: null}).
+//     doNotAggregate: false, eventGroupIdCallback}).
 //   - Bottom-Up: BottomUpRootNode(events, {textFilter, filters, startTime,
-//     endTime, eventGroupIdCallback: null, calculateTransferSize: true,
-//     forceGroupIdCallback: false}).
+//     endTime, eventGroupIdCallback, calculateTransferSize: true,
+//     forceGroupIdCallback: false}) (the panel forces it only when grouping
+//     by third parties, which is not supported).
+//   - eventGroupIdCallback: null with no grouping, else the group id function
+//     of lib/grouping.mjs.
 //   - startTime / endTime (ms): the trace bounds, or --window; see
 //     selectedRange in lib/panel.mjs.
 
@@ -66,6 +74,7 @@ import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
 
 import {num, parseFile, runFiles, selectProcesses} from './lib/engine.mjs';
 import {parseWindow, selectedRange, treeViewEvents} from './lib/panel.mjs';
+import {GROUP_KINDS, groupIdCallback, groupingReadsUrls} from './lib/grouping.mjs';
 
 // stdout carries only dumps: send any console.log/info/debug of the engine to stderr.
 console.log = console.info = console.debug = (...args) => console.error(...args);
@@ -118,7 +127,8 @@ function rows(root, maxDepth) {
 
 async function dumpFile(file, warn, options, timings) {
   const t0 = performance.now();
-  const {data, isCPUProfile} = await parseFile(file, warn);
+  const {data, isCPUProfile} = await parseFile(file, warn, {imagePainting: groupingReadsUrls(options.groupBy)});
+  const eventGroupIdCallback = groupIdCallback(options.groupBy, data);
   const t1 = performance.now();
   const traceIsGeneric = data.Meta.traceIsGeneric;
   const {startTime, endTime} = selectedRange(data, options.window);
@@ -148,7 +158,7 @@ async function dumpFile(file, warn, options, timings) {
         startTime,
         endTime,
         doNotAggregate: false,
-        eventGroupIdCallback: null,
+        eventGroupIdCallback,
       });
       const topDownRows = rows(topDown, topDownMaxDepth);
       const b = performance.now();
@@ -157,7 +167,7 @@ async function dumpFile(file, warn, options, timings) {
         filters,
         startTime,
         endTime,
-        eventGroupIdCallback: null,
+        eventGroupIdCallback,
         calculateTransferSize: true,
         forceGroupIdCallback: false,
       });
@@ -209,7 +219,8 @@ function usage() {
   process.stderr.write(
       'usage: node calltree.mjs [OPTIONS] FILE\n' +
       '       node calltree.mjs [OPTIONS] --out-dir DIR FILE...\n' +
-      'options: --window START..END  --max-depth N  --top-down-max-depth N  --bottom-up-max-depth N  --timings\n');
+      'options: --window START..END  --max-depth N  --top-down-max-depth N  --bottom-up-max-depth N\n' +
+      `         --group-by ${GROUP_KINDS.join('|')}  --timings\n`);
   process.exit(2);
 }
 
@@ -217,20 +228,26 @@ function usage() {
 async function main() {
   const args = process.argv.slice(2);
   let outDir = null;
-  const options = {window: null, maxDepth: null, topDownMaxDepth: null, bottomUpMaxDepth: null};
+  const options = {window: null, maxDepth: null, topDownMaxDepth: null, bottomUpMaxDepth: null, groupBy: 'none'};
   const depthOptions = {'--max-depth': 'maxDepth', '--top-down-max-depth': 'topDownMaxDepth',
                         '--bottom-up-max-depth': 'bottomUpMaxDepth'};
   let wantTimings = false;
   const files = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === '--out-dir' || arg === '--window' || Object.hasOwn(depthOptions, arg)) {
+    if (arg === '--out-dir' || arg === '--window' || arg === '--group-by' || Object.hasOwn(depthOptions, arg)) {
       if (i + 1 >= args.length) {
         usage();
       }
       const value = args[++i];
       if (arg === '--out-dir') {
         outDir = value;
+      } else if (arg === '--group-by') {
+        if (!GROUP_KINDS.includes(value)) {
+          process.stderr.write(`calltree: --group-by: expected one of ${GROUP_KINDS.join(', ')}, got ${value}\n`);
+          process.exit(2);
+        }
+        options.groupBy = value;
       } else if (arg === '--window') {
         options.window = parseWindow(value);
         if (!options.window) {

@@ -141,6 +141,40 @@ struct CalltreeArgs {
     /// Only the first N levels of each tree (1: the roots only).
     #[arg(long, value_name = "N", value_parser = parse_max_depth)]
     max_depth: Option<u32>,
+    /// Group the top-level nodes as the Performance panel's "Group by"
+    /// does; group nodes are the first level.
+    #[arg(long, value_enum, value_name = "KIND", default_value_t = CalltreeGroupBy::None)]
+    group_by: CalltreeGroupBy,
+}
+
+/// The kinds of `calltree --group-by`.
+#[derive(Clone, Copy, ValueEnum)]
+enum CalltreeGroupBy {
+    /// No grouping.
+    None,
+    /// By the category of the event (Scripting, Rendering, Painting...).
+    Category,
+    /// By the domain of its script or resource URL (example.com).
+    Domain,
+    /// By the host of its URL (www.example.com).
+    Subdomain,
+    /// By its URL.
+    Url,
+    /// By its frame (the main frame when it names none).
+    Frame,
+}
+
+impl From<CalltreeGroupBy> for tracekit_views::GroupBy {
+    fn from(kind: CalltreeGroupBy) -> Self {
+        match kind {
+            CalltreeGroupBy::None => tracekit_views::GroupBy::None,
+            CalltreeGroupBy::Category => tracekit_views::GroupBy::Category,
+            CalltreeGroupBy::Domain => tracekit_views::GroupBy::Domain,
+            CalltreeGroupBy::Subdomain => tracekit_views::GroupBy::Subdomain,
+            CalltreeGroupBy::Url => tracekit_views::GroupBy::Url,
+            CalltreeGroupBy::Frame => tracekit_views::GroupBy::Frame,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -564,7 +598,10 @@ fn tracks(args: TracksArgs, quiet: bool, max_nodes: usize) -> Result<(), String>
 }
 
 fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
-    let options = AnalyzeOptions::default().with_max_nodes(max_nodes);
+    let group_by = tracekit_views::GroupBy::from(args.group_by);
+    let options = AnalyzeOptions::default()
+        .with_max_nodes(max_nodes)
+        .with_group_args(group_by.reads_args());
     let (input, analysis) = load_one(&args.trace, &options, quiet)?;
     let filter = Filter {
         thread: args.thread.clone(),
@@ -584,15 +621,16 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
             } else {
                 tracekit_views::View::TopDown
             };
-            tracekit_views::write_text(&analysis, only.as_deref(), view, window, args.max_depth)
+            tracekit_views::write_text(&analysis, only.as_deref(), view, window, args.max_depth, group_by)
         }
         CalltreeFormat::Json => {
-            let mut s = tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth);
+            let mut s = tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth, group_by);
             s.push('\n');
             s
         }
         CalltreeFormat::Conformance => {
-            let mut s = tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth);
+            let mut s =
+                tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth, group_by);
             s.push('\n');
             s
         }

@@ -197,3 +197,66 @@ fn an_empty_window_or_a_trace_without_time_is_an_error() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn grouped_conformance_is_the_oracles_dump_byte_for_byte() {
+    for kind in ["category", "domain", "url", "frame"] {
+        let (code, stdout, stderr) = run(&[
+            "calltree",
+            "handwritten/views/grouping.json",
+            "--format",
+            "conformance",
+            "--group-by",
+            kind,
+        ]);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{kind}");
+        let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "../../fixtures/expected/calltree/views/grouping.group-{kind}.json"
+        )))
+        .unwrap();
+        assert_eq!(stdout, golden, "{kind}");
+    }
+}
+
+#[test]
+fn text_of_a_grouped_bottom_up() {
+    let (code, stdout, stderr) = run(&[
+        "calltree",
+        "handwritten/views/grouping-generic.json",
+        "--group-by",
+        "category",
+        "--bottom-up",
+        "--max-depth",
+        "2",
+    ]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        stdout,
+        "Bottom-Up grouped by category, window 0.000..1.000 ms from the trace start (1.000 ms)
+thread 1 Main (pid 1)
+  0.650 ms (65.0%)  0.650 ms (65.0%)  category System
+    0.200 ms (20.0%)  0.200 ms (20.0%)  Baz
+    0.200 ms (20.0%)  0.200 ms (20.0%)  Foo
+    0.150 ms (15.0%)  0.150 ms (15.0%)  Qux
+    0.100 ms (10.0%)  0.100 ms (10.0%)  FunctionCall/u
+  0.200 ms (20.0%)  0.200 ms (20.0%)  category Scripting
+    0.100 ms (10.0%)  0.100 ms (10.0%)  Bar
+    0.100 ms (10.0%)  0.100 ms (10.0%)  FunctionCall
+"
+    );
+}
+
+#[test]
+fn an_unknown_group_kind_is_a_usage_error() {
+    let (code, stdout, stderr) = run(&[
+        "calltree",
+        "handwritten/views/grouping.json",
+        "--group-by",
+        "third-party",
+    ]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    assert!(
+        stderr.contains("[possible values: none, category, domain, subdomain, url, frame]"),
+        "{stderr}"
+    );
+}

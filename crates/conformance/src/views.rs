@@ -30,6 +30,8 @@ pub struct ViewsCase {
     pub top_down_depth: Option<u32>,
     /// The Bottom-Up's depth limit (`--max-depth` or `--bottom-up-max-depth`).
     pub bottom_up_depth: Option<u32>,
+    /// `--group-by KIND`, as written.
+    pub group_by: Option<String>,
     /// The options as written, to pass to the oracle again.
     pub options: Vec<String>,
 }
@@ -47,6 +49,7 @@ impl ViewsCase {
             window: None,
             top_down_depth: None,
             bottom_up_depth: None,
+            group_by: None,
             options: options.iter().map(|&o| o.to_owned()).collect(),
         };
         let mut max_depth = None;
@@ -64,6 +67,7 @@ impl ViewsCase {
                 "--max-depth" => max_depth = Some(depth(value)?),
                 "--top-down-max-depth" => case.top_down_depth = Some(depth(value)?),
                 "--bottom-up-max-depth" => case.bottom_up_depth = Some(depth(value)?),
+                "--group-by" => case.group_by = Some((*value).to_owned()),
                 other => return Err(format!("{line}: unknown option {other}")),
             }
         }
@@ -288,10 +292,13 @@ mod tests {
 
     #[test]
     fn index_lines_parse_with_their_options() {
-        let case = ViewsCase::parse("a/b.json b.json --window 1..2.5 --max-depth 3 --bottom-up-max-depth 2").unwrap();
+        let case =
+            ViewsCase::parse("a/b.json b.json --window 1..2.5 --max-depth 3 --bottom-up-max-depth 2 --group-by url")
+                .unwrap();
+        assert_eq!(case.group_by.as_deref(), Some("url"));
         assert_eq!(case.window, Some((1.0, 2.5)));
         assert_eq!((case.top_down_depth, case.bottom_up_depth), (Some(3), Some(2)));
-        assert_eq!(case.options.len(), 6);
+        assert_eq!(case.options.len(), 8);
         assert!(ViewsCase::parse("a.json b.json --colour red").is_err());
         assert!(ViewsCase::parse("a.json b.json --window").is_err());
         assert!(ViewsCase::parse("a.json").is_err());

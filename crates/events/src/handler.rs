@@ -48,6 +48,12 @@ pub struct AnalyzeOptions {
     /// index their nodes by `u32`: above `u32::MAX`, this counts as
     /// `u32::MAX` for them.
     pub max_nodes: usize,
+    /// Also keep what the aggregated views' grouping by URL, domain or
+    /// frame reads of the events (their URLs and frames, the trace's
+    /// request URLs and image ties). It costs some loading time (the args
+    /// of events with URLs or frames, often large stack traces, are read),
+    /// so it is off unless asked for.
+    pub group_args: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -56,6 +62,7 @@ impl Default for AnalyzeOptions {
             all_processes: false,
             parallelism: Parallelism::Sequential,
             max_nodes: DEFAULT_MAX_NODES,
+            group_args: false,
         }
     }
 }
@@ -76,6 +83,12 @@ impl AnalyzeOptions {
     /// These options with [`AnalyzeOptions::max_nodes`] set.
     pub fn with_max_nodes(mut self, max_nodes: usize) -> Self {
         self.max_nodes = max_nodes;
+        self
+    }
+
+    /// These options with [`AnalyzeOptions::group_args`] set.
+    pub fn with_group_args(mut self, keep: bool) -> Self {
+        self.group_args = keep;
         self
     }
 }

@@ -59,6 +59,13 @@ known_names! {
     RESOURCE_RECEIVED_DATA = "ResourceReceivedData",
     RESOURCE_FINISH = "ResourceFinish",
     RESOURCE_RECEIVE_RESPONSE = "ResourceReceiveResponse",
+    RESOURCE_SEND_REQUEST = "ResourceSendRequest",
+    PARSE_HTML = "ParseHTML",
+    PARSE_AUTHOR_STYLE_SHEET = "ParseAuthorStyleSheet",
+    PAINT_IMAGE = "PaintImage",
+    DECODE_IMAGE = "Decode Image",
+    DRAW_LAZY_PIXEL_REF = "Draw LazyPixelRef",
+    DECODE_LAZY_PIXEL_REF = "Decode LazyPixelRef",
 }
 
 /// The string table of one trace.

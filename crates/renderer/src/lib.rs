@@ -5,10 +5,13 @@
 //! unless the trace is generic, threads without entries), merges each
 //! thread's CPU samples into JS calls ([`integrator`]), and nests
 //! everything into one call tree per thread ([`timeline`]). It mirrors
-//! DevTools' `RendererHandler`.
+//! DevTools' `RendererHandler`. It also keeps the few args of the events
+//! that the aggregated views read ([`view_args`]), with the request URLs
+//! and image ties their grouping looks up.
 
 pub mod integrator;
 pub mod timeline;
+pub mod view_args;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
@@ -22,6 +25,8 @@ use tracekit_samples::{SamplesData, ThreadProfile};
 
 use integrator::{SamplesIntegrator, TraceEntry};
 use timeline::{build_tree, merge, Span};
+use view_args::UrlTracker;
+pub use view_args::{ArgKey, EventUrls, GroupArgs, UrlSource, ViewArgs};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
@@ -48,95 +53,8 @@ struct ThreadEntries {
     entries: Vec<Entry>,
     /// The aggregated views' few args of some entries, by event index.
     view_args: Vec<(u32, ViewArgs)>,
-}
-
-/// The few `args.data` fields of an entry that DevTools' aggregated views
-/// (Call Tree, Bottom-Up) read, kept only for `TimeStamp` events (node id
-/// `TimeStamp:NAME`) and the received-data events `ResourceReceivedData`,
-/// `ResourceFinish`, `ResourceReceiveResponse` (node id `req:ID`, transfer
-/// sizes). A string field is `None` when absent (JavaScript `undefined`);
-/// other values are kept as JavaScript's `String()` prints them.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct ViewArgs {
-    /// `args.data` is present and not `null`.
-    pub has_data: bool,
-    /// `args.data.name`.
-    pub name: Option<Sym>,
-    /// `args.data.requestId`.
-    pub request_id: Option<Sym>,
-    /// `args.data.encodedDataLength` if it is a number (`None`: absent or
-    /// not a number, which DevTools' arithmetic turns into NaN).
-    pub encoded_data_length: Option<f64>,
-    /// `args.data.fromCache` is JavaScript-truthy.
-    pub from_cache: bool,
-}
-
-impl ViewArgs {
-    /// Decodes the fields from an event's raw `args`; `None` for events
-    /// whose names do not need them.
-    fn of(event: &Event<'_>, interner: &mut Interner) -> Option<ViewArgs> {
-        use serde_json::value::RawValue;
-        #[derive(serde::Deserialize)]
-        struct Args<'a> {
-            #[serde(borrow)]
-            data: Option<&'a RawValue>,
-        }
-        #[derive(serde::Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Data<'a> {
-            #[serde(borrow)]
-            name: Option<&'a RawValue>,
-            #[serde(borrow)]
-            request_id: Option<&'a RawValue>,
-            #[serde(borrow)]
-            encoded_data_length: Option<&'a RawValue>,
-            #[serde(borrow)]
-            from_cache: Option<&'a RawValue>,
-        }
-        if !matches!(
-            event.name,
-            names::TIME_STAMP
-                | names::RESOURCE_RECEIVED_DATA
-                | names::RESOURCE_FINISH
-                | names::RESOURCE_RECEIVE_RESPONSE
-        ) {
-            return None;
-        }
-        let mut out = ViewArgs::default();
-        let data = event
-            .args
-            .and_then(|a| serde_json::from_str::<Args<'_>>(a).ok())
-            .and_then(|a| a.data)
-            .filter(|d| d.get() != "null");
-        let Some(data) = data else {
-            return Some(out);
-        };
-        out.has_data = true;
-        let Ok(data) = serde_json::from_str::<Data<'_>>(data.get()) else {
-            return Some(out);
-        };
-        let mut text = |v: Option<&RawValue>| -> Option<Sym> {
-            let v = v?;
-            let s = match serde_json::from_str::<std::borrow::Cow<'_, str>>(v.get()) {
-                Ok(s) => s.into_owned(),
-                Err(_) => match serde_json::from_str::<f64>(v.get()) {
-                    Ok(x) => tracekit_events::jsnum::js_number_string(x),
-                    Err(_) => v.get().to_owned(),
-                },
-            };
-            Some(interner.intern(&s))
-        };
-        out.name = text(data.name);
-        out.request_id = text(data.request_id);
-        out.encoded_data_length = data
-            .encoded_data_length
-            .and_then(|v| serde_json::from_str::<f64>(v.get()).ok());
-        out.from_cache = data.from_cache.is_some_and(|v| {
-            !matches!(v.get(), "false" | "null" | "0" | "\"\"")
-                && serde_json::from_str::<f64>(v.get()).map_or(true, |x| x != 0.0 && !x.is_nan())
-        });
-        Some(out)
-    }
+    /// What grouping needs of some entries, by event index.
+    group_args: Vec<(u32, GroupArgs)>,
 }
 
 #[derive(Debug, Default)]
@@ -219,6 +137,10 @@ pub struct ThreadTrack {
     /// The aggregated views' args ([`ViewArgs`]) of the entries that need
     /// them, by the index of their source event, sorted.
     pub view_args: Vec<(u32, ViewArgs)>,
+    /// What grouping the aggregated views needs ([`GroupArgs`]) of the
+    /// entries that have a URL or a frame, by the index of their source
+    /// event, sorted.
+    pub group_args: Vec<(u32, GroupArgs)>,
     /// The thread would have more nodes than
     /// [`tracekit_events::AnalyzeOptions::max_nodes`] allows (at least
     /// this many): it was not built, and `nodes` is empty. Output that
@@ -239,6 +161,13 @@ impl ThreadTrack {
     pub fn view_args(&self, event: u32) -> Option<&ViewArgs> {
         let at = self.view_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
         Some(&self.view_args[at].1)
+    }
+
+    /// The [`GroupArgs`] of the entry made from source event `event`
+    /// (`None`: it has no URL and no frame).
+    pub fn group_args(&self, event: u32) -> Option<&GroupArgs> {
+        let at = self.group_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
+        Some(&self.group_args[at].1)
     }
 }
 
@@ -262,6 +191,10 @@ pub struct ProcessTracks {
 pub struct RendererData {
     /// By process id.
     pub processes: Map<Id, ProcessTracks>,
+    /// The tables the URLs of the tracks' events may point into; `None`
+    /// unless [`tracekit_events::AnalyzeOptions::group_args`] asked for
+    /// them (the tracks' [`GroupArgs`] are then not kept either).
+    pub event_urls: Option<EventUrls>,
 }
 
 /// The Renderer handler (see the crate documentation): it keeps the
@@ -272,6 +205,8 @@ pub struct RendererHandler {
     processes: Map<Id, ProcessEntries>,
     /// Open begin events, across all threads, as DevTools pairs them.
     open_begins: Vec<(Id, Id, usize)>,
+    /// Where the events' URLs are, for grouping.
+    urls: UrlTracker,
 }
 
 impl RendererHandler {
@@ -281,10 +216,24 @@ impl RendererHandler {
 
     /// Takes one event. Nothing of it is kept by reference: the caller may
     /// free the text it came from.
-    fn on_event(&mut self, index: EventIndex, event: &Event<'_>, interner: &mut Interner, diag: &mut Diagnostics) {
+    /// `group_args`: also keep what grouping needs
+    /// ([`tracekit_events::AnalyzeOptions::group_args`]).
+    fn on_event(
+        &mut self,
+        index: EventIndex,
+        event: &Event<'_>,
+        group_args: bool,
+        interner: &mut Interner,
+        diag: &mut Diagnostics,
+    ) {
         if matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
             if let Some(args) = ViewArgs::of(event, interner) {
                 self.thread(event.pid, event.tid).view_args.push((index, args));
+            }
+        }
+        if group_args {
+            if let Some(args) = self.urls.on_event(event, interner) {
+                self.thread(event.pid, event.tid).group_args.push((index, args));
             }
         }
         match event.ph {
@@ -372,7 +321,13 @@ impl RendererHandler {
         let built = build_threads(jobs, samples, meta, cx);
 
         let mut built = built.into_iter();
-        let mut data = RendererData::default();
+        let mut data = RendererData {
+            processes: Map::default(),
+            event_urls: cx
+                .options
+                .group_args
+                .then(|| std::mem::take(&mut self.urls).finish(&cx.interner)),
+        };
         for (pid, process) in self.processes {
             let identity = identities[&pid];
             if !identity.kept && !keep_dropped {
@@ -407,6 +362,7 @@ impl RendererHandler {
                         js_frames,
                         samples,
                         view_args: thread.view_args,
+                        group_args: thread.group_args,
                         over_budget,
                     },
                 );
@@ -573,7 +529,13 @@ impl Handler for RendererHandler {
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(index, event, &mut cx.interner, &mut cx.diagnostics);
+        self.on_event(
+            index,
+            event,
+            cx.options.group_args,
+            &mut cx.interner,
+            &mut cx.diagnostics,
+        );
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {

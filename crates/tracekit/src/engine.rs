@@ -9,7 +9,7 @@ use tracekit_events::{
     TopLevel,
 };
 use tracekit_meta::{AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
-use tracekit_renderer::{NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
+use tracekit_renderer::{EventUrls, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 use tracekit_samples::{profile_only_tree, SamplesHandler};
 
 use crate::loader::InputKind;
@@ -26,6 +26,12 @@ pub struct Analysis {
     pub bounds: Bounds,
     /// The tracks, by process, in DevTools' order.
     pub processes: Map<Id, ProcessTracks>,
+    /// The tables the URLs of the tracks' events may point into (the
+    /// aggregated views' grouping reads them); `None` unless
+    /// [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args)
+    /// asked for them with the events' [`tracekit_renderer::GroupArgs`].
+    /// A profile on its own has no events: always `Some`.
+    pub event_urls: Option<EventUrls>,
     /// What the Meta handler found; `None` for inputs that are a profile on
     /// their own.
     pub meta: Option<MetaData>,
@@ -110,6 +116,7 @@ impl TraceHandlers {
             kind: InputKind::ChromeTrace,
             bounds: meta.bounds,
             processes: tracks.processes,
+            event_urls: tracks.event_urls,
             meta: Some(meta),
             metadata: top_level.metadata,
             interner: cx.interner,
@@ -230,6 +237,7 @@ pub(crate) fn analyze_profile(
                             samples,
                             over_budget: None,
                             view_args: Vec::new(),
+                            group_args: Vec::new(),
                         },
                     );
                 }
@@ -242,6 +250,7 @@ pub(crate) fn analyze_profile(
         kind,
         bounds,
         processes,
+        event_urls: Some(EventUrls::default()),
         meta: None,
         metadata: None,
         interner,

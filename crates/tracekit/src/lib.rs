@@ -29,4 +29,6 @@ pub use tracekit_events::{
     DEFAULT_MAX_NODES,
 };
 pub use tracekit_meta::Bounds;
-pub use tracekit_renderer::{CpuSample, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+pub use tracekit_renderer::{
+    CpuSample, EventUrls, GroupArgs, NodeKind, ProcessTracks, ThreadTrack, TrackNode, UrlSource,
+};

@@ -9,16 +9,17 @@ use tracekit::{Analysis, Id};
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{preorder, sibling_order, thread_views_to_depth, threads, ThreadViews, Tree, View, Window};
+use crate::{preorder, sibling_order, thread_views_to_depth, threads, GroupBy, ThreadViews, Tree, View, Window};
 
 /// The JSON document of the threads `only` names (`None`: all), over the
 /// window `relative` (ms from the trace start; `None`: the trace), rows
-/// of depth < `max_depth`. One line, no newline.
+/// of depth < `max_depth`, grouped by `group_by`. One line, no newline.
 pub fn calltree_json(
     analysis: &Analysis,
     only: Option<&[(Id, Id)]>,
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
+    group_by: GroupBy,
 ) -> String {
     let window = Window::new(analysis.bounds, relative);
     let interner = &analysis.interner;
@@ -32,7 +33,7 @@ pub fn calltree_json(
         if i > 0 {
             out.push(',');
         }
-        let views = thread_views_to_depth(analysis, track, window, max_depth);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
         out.push_str("{\"pid\":");
         pid.write_json(&mut out, interner);
         out.push_str(",\"tid\":");
@@ -84,8 +85,9 @@ fn write_nodes(out: &mut String, analysis: &Analysis, views: &ThreadViews, view:
         last_at_depth.push(position);
         let n = &tree.nodes[node as usize];
         out.push_str("{\"id\":");
-        write_json_string(out, &views.ids[n.id as usize]);
-        match views.frames[n.id as usize] {
+        write_json_string(out, views.id(n));
+        let frame = if n.is_group { None } else { views.frames[n.id as usize] };
+        match frame {
             Some(frame) => {
                 out.push_str(",\"name\":");
                 write_json_string(out, interner.resolve(frame.function_name));
@@ -98,9 +100,12 @@ fn write_nodes(out: &mut String, analysis: &Analysis, views: &ThreadViews, view:
             }
             None => {
                 out.push_str(",\"name\":");
-                write_json_string(out, &views.ids[n.id as usize]);
+                write_json_string(out, views.label(n));
                 out.push_str(",\"url\":null,\"line\":null,\"column\":null");
             }
+        }
+        if n.is_group {
+            out.push_str(",\"group\":true");
         }
         out.push_str(",\"depth\":");
         out.push_str(&depth.to_string());

@@ -1,5 +1,6 @@
 //! The aggregated views of the Performance panel (issue 7): the Call Tree
-//! (top-down) and the Bottom-Up of a thread, with no grouping, as DevTools'
+//! (top-down) and the Bottom-Up of a thread, with no grouping or grouped as
+//! the panel's "Group by" setting does it ([`GroupBy`]), as DevTools'
 //! `TopDownRootNode` / `BottomUpRootNode` (`models/trace/extras/TraceTree`)
 //! build them for the panel's tree views. The behaviour reproduced is
 //! described in `docs/views.md`.
@@ -17,23 +18,30 @@
 //!   outermost occurrences; each deeper node is a chain of ids (function,
 //!   caller, caller's caller...), and each event, when it ends, adds to
 //!   every chain of its ancestors, with one end marker per parent node
-//!   updated in end order, which is the order DevTools sees them in.
+//!   updated in end order, which is the order DevTools sees them in;
+//! - with grouping, every event also has a group (see [`GroupBy`]): the Call
+//!   Tree's ids carry it (`ID/GROUP`), and after the walk the top-level
+//!   nodes of both views go under one group node per group.
 //!
 //! The Summary (time per category over a window) is [`summary`]; the
 //! events it walks are the same as the views', chosen by the same code.
 //!
 //! Types: [`Window`] is the selected range in ms; [`Tree`] is one view
 //! (nodes with an id index, self and total ms, children); [`ThreadViews`]
-//! is both views of one thread with the table of node ids;
+//! is both views of one thread with the tables of node and group ids;
 //! [`calltree_conformance`] writes the dump of `xtask/js/calltree.mjs`;
 //! [`write_text`] writes a readable indented tree.
 
 #![deny(missing_docs)]
 
+mod grouping;
 mod json;
 pub mod styles;
 pub mod summary;
+mod url;
 
+use grouping::Grouper;
+pub use grouping::{domain_group, GroupBy};
 pub use json::calltree_json;
 
 use ahash::AHashMap;
@@ -80,8 +88,11 @@ impl Window {
 /// A node of a view. Times in ms, clipped to the window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeNode {
-    /// Index of the node's id in [`ThreadViews::ids`] (unused for the root).
+    /// Index of the node's id in [`ThreadViews::ids`], or for a group node
+    /// in [`ThreadViews::group_ids`] (unused for the root).
     pub id: u32,
+    /// A group node (the top level of a grouped view).
+    pub is_group: bool,
     /// Time spent in the node itself.
     pub self_ms: f64,
     /// Time of the node with its children (for a Bottom-Up node: see
@@ -104,6 +115,7 @@ impl Tree {
         Tree {
             nodes: vec![TreeNode {
                 id: u32::MAX,
+                is_group: false,
                 self_ms: 0.0,
                 total_ms: 0.0,
                 children: Vec::new(),
@@ -120,6 +132,7 @@ impl Tree {
         let c = self.nodes.len() as u32;
         self.nodes.push(TreeNode {
             id,
+            is_group: false,
             self_ms: 0.0,
             total_ms: 0.0,
             children: Vec::new(),
@@ -128,19 +141,58 @@ impl Tree {
         self.children_by_id.insert((parent, id), c);
         c
     }
+
+    /// Puts the root's children under group nodes: one per group, in the
+    /// order the groups first appear among the children (given with their
+    /// group, in the root's order). A group node's self time is the sum of
+    /// its children's, its total the sum of `total_of` them.
+    fn group_roots(&mut self, children: &[(u32, u32)], total_of: impl Fn(&TreeNode) -> f64) {
+        let mut group_nodes: AHashMap<u32, u32> = AHashMap::new();
+        let mut roots = Vec::new();
+        for &(child, group) in children {
+            let node = *group_nodes.entry(group).or_insert_with(|| {
+                self.nodes.push(TreeNode {
+                    id: group,
+                    is_group: true,
+                    self_ms: 0.0,
+                    total_ms: 0.0,
+                    children: Vec::new(),
+                });
+                let node = (self.nodes.len() - 1) as u32;
+                roots.push(node);
+                node
+            });
+            let (self_ms, total_ms) = {
+                let c = &self.nodes[child as usize];
+                (c.self_ms, total_of(c))
+            };
+            let g = &mut self.nodes[node as usize];
+            g.self_ms += self_ms;
+            g.total_ms += total_ms;
+            g.children.push(child);
+        }
+        self.nodes[0].children = roots;
+    }
 }
 
 /// Both views of one thread.
 #[derive(Debug, Clone)]
 pub struct ThreadViews {
-    /// The node ids (DevTools' `generateEventID`), indexed by
+    /// The node ids (DevTools' `generateEventID`, which with grouping the
+    /// Call Tree suffixes with `/GROUP` for a non-empty group), indexed by
     /// [`TreeNode::id`].
     pub ids: Vec<String>,
     /// A readable label of each id: the id itself, or for a JS call
-    /// `js NAME URL:LINE:COLUMN` (1-based, as the tracks' text format).
+    /// `js NAME URL:LINE:COLUMN` (1-based, as the tracks' text format);
+    /// an id with a group suffix has the label of the id without it.
     pub labels: Vec<String>,
     /// The call frame of each id that names a JS call.
     pub frames: Vec<Option<CallFrame>>,
+    /// The group ids (empty with no grouping), indexed by the
+    /// [`TreeNode::id`] of group nodes; `""` is the empty group.
+    pub group_ids: Vec<String>,
+    /// A readable label of each group ([`GroupBy::label`]).
+    pub group_labels: Vec<String>,
     /// The Call Tree.
     pub top_down: Tree,
     /// The Bottom-Up; its first-level nodes with no self time (and no
@@ -224,25 +276,46 @@ impl<'t> SampleAttribution<'t> {
         }
     }
 
-    /// The counts, totals summed up the tree.
+    /// The counts, totals summed up the tree (group nodes included, which
+    /// are made after their children).
     fn finish(mut self, top_down: &Tree) -> SampleCounts {
         self.attribute_before(f64::INFINITY);
         let mut counts = self.counts;
         counts.own.resize(top_down.nodes.len(), 0);
         counts.total.clone_from(&counts.own);
-        // A child is made after its parent: its index is greater.
-        for node in (1..top_down.nodes.len()).rev() {
-            for &child in &top_down.nodes[node].children {
-                counts.total[node] += counts.total[child as usize];
+        // Post-order: a node's total once all its children's are summed.
+        let mut stack: Vec<(u32, bool)> = vec![(0, false)];
+        while let Some((node, children_done)) = stack.pop() {
+            let children = &top_down.nodes[node as usize].children;
+            if children_done {
+                let sum: u32 = children.iter().map(|&c| counts.total[c as usize]).sum();
+                counts.total[node as usize] += sum;
+            } else {
+                stack.push((node, true));
+                stack.extend(children.iter().map(|&c| (c, false)));
             }
         }
-        counts.total[0] = top_down.nodes[0]
-            .children
-            .iter()
-            .map(|&c| counts.total[c as usize])
-            .sum::<u32>()
-            + counts.own[0];
         counts
+    }
+}
+
+impl ThreadViews {
+    /// The id of a node (a node id or a group id).
+    pub fn id(&self, node: &TreeNode) -> &str {
+        if node.is_group {
+            &self.group_ids[node.id as usize]
+        } else {
+            &self.ids[node.id as usize]
+        }
+    }
+
+    /// The readable label of a node.
+    pub fn label(&self, node: &TreeNode) -> &str {
+        if node.is_group {
+            &self.group_labels[node.id as usize]
+        } else {
+            &self.labels[node.id as usize]
+        }
     }
 }
 
@@ -256,6 +329,11 @@ struct Ev {
     id: u32,
     /// For a JS call, its frame (index into the track's JS frames).
     frame: Option<u32>,
+    /// Its id in the Call Tree: `id`, or with grouping `ID/GROUP` when its
+    /// group is not empty.
+    td_id: u32,
+    /// Its group (an index into the group ids; 0 with no grouping).
+    group: u32,
     /// A top-level task (`RunTask` of category devtools.timeline).
     top_level: bool,
     /// Kept by the filters (not `RunTask`; a visible type unless generic).
@@ -431,11 +509,43 @@ pub(crate) fn sort_by_start<T>(events: &mut [T], ts: impl Fn(&T) -> f64) {
     events.sort_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))));
 }
 
-/// The thread's event list (section 1 of the spec) with ids and filters.
-fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids) -> Vec<Ev> {
+/// The ids of an event with grouping: its group, and its Call Tree id.
+struct GroupedIds<'g, 'a> {
+    grouper: &'g mut Grouper<'a>,
+    /// The Call Tree id of each (id, group) pair seen.
+    call_tree_ids: AHashMap<(u32, u32), u32>,
+}
+
+impl GroupedIds<'_, '_> {
+    /// The Call Tree id of an event with id `id` in `group`: `ID/GROUP`,
+    /// or `ID` for the empty group. A suffixed id may be one that exists
+    /// already (an event named `A/B`), as in DevTools.
+    fn call_tree_id(&mut self, ids: &mut Ids, id: u32, group: u32) -> u32 {
+        let group_id = &self.grouper.ids[group as usize];
+        if group_id.is_empty() {
+            return id;
+        }
+        *self.call_tree_ids.entry((id, group)).or_insert_with(|| {
+            let text = format!("{}/{}", ids.strings[id as usize], group_id);
+            let label = ids.labels[id as usize].clone();
+            let frame = ids.frames[id as usize];
+            ids.intern_labelled(text, Some(label), frame)
+        })
+    }
+}
+
+/// The thread's event list (section 1 of the spec) with ids and filters,
+/// and with `grouped`, each event's group and Call Tree id.
+fn thread_events(
+    track: &ThreadTrack,
+    visibility: &mut Visibility,
+    ids: &mut Ids,
+    mut grouped: Option<GroupedIds<'_, '_>>,
+) -> Vec<Ev> {
     let interner = visibility.interner;
     let generic = visibility.generic;
-    let mut frame_ids: AHashMap<u32, u32> = AHashMap::new();
+    // The ids and group of each function's JS calls.
+    let mut frame_ids: AHashMap<u32, (u32, u32, u32)> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     for node in &track.nodes {
         let ts = node.ts.0;
@@ -443,10 +553,11 @@ fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids
         match node.kind {
             NodeKind::Call { frame } => {
                 // A JS call (ProfileCall): visible, a visible type, never a task.
-                let id = match frame_ids.get(&frame) {
-                    Some(&id) => id,
+                let (id, td_id, group) = match frame_ids.get(&frame) {
+                    Some(&ids_of_frame) => ids_of_frame,
                     None => {
-                        let (s, label, call_frame) = match track.js_frames.get(frame as usize) {
+                        let js = track.js_frames.get(frame as usize);
+                        let (s, label, call_frame) = match js {
                             Some(js) => (
                                 js_call_id(&js.call_frame, interner),
                                 Some(js_call_label(&js.call_frame, interner)),
@@ -455,8 +566,18 @@ fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids
                             None => ("f:?".to_owned(), None, None),
                         };
                         let id = ids.intern_labelled(s, label, call_frame);
-                        frame_ids.insert(frame, id);
-                        id
+                        let (td_id, group) = match &mut grouped {
+                            Some(g) => {
+                                // A call of no known function: as one
+                                // without name or script.
+                                let call_frame = js.map_or(CallFrame::meta(names::EMPTY), |js| js.call_frame);
+                                let group = g.grouper.of_call(&call_frame);
+                                (g.call_tree_id(ids, id, group), group)
+                            }
+                            None => (id, 0),
+                        };
+                        frame_ids.insert(frame, (id, td_id, group));
+                        (id, td_id, group)
                     }
                 };
                 events.push(Ev {
@@ -464,6 +585,8 @@ fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids
                     dur,
                     id,
                     frame: Some(frame),
+                    td_id,
+                    group,
                     top_level: false,
                     kept: true,
                     received: None,
@@ -495,11 +618,25 @@ fn thread_events(track: &ThreadTrack, visibility: &mut Visibility, ids: &mut Ids
                     interner.resolve(name).to_owned()
                 };
                 let id = ids.intern(id_text);
+                let (td_id, group) = match &mut grouped {
+                    Some(g) => {
+                        let group_args = if g.grouper.reads_args() {
+                            track.group_args(event)
+                        } else {
+                            None
+                        };
+                        let group = g.grouper.of_event(name, cat, group_args);
+                        (g.call_tree_id(ids, id, group), group)
+                    }
+                    None => (id, 0),
+                };
                 events.push(Ev {
                     ts,
                     dur,
                     id,
                     frame: None,
+                    td_id,
+                    group,
                     top_level: is_top_level_task(name, cat_text),
                     kept,
                     received: if is_received_data(name) {
@@ -527,36 +664,55 @@ struct Open {
     outermost: bool,
 }
 
-/// Computes both views of a thread's track, over `window`.
+/// Computes both views of a thread's track, over `window`, with no
+/// grouping.
 pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) -> ThreadViews {
-    thread_views_to_depth(analysis, track, window, None)
+    thread_views_to_depth(analysis, track, window, None, GroupBy::None)
 }
 
-/// [`thread_views`], with the Bottom-Up built only to depth < `max_depth`
-/// (its deeper nodes are the costly part: one per event and ancestor).
-/// The Call Tree and the nodes built are the same as without a limit.
+/// [`thread_views`] grouped by `group_by`, with the Bottom-Up built only
+/// to depth < `max_depth` (its deeper nodes are the costly part: one per
+/// event and ancestor); group nodes are at depth 0. The Call Tree and the
+/// nodes built are the same as without a limit.
+///
+/// # Panics
+///
+/// When `group_by` reads the events' args ([`GroupBy::reads_args`]) and
+/// the analysis was made without them
+/// ([`tracekit::AnalyzeOptions::with_group_args`]).
 pub fn thread_views_to_depth(
     analysis: &Analysis,
     track: &ThreadTrack,
     window: Window,
     max_depth: Option<u32>,
+    group_by: GroupBy,
 ) -> ThreadViews {
-    // Callers of a chain of depth d (0-based) are built for d + 1 < max_depth.
-    let callers = max_depth.map_or(usize::MAX, |m| (m as usize).saturating_sub(1));
+    // Callers of a chain of depth d (0-based, counted without the group
+    // level) are built for d + 1 + group levels < max_depth.
+    let group_levels = usize::from(group_by != GroupBy::None);
+    let callers = max_depth.map_or(usize::MAX, |m| (m as usize).saturating_sub(1 + group_levels));
     let mut ids = Ids::default();
+    let mut grouper = (group_by != GroupBy::None).then(|| Grouper::new(group_by, analysis));
     let mut top_down = Tree::new();
     let mut bottom_up = Tree::new();
     if !window.is_finite() {
+        let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
         return ThreadViews {
             ids: ids.strings,
             labels: ids.labels,
             frames: ids.frames,
+            group_ids,
+            group_labels,
             top_down,
             bottom_up,
             samples: None,
         };
     }
-    let events = thread_events(track, &mut Visibility::new(analysis), &mut ids);
+    let grouped = grouper.as_mut().map(|grouper| GroupedIds {
+        grouper,
+        call_tree_ids: AHashMap::new(),
+    });
+    let events = thread_events(track, &mut Visibility::new(analysis), &mut ids, grouped);
     let (s_ms, e_ms) = (window.start, window.end);
     let s_us = s_ms * 1000.0;
     let e_us = {
@@ -575,8 +731,9 @@ pub fn thread_views_to_depth(
             cache_hit.insert(ev.id, args.from_cache);
         }
     }
-    // First-level Bottom-Up data, by id: self, total, transfer size, made.
-    let mut first: AHashMap<u32, (f64, f64, f64)> = AHashMap::new();
+    // First-level Bottom-Up data, by id: self, total, transfer size, and
+    // the event that made the row (whose group is the row's).
+    let mut first: AHashMap<u32, FirstLevel> = AHashMap::new();
     let mut first_order: Vec<u32> = Vec::new();
     let mut open_ids: AHashMap<u32, f64> = AHashMap::new();
     // The end marker of each Bottom-Up node (by node index).
@@ -601,7 +758,7 @@ pub fn thread_views_to_depth(
 
     let on_end = |open: Open,
                   stack: &[Open],
-                  first: &mut AHashMap<u32, (f64, f64, f64)>,
+                  first: &mut AHashMap<u32, FirstLevel>,
                   first_order: &mut Vec<u32>,
                   open_ids: &mut AHashMap<u32, f64>,
                   bottom_up: &mut Tree,
@@ -610,12 +767,12 @@ pub fn thread_views_to_depth(
         let self_or_zero = if open.self_ms.is_nan() { 0.0 } else { open.self_ms };
         let entry = first.entry(ev.id).or_insert_with(|| {
             first_order.push(ev.id);
-            (0.0, 0.0, 0.0)
+            FirstLevel::made_by(open.ev)
         });
-        entry.0 += self_or_zero;
+        entry.self_ms += self_or_zero;
         if open.outermost {
             let total = open_ids.remove(&ev.id).unwrap_or(0.0);
-            entry.1 += if total.is_nan() { 0.0 } else { total };
+            entry.total_ms += if total.is_nan() { 0.0 } else { total };
         }
         // Deeper levels: the chain of ancestors, innermost first.
         let end = js_min((ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0, e_ms);
@@ -632,6 +789,9 @@ pub fn thread_views_to_depth(
         }
     };
 
+    // The Call Tree's top-level nodes, with the group of the event that
+    // made each.
+    let mut top_level: Vec<(u32, u32)> = Vec::new();
     for i in start..events.len() {
         let ev = &events[i];
         if let Some(samples) = &mut samples {
@@ -673,7 +833,11 @@ pub fn thread_views_to_depth(
                 }
                 None => 0,
             };
-            let td = top_down.child(parent_td, ev.id);
+            let made = top_down.nodes.len();
+            let td = top_down.child(parent_td, ev.td_id);
+            if parent_td == 0 && td as usize == made {
+                top_level.push((td, ev.group));
+            }
             top_down.nodes[td as usize].self_ms += c;
             top_down.nodes[td as usize].total_ms += c;
             if let (Some(samples), Some(frame)) = (&mut samples, ev.frame) {
@@ -693,20 +857,20 @@ pub fn thread_views_to_depth(
             // An instant: only transfer sizes.
             let entry = first.entry(ev.id).or_insert_with(|| {
                 first_order.push(ev.id);
-                (0.0, 0.0, 0.0)
+                FirstLevel::made_by(i as u32)
             });
             let size = args.encoded_data_length.unwrap_or(f64::NAN);
             let hit = cache_hit.get(&ev.id).copied().unwrap_or(false);
             if name == names::RESOURCE_RECEIVED_DATA {
                 if hit {
-                    entry.2 = 0.0;
+                    entry.transfer_size = 0.0;
                 } else {
-                    entry.2 += size;
+                    entry.transfer_size += size;
                 }
             } else if name == names::RESOURCE_FINISH && size == 0.0 && hit {
-                entry.2 = 0.0;
+                entry.transfer_size = 0.0;
             } else if size > 0.0 {
-                entry.2 = size;
+                entry.transfer_size = size;
             }
         }
     }
@@ -722,43 +886,59 @@ pub fn thread_views_to_depth(
         );
     }
 
-    // First level of the Bottom-Up: drop rows without self time or size.
-    let level1: Vec<u32> = bottom_up.nodes[0].children.clone();
+    // First level of the Bottom-Up, in the order DevTools makes its rows
+    // (first end or instant of each id): drop rows without self time or
+    // transfer size.
     let mut kept_children = Vec::new();
-    for child in level1 {
-        let id = bottom_up.nodes[child as usize].id;
-        let (self_ms, total_ms, size) = first.get(&id).copied().unwrap_or((0.0, 0.0, 0.0));
-        let n = &mut bottom_up.nodes[child as usize];
-        n.self_ms = self_ms;
-        n.total_ms = total_ms;
-        if self_ms <= 0.0 && size <= 0.0 {
-            continue;
-        }
-        kept_children.push(child);
-    }
-    // Rows made by instants alone.
     for id in first_order {
-        if bottom_up.children_by_id.contains_key(&(0, id)) {
-            continue;
-        }
-        let (self_ms, total_ms, size) = first[&id];
-        if self_ms <= 0.0 && size <= 0.0 {
+        let row = &first[&id];
+        if row.self_ms <= 0.0 && row.transfer_size <= 0.0 {
             continue;
         }
         let c = bottom_up.child(0, id);
-        bottom_up.nodes[c as usize].self_ms = self_ms;
-        bottom_up.nodes[c as usize].total_ms = total_ms;
-        kept_children.push(c);
+        bottom_up.nodes[c as usize].self_ms = row.self_ms;
+        bottom_up.nodes[c as usize].total_ms = row.total_ms;
+        kept_children.push((c, events[row.made_by as usize].group));
     }
-    bottom_up.nodes[0].children = kept_children;
+    bottom_up.nodes[0].children = kept_children.iter().map(|(c, _)| *c).collect();
+    if grouper.is_some() {
+        // DevTools' group nodes: a Call Tree group's total is its nodes'
+        // totals, a Bottom-Up group's is their self times.
+        top_down.group_roots(&top_level, |n| n.total_ms);
+        bottom_up.group_roots(&kept_children, |n| n.self_ms);
+    }
+    // After the group nodes: the counts of a group are its nodes'.
     let samples = samples.map(|s| s.finish(&top_down));
+    let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
     ThreadViews {
         ids: ids.strings,
         labels: ids.labels,
         frames: ids.frames,
+        group_ids,
+        group_labels,
         top_down,
         bottom_up,
         samples,
+    }
+}
+
+/// A row of the Bottom-Up's first level, while the walk sums it.
+struct FirstLevel {
+    self_ms: f64,
+    total_ms: f64,
+    transfer_size: f64,
+    /// The event whose end (or, for an instant, itself) made the row.
+    made_by: u32,
+}
+
+impl FirstLevel {
+    fn made_by(event: u32) -> FirstLevel {
+        FirstLevel {
+            self_ms: 0.0,
+            total_ms: 0.0,
+            transfer_size: 0.0,
+            made_by: event,
+        }
     }
 }
 
@@ -805,9 +985,7 @@ pub(crate) fn preorder(
 
 fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Option<u32>) {
     let rows = preorder(tree, max_depth, |a, b| {
-        views.ids[a.id as usize]
-            .encode_utf16()
-            .cmp(views.ids[b.id as usize].encode_utf16())
+        views.id(a).encode_utf16().cmp(views.id(b).encode_utf16())
     });
     for (i, (depth, node)) in rows.into_iter().enumerate() {
         if i > 0 {
@@ -817,7 +995,7 @@ fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Opt
         out.push('[');
         out.push_str(&depth.to_string());
         out.push(',');
-        write_json_string(out, &views.ids[n.id as usize]);
+        write_json_string(out, views.id(n));
         out.push(',');
         write_json_number(out, round3(n.self_ms));
         out.push(',');
@@ -828,19 +1006,25 @@ fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Opt
 
 /// The "calltree conformance" dump: exactly what `xtask/js/calltree.mjs`
 /// prints from the DevTools engine (one line, no newline), for the window
-/// `relative` (ms from the trace start; `None`: the trace bounds) and rows
-/// of depth < `max_depth`.
+/// `relative` (ms from the trace start; `None`: the trace bounds), rows
+/// of depth < `max_depth`, and no grouping.
 pub fn calltree_conformance(analysis: &Analysis, relative: Option<(f64, f64)>, max_depth: Option<u32>) -> String {
-    calltree_conformance_of(analysis, None, relative, max_depth)
+    calltree_conformance_of(analysis, None, relative, max_depth, GroupBy::None)
 }
 
 /// [`calltree_conformance`] of the threads `only` names (`(pid, tid)`;
-/// `None`: every thread).
+/// `None`: every thread), grouped by `group_by` (`calltree.mjs
+/// --group-by`): group nodes are rows of depth 0, with their group id.
+///
+/// # Panics
+///
+/// As [`thread_views_to_depth`].
 pub fn calltree_conformance_of(
     analysis: &Analysis,
     only: Option<&[(Id, Id)]>,
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
+    group_by: GroupBy,
 ) -> String {
     let window = Window::new(analysis.bounds, relative);
     let interner = &analysis.interner;
@@ -850,7 +1034,7 @@ pub fn calltree_conformance_of(
         if i > 0 {
             out.push(',');
         }
-        let views = thread_views_to_depth(analysis, track, window, max_depth);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
         out.push_str("{\"pid\":");
         pid.write_json(&mut out, interner);
         out.push_str(",\"tid\":");
@@ -883,15 +1067,22 @@ pub enum View {
     BottomUp,
 }
 
-/// A readable indented view of each thread `only` names (`None`: all):
-/// one row per node, `SELF ms (PERCENT%)  TOTAL ms (PERCENT%)  LABEL`,
-/// percents of the window; rows of depth < `max_depth`.
+/// A readable indented view of each thread `only` names (`None`: all),
+/// grouped by `group_by`: one row per node, `SELF ms (PERCENT%)  TOTAL ms
+/// (PERCENT%)  LABEL`, percents of the window, a group row labelled by its
+/// kind and [`GroupBy::label`] (`category Scripting`, `domain
+/// [unattributed]`); rows of depth < `max_depth`.
+///
+/// # Panics
+///
+/// As [`thread_views_to_depth`].
 pub fn write_text(
     analysis: &Analysis,
     only: Option<&[(Id, Id)]>,
     view: View,
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
+    group_by: GroupBy,
 ) -> String {
     use std::fmt::Write;
     let window = Window::new(analysis.bounds, relative);
@@ -901,10 +1092,14 @@ pub fn write_text(
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}, window {:.3}..{:.3} ms from the trace start ({:.3} ms)",
+        "{}{}, window {:.3}..{:.3} ms from the trace start ({:.3} ms)",
         match view {
             View::TopDown => "Call Tree",
             View::BottomUp => "Bottom-Up",
+        },
+        match group_by {
+            GroupBy::None => String::new(),
+            other => format!(" grouped by {}", other.name()),
         },
         window.start - origin,
         window.end - origin,
@@ -912,7 +1107,7 @@ pub fn write_text(
     );
     let percent = |x: f64| if span > 0.0 { x / span * 100.0 } else { 0.0 };
     for (pid, tid, track) in threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid)))) {
-        let views = thread_views_to_depth(analysis, track, window, max_depth);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
         let _ = writeln!(
             out,
             "thread {}{} (pid {})",
@@ -964,7 +1159,12 @@ pub fn write_text(
             if let Some(samples) = samples {
                 let _ = write!(out, "{}/{}  ", samples.own[node as usize], samples.total[node as usize]);
             }
-            let _ = writeln!(out, "{}", views.labels[n.id as usize]);
+            if n.is_group {
+                // `category Scripting`, `domain [unattributed]`...
+                let _ = write!(out, "{} ", group_by.name());
+            }
+            out.push_str(views.label(n));
+            out.push('\n');
         }
     }
     out
@@ -981,8 +1181,7 @@ pub(crate) fn sibling_order(
             View::TopDown => (a.total_ms, b.total_ms),
             View::BottomUp => (a.self_ms, b.self_ms),
         };
-        y.total_cmp(&x)
-            .then_with(|| views.ids[a.id as usize].cmp(&views.ids[b.id as usize]))
+        y.total_cmp(&x).then_with(|| views.id(a).cmp(views.id(b)))
     }
 }
 

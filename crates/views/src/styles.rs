@@ -222,6 +222,12 @@ pub fn is_visible_type(name: &str) -> bool {
     STYLES.iter().any(|(n, hidden, _)| *n == name && !hidden)
 }
 
+/// The category of `name`'s Styles entry (hidden or not), `None` for a
+/// name without one (grouping by category).
+pub fn category_of(name: &str) -> Option<Category> {
+    STYLES.iter().find(|(n, _, _)| *n == name).map(|(_, _, c)| *c)
+}
+
 /// The Summary's category of an event named `name`: that of its Styles
 /// entry, hidden or not, else [`Category::Other`]. A JS call is a
 /// `ProfileCall`, so [`Category::Scripting`].

@@ -88,7 +88,14 @@ fn js_calls_are_named_by_function_script_line_and_column() {
 fn text_shows_labels_times_and_percents() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/handwritten/views/js-trace.json");
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    let text = tracekit_views::write_text(&analysis, None, tracekit_views::View::TopDown, None, None);
+    let text = tracekit_views::write_text(
+        &analysis,
+        None,
+        tracekit_views::View::TopDown,
+        None,
+        None,
+        tracekit_views::GroupBy::None,
+    );
     assert_eq!(
         text,
         "Call Tree, window 0.000..3.000 ms from the trace start (3.000 ms)
@@ -100,7 +107,14 @@ thread 1 CrRendererMain (pid 1)
       0.200 ms (6.7%)  0.200 ms (6.7%)  js reviver https://a.test/app.js:41:2
 "
     );
-    let bu = tracekit_views::write_text(&analysis, None, tracekit_views::View::BottomUp, None, Some(2));
+    let bu = tracekit_views::write_text(
+        &analysis,
+        None,
+        tracekit_views::View::BottomUp,
+        None,
+        Some(2),
+        tracekit_views::GroupBy::None,
+    );
     assert!(bu.starts_with(
         "Bottom-Up, window 0.000..3.000 ms from the trace start (3.000 ms)
 thread 1 CrRendererMain (pid 1)

@@ -3,7 +3,8 @@
 //! `xtask/js/calltree.mjs`). Rows are compared by their path of ids (the
 //! order of siblings does not matter), times within 0.002 ms; a golden
 //! made with a depth limit is compared with tracekit's rows of the same
-//! depths. A trace on which the engine took a documented divergence from
+//! depths; one made with `--group-by KIND` with tracekit's views grouped
+//! the same way. A trace on which the engine took a documented divergence from
 //! DevTools (`docs/divergences.md`), or a golden listed in
 //! `known-differences.txt`, may differ: it is reported, not failed.
 
@@ -26,9 +27,16 @@ fn views_match_the_devtools_goldens() {
     let mut failures = Vec::new();
     let mut diverging = Vec::new();
     for case in views_cases(&root).unwrap() {
+        let group_by = match &case.group_by {
+            Some(kind) => {
+                tracekit_views::GroupBy::from_name(kind).unwrap_or_else(|| panic!("index: group kind {kind}"))
+            }
+            None => tracekit_views::GroupBy::None,
+        };
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
-        let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-        let ours = tracekit_views::calltree_conformance(&analysis, case.window, None);
+        let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
+        let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
+        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
         let golden = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&case.golden)).unwrap();
         let report = compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).unwrap();
         let set = Path::new(&case.trace).parent().unwrap().to_string_lossy().into_owned();

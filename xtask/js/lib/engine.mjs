@@ -46,6 +46,12 @@
 // Samples.profilesInProcess, each thread's `profileTree`, with url null,
 // isOnMainFrame false and thread name null (as Threads.js:94-105).
 // In both cases threads whose tree has no root are left out.
+//
+// With {imagePainting: true} (calltree.mjs --group-by url, domain or
+// subdomain), the ImagePainting handler runs too: the panel's URL of a
+// `Decode Image` event (Handlers.Helpers.getNonResolvedURL with the handlers'
+// data) is that of the PaintImage event this handler ties it to. It has no
+// deps and only reads handler data, so the trees are the same with it.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,9 +83,10 @@ Trace.Processor.TraceProcessor.getInsightRunners = () => ({});
 /**
  * Loads one input file (see lib/load.mjs) and runs the engine on it.
  * Returns the handlers' data (Meta, Samples, AuctionWorklets,
- * NetworkRequests, Renderer) and whether the input was a CPU profile.
+ * NetworkRequests, Renderer, and ImagePainting if asked for) and whether the
+ * input was a CPU profile.
  */
-export async function parseFile(file, warn) {
+export async function parseFile(file, warn, {imagePainting = false} = {}) {
   const input = loadInput(file, warn);
   let events;
   let metadata;
@@ -118,7 +125,8 @@ export async function parseFile(file, warn) {
     }
   }
 
-  const model = Trace.TraceModel.Model.createWithSubsetOfHandlers(HANDLERS);
+  const handlers = imagePainting ? {...HANDLERS, ImagePainting: Trace.Handlers.ModelHandlers.ImagePainting} : HANDLERS;
+  const model = Trace.TraceModel.Model.createWithSubsetOfHandlers(handlers);
   const isCPUProfile = metadata?.dataOrigin === CPU_PROFILE_ORIGIN;
   await model.parse(events, {
     metadata: metadata ?? undefined,
