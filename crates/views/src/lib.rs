@@ -546,6 +546,10 @@ fn thread_events(
     let generic = visibility.generic;
     // The ids and group of each function's JS calls.
     let mut frame_ids: AHashMap<u32, (u32, u32, u32)> = AHashMap::new();
+    // Per name and category, computed once: the id of a plain event (its
+    // name) and whether the filters keep it.
+    let mut name_ids: AHashMap<Sym, u32> = AHashMap::new();
+    let mut kept_by_type: AHashMap<(Sym, Sym), bool> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     for node in &track.nodes {
         let ts = node.ts.0;
@@ -597,27 +601,41 @@ fn thread_events(
                 if !visibility.in_timeline(name, cat_text, ph) {
                     continue;
                 }
-                let kept = name != names::RUN_TASK
-                    && (generic
-                        || cat_text == "devtools.extension"
-                        || if cat_text.contains("blink.console") {
-                            styles::is_visible_type("ConsoleTime")
-                        } else if cat_text.contains("blink.user_timing") {
-                            styles::is_visible_type("UserTiming")
-                        } else {
-                            visibility.visible_type(name)
-                        });
+                let kept = match kept_by_type.get(&(name, cat)) {
+                    Some(&kept) => kept,
+                    None => {
+                        let kept = name != names::RUN_TASK
+                            && (generic
+                                || cat_text == "devtools.extension"
+                                || if cat_text.contains("blink.console") {
+                                    styles::is_visible_type("ConsoleTime")
+                                } else if cat_text.contains("blink.user_timing") {
+                                    styles::is_visible_type("UserTiming")
+                                } else {
+                                    visibility.visible_type(name)
+                                });
+                        kept_by_type.insert((name, cat), kept);
+                        kept
+                    }
+                };
                 let args = track.view_args(event).copied();
-                let id_text = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
+                let id = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
                     let a = args.unwrap_or_default();
-                    format!("TimeStamp:{}", a.name.map_or("undefined", |n| interner.resolve(n)))
+                    ids.intern(format!(
+                        "TimeStamp:{}",
+                        a.name.map_or("undefined", |n| interner.resolve(n))
+                    ))
                 } else if is_received_data(name) {
                     let a = args.unwrap_or_default();
-                    format!("req:{}", a.request_id.map_or("undefined", |n| interner.resolve(n)))
+                    ids.intern(format!(
+                        "req:{}",
+                        a.request_id.map_or("undefined", |n| interner.resolve(n))
+                    ))
                 } else {
-                    interner.resolve(name).to_owned()
+                    *name_ids
+                        .entry(name)
+                        .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
                 };
-                let id = ids.intern(id_text);
                 let (td_id, group) = match &mut grouped {
                     Some(g) => {
                         let group_args = if g.grouper.reads_args() {
