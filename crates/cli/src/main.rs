@@ -771,6 +771,7 @@ fn load_for_export(
 ) -> Result<(Input, tracekit::Analysis), String> {
     let options = AnalyzeOptions::default()
         .with_all_processes(all_processes)
+        .with_parallelism(Parallelism::Rayon)
         .with_max_nodes(max_nodes);
     let (input, analysis) = load_one(trace, &options, quiet)?;
     filter
