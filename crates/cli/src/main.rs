@@ -61,6 +61,14 @@ enum Command {
     /// window, as the DevTools Performance panel's Summary tab shows it
     /// for a selected thread (docs/views.md).
     Summary(SummaryArgs),
+    /// Write the tracks in a format another tool reads: speedscope,
+    /// pprof, Perfetto, folded stacks or d3-flame-graph JSON
+    /// (docs/exports.md).
+    Convert(ConvertArgs),
+    /// Draw a flame graph (SVG) of the calls of every thread, merged by
+    /// stack, widths their self and total times; `--bottom-up` draws the
+    /// callers of each function as an icicle.
+    Flamegraph(FlamegraphArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >
@@ -74,7 +82,7 @@ enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "convert", "flamegraph", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -220,6 +228,92 @@ enum SummaryFormat {
     Json,
     /// The dump compared with the DevTools engine's (xtask/js/summary.mjs).
     Conformance,
+}
+
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or
+    /// not); `-` reads standard input.
+    trace: PathBuf,
+    /// Write the output to this file instead of standard output (binary
+    /// formats are not written to a terminal).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    to: ConvertFormat,
+    /// Only the threads with this name (any case; else a unique part of
+    /// it) or this tid.
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    thread: Option<String>,
+    /// Only calls overlapping this window, in ms from the start of the
+    /// trace (START..END, START.. or ..END); their times are clipped to it.
+    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
+    window: Option<(f64, f64)>,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ConvertFormat {
+    /// speedscope's JSON: a profile per thread, its calls in time order
+    /// (open it at speedscope.app, or with `speedscope FILE`).
+    Speedscope,
+    /// pprof's gzipped profile.proto: self time and calls per stack
+    /// (`go tool pprof -top FILE`).
+    Pprof,
+    /// A Perfetto trace (protobuf): a track per process and thread, the
+    /// calls as nested slices (open it in the Perfetto UI).
+    Perfetto,
+    /// Folded stacks, `process;thread;frame;... MICROSECONDS` (for
+    /// flamegraph.pl and inferno-flamegraph).
+    Folded,
+    /// d3-flame-graph's JSON: nested {name, value, children}, values the
+    /// total µs.
+    D3,
+}
+
+impl ConvertFormat {
+    fn export_format(self) -> tracekit::export::Format {
+        use tracekit::export::Format;
+        match self {
+            ConvertFormat::Speedscope => Format::Speedscope,
+            ConvertFormat::Pprof => Format::Pprof,
+            ConvertFormat::Perfetto => Format::Perfetto,
+            ConvertFormat::Folded => Format::Folded,
+            ConvertFormat::D3 => Format::D3,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct FlamegraphArgs {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or
+    /// not); `-` reads standard input.
+    trace: PathBuf,
+    /// Write the SVG (or the folded stacks) to this file instead of
+    /// standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Only the threads with this name (any case; else a unique part of
+    /// it) or this tid.
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    thread: Option<String>,
+    /// Only calls overlapping this window, in ms from the start of the
+    /// trace (START..END, START.. or ..END); their times are clipped to it.
+    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
+    window: Option<(f64, f64)>,
+    /// Each function's callers, as an icicle (DevTools' Bottom-Up): the
+    /// frames of each stack reversed below its process and thread.
+    #[arg(long)]
+    bottom_up: bool,
+    /// Write the folded stacks the graph is drawn from instead of the SVG.
+    #[arg(long)]
+    folded: bool,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
 }
 
 #[derive(clap::Args)]
@@ -513,8 +607,18 @@ impl Output {
     }
 
     fn write(&mut self, text: &str) -> Result<(), String> {
-        let result = self.writer()?.write_all(text.as_bytes());
+        self.write_bytes(text.as_bytes())
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let result = self.writer()?.write_all(bytes);
         self.done(result)
+    }
+
+    /// Whether the output goes to a terminal (standard output, not
+    /// redirected).
+    fn is_terminal(&self) -> bool {
+        self.path.is_none() && std::io::stdout().is_terminal()
     }
 }
 
@@ -708,6 +812,122 @@ fn summary(args: SummaryArgs, quiet: bool, max_nodes: usize) -> Result<(), Strin
     Output::new(args.output).write(&text)
 }
 
+/// Loads the input of `convert` or `flamegraph` and checks the filter
+/// against it.
+fn load_for_export(
+    trace: &Path,
+    all_processes: bool,
+    filter: &Filter,
+    quiet: bool,
+    max_nodes: usize,
+) -> Result<(Input, tracekit::Analysis), String> {
+    let options = AnalyzeOptions::default()
+        .with_all_processes(all_processes)
+        .with_parallelism(Parallelism::Rayon)
+        .with_max_nodes(max_nodes);
+    let (input, analysis) = load_one(trace, &options, quiet)?;
+    filter
+        .validate(&analysis)
+        .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
+    Ok((input, analysis))
+}
+
+fn convert(args: ConvertArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+    let format = args.to.export_format();
+    let mut out = Output::new(args.output);
+    if format.is_binary() && out.is_terminal() {
+        let name = args
+            .to
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default();
+        return Err(format!(
+            "the {name} format is binary: give -o FILE, or redirect the output"
+        ));
+    }
+    let filter = Filter {
+        thread: args.thread,
+        window_ms: args.window,
+        ..Filter::default()
+    };
+    let (_, analysis) = load_for_export(&args.trace, args.all_processes, &filter, quiet, max_nodes)?;
+    let bytes = {
+        let _span = tracing::info_span!("export").entered();
+        format.export(&analysis, &filter)
+    };
+    out.write_bytes(&bytes)
+}
+
+fn flamegraph(args: FlamegraphArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+    let filter = Filter {
+        thread: args.thread.clone(),
+        window_ms: args.window,
+        ..Filter::default()
+    };
+    let (input, analysis) = load_for_export(&args.trace, args.all_processes, &filter, quiet, max_nodes)?;
+    let folded = if args.bottom_up {
+        tracekit::export::folded_bottom_up(&analysis, &filter)
+    } else {
+        tracekit::export::folded(&analysis, &filter)
+    };
+    let mut out = Output::new(args.output);
+    if args.folded {
+        return out.write(&folded);
+    }
+    if folded.is_empty() {
+        return Err(format!(
+            "{}: nothing to draw: no call has self time in the threads and window chosen",
+            input.name()
+        ));
+    }
+    let mut subtitle = Vec::new();
+    if let Some(thread) = &args.thread {
+        subtitle.push(format!("thread {thread}"));
+    }
+    if let Some(window) = args.window {
+        subtitle.push(format!("window {} ms", tracekit::output::window_text(window)));
+    }
+    // The title names the file, not the path it was given by.
+    let file_name = match args.trace.file_name() {
+        Some(name) if args.trace.as_os_str() != "-" => name.to_string_lossy().into_owned(),
+        _ => input.name(),
+    };
+    let svg = flamegraph_svg(&folded, &file_name, args.bottom_up, &subtitle.join(", "))
+        .map_err(|e| format!("{}: drawing the flame graph: {e}", input.name()))?;
+    out.write_bytes(&svg)
+}
+
+/// Draws folded stacks with inferno: a flame graph, or an icicle (the
+/// root at the top) for the Bottom-Up. The stacks of the Bottom-Up come
+/// reversed already, below their process and thread: inferno's own
+/// `reverse_stack_order` would reverse those too.
+fn flamegraph_svg(folded: &str, name: &str, bottom_up: bool, subtitle: &str) -> std::io::Result<Vec<u8>> {
+    use inferno::flamegraph::{color, Direction, Options, TextTruncateDirection};
+    let mut options = Options::default();
+    options.title = if bottom_up {
+        format!("Bottom-Up: {name}")
+    } else {
+        format!("Flame graph: {name}")
+    };
+    if !subtitle.is_empty() {
+        options.subtitle = Some(subtitle.to_owned());
+    }
+    options.count_name = "µs".to_owned();
+    options.name_type = "Frame:".to_owned();
+    // JS frames (with a `url:line:column`) apart from trace events, and
+    // the same colour for the same name from one run to the next.
+    options.colors = color::Palette::Multi(color::MultiPalette::Js);
+    options.hash = true;
+    // A frame's name comes first, its location after: cut the end.
+    options.text_truncate_direction = TextTruncateDirection::Right;
+    if bottom_up {
+        options.direction = Direction::Inverted;
+    }
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_lines(&mut options, folded.lines(), &mut svg)?;
+    Ok(svg)
+}
+
 /// `NAME: N bytes, gzip` and the summary of one input.
 fn info_section(input: &Input, quiet: bool, max_nodes: usize) -> Result<String, String> {
     let options = AnalyzeOptions::default()
@@ -779,6 +999,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Info(args) => info(args, cli.quiet, cli.max_nodes),
         Command::Calltree(args) => calltree(args, cli.quiet, cli.max_nodes),
         Command::Summary(args) => summary(args, cli.quiet, cli.max_nodes),
+        Command::Convert(args) => convert(args, cli.quiet, cli.max_nodes),
+        Command::Flamegraph(args) => flamegraph(args, cli.quiet, cli.max_nodes),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tracekit", &mut script);

@@ -11,6 +11,9 @@
 //! print!("{}", tracekit::output::conformance(&analysis));
 //! ```
 //!
+//! [`export`] writes them in the formats other tools read (speedscope,
+//! pprof, Perfetto, folded stacks, d3-flame-graph).
+//!
 //! [`Loader`] takes the input in pieces instead, so that a trace of any
 //! size loads in bounded memory.
 //!
@@ -18,6 +21,7 @@
 //! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool.
 
 mod engine;
+pub mod export;
 mod input;
 mod loader;
 pub mod output;

@@ -22,11 +22,24 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The target directory (`CARGO_TARGET_DIR`, else `target/`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+}
+
 /// Where installed tools live: `target/test-tools/`.
 fn tools_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let dir = target.join("test-tools");
+    let dir = target_dir().join("test-tools");
     std::fs::create_dir_all(&dir).expect("creating target/test-tools");
+    dir
+}
+
+/// A directory for what a test leaves to be looked at (screenshots,
+/// exports): `target/test-artifacts/NAME/`, made empty.
+pub fn artifacts(name: &str) -> PathBuf {
+    let dir = target_dir().join("test-artifacts").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creating target/test-artifacts");
     dir
 }
 
@@ -46,7 +59,11 @@ fn locked<T>(name: &str, f: impl FnOnce() -> T) -> T {
         if stale {
             let _ = std::fs::remove_dir(&lock);
         }
-        assert!(started.elapsed() < Duration::from_secs(900), "waited 15 minutes for {}", lock.display());
+        assert!(
+            started.elapsed() < Duration::from_secs(900),
+            "waited 15 minutes for {}",
+            lock.display()
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
     struct Unlock(PathBuf);
@@ -110,7 +127,9 @@ pub fn node_packages() -> PathBuf {
         locked("npm", || {
             if !fresh() {
                 eprintln!("tools: npm ci in {}", dir.display());
-                run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir));
+                run(Command::new("npm")
+                    .args(["ci", "--no-audit", "--no-fund"])
+                    .current_dir(&dir));
             }
         });
     }
