@@ -276,7 +276,7 @@ impl Filter {
     }
 
     /// The threads kept: `None` for all of them.
-    fn kept_threads(&self, analysis: &Analysis) -> Option<Vec<(Id, Id)>> {
+    pub(crate) fn kept_threads(&self, analysis: &Analysis) -> Option<Vec<(Id, Id)>> {
         let query = self.thread.as_ref()?;
         let found = find_threads(analysis, query).unwrap_or_default();
         Some(found.into_iter().map(|t| (t.pid, t.tid)).collect())
