@@ -61,6 +61,11 @@ enum Command {
     /// window, as the DevTools Performance panel's Summary tab shows it
     /// for a selected thread (docs/views.md).
     Summary(SummaryArgs),
+    /// Write a flame chart of the tracks: one self-contained HTML file
+    /// (no request leaves it) that draws them as the DevTools Performance
+    /// panel does, a lane per thread, with zoom, pan, tooltips and search
+    /// (docs/chart.md).
+    Chart(ChartArgs),
     /// Write the tracks in a format another tool reads: speedscope,
     /// pprof, Perfetto, folded stacks or d3-flame-graph JSON
     /// (docs/exports.md).
@@ -82,7 +87,7 @@ enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "convert", "flamegraph", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -311,6 +316,28 @@ struct FlamegraphArgs {
     /// Write the folded stacks the graph is drawn from instead of the SVG.
     #[arg(long)]
     folded: bool,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+}
+
+#[derive(clap::Args)]
+struct ChartArgs {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or
+    /// not); `-` reads standard input.
+    trace: PathBuf,
+    /// Write the chart to this file (`-`: standard output, which must not
+    /// be a terminal).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Only the threads with this name (any case; else a unique part of
+    /// it) or this tid.
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    thread: Option<String>,
+    /// Only nodes overlapping this window, in ms from the start of the
+    /// trace: START..END, START.. or ..END; the chart opens on it.
+    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
+    window: Option<(f64, f64)>,
     /// Also the processes DevTools drops (browser, GPU, ...).
     #[arg(long)]
     all_processes: bool,
@@ -928,6 +955,37 @@ fn flamegraph_svg(folded: &str, name: &str, bottom_up: bool, subtitle: &str) -> 
     Ok(svg)
 }
 
+fn chart(args: ChartArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+    let to_stdout = args.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
+    if to_stdout && std::io::stdout().is_terminal() {
+        return Err("the chart is an HTML file: give -o FILE, or redirect standard output".into());
+    }
+    let options = AnalyzeOptions::default()
+        .with_all_processes(args.all_processes)
+        .with_max_nodes(max_nodes);
+    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+    let filter = Filter {
+        thread: args.thread,
+        window_ms: args.window,
+        ..Filter::default()
+    };
+    filter
+        .validate(&analysis)
+        .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
+    // The page is titled by the trace's file name.
+    let title = match &input.path {
+        Some(path) => path
+            .file_name()
+            .map_or_else(|| input.name(), |n| n.to_string_lossy().into_owned()),
+        None => input.name(),
+    };
+    let html = {
+        let _span = tracing::info_span!("output").entered();
+        tracekit::export::chart::html(&analysis, &filter, &title)
+    };
+    Output::new(args.output).write(&html)
+}
+
 /// `NAME: N bytes, gzip` and the summary of one input.
 fn info_section(input: &Input, quiet: bool, max_nodes: usize) -> Result<String, String> {
     let options = AnalyzeOptions::default()
@@ -999,6 +1057,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Info(args) => info(args, cli.quiet, cli.max_nodes),
         Command::Calltree(args) => calltree(args, cli.quiet, cli.max_nodes),
         Command::Summary(args) => summary(args, cli.quiet, cli.max_nodes),
+        Command::Chart(args) => chart(args, cli.quiet, cli.max_nodes),
         Command::Convert(args) => convert(args, cli.quiet, cli.max_nodes),
         Command::Flamegraph(args) => flamegraph(args, cli.quiet, cli.max_nodes),
         Command::Completions { shell } => {

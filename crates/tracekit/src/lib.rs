@@ -15,7 +15,8 @@
 //! pprof, Perfetto, folded stacks, d3-flame-graph).
 //!
 //! [`Loader`] takes the input in pieces instead, so that a trace of any
-//! size loads in bounded memory.
+//! size loads in bounded memory. [`export`] turns an analysis into files
+//! other tools read: [`export::chart`] is a flame chart in one HTML file.
 //!
 //! This crate does no I/O and starts no thread, except through
 //! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool.
@@ -25,6 +26,7 @@ pub mod export;
 mod input;
 mod loader;
 pub mod output;
+pub mod styles;
 
 pub use engine::Analysis;
 pub use loader::{analyze_bytes, InputKind, Loader};

@@ -36,12 +36,14 @@
 
 mod grouping;
 mod json;
-pub mod styles;
 pub mod summary;
 mod url;
 
 use grouping::Grouper;
 pub use grouping::{domain_group, GroupBy};
+/// DevTools' Styles table, in the core crate (the flame chart uses it too).
+pub use tracekit::styles;
+
 pub use json::calltree_json;
 
 use ahash::AHashMap;
@@ -407,10 +409,8 @@ fn is_received_data(name: Sym) -> bool {
     )
 }
 
-/// DevTools' `isPhaseAsync`.
-pub(crate) fn is_async_phase(ph: Phase) -> bool {
-    matches!(ph.0, b'b' | b'e' | b'n' | b'S' | b'T' | b'p' | b'F')
-}
+// DevTools' `isPhaseAsync`.
+pub(crate) use styles::is_async_phase;
 
 /// The id table of a thread, with a readable label of each id.
 #[derive(Default)]
@@ -485,15 +485,7 @@ impl<'a> Visibility<'a> {
         if self.generic {
             return true;
         }
-        let name_text = self.interner.resolve(name);
-        name_text == "UpdateCounters"
-            || name_text == "SchedulePostMessage"
-            || (name_text == "HandlePostMessage" && ph == Phase::COMPLETE)
-            || cat_text == "devtools.extension"
-            || (cat_text == "blink.console" && is_async_phase(ph))
-            || (cat_text == "blink.user_timing" && (is_async_phase(ph) || ph.0 == b'R' || ph.0 == b'I'))
-            || (name == names::TIME_STAMP && ph == Phase::INSTANT)
-            || self.visible_type(name)
+        styles::drawn_without_style(self.interner.resolve(name), cat_text, ph) || self.visible_type(name)
     }
 }
 

@@ -101,7 +101,14 @@ pub fn apt(packages: &[&str], present: impl Fn() -> bool) {
         eprintln!("tools: installing {packages:?} with apt-get");
         run(Command::new("apt-get").args(["-o", "DPkg::Lock::Timeout=600", "update", "-qq"]));
         run(Command::new("apt-get")
-            .args(["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "--no-install-recommends"])
+            .args([
+                "-o",
+                "DPkg::Lock::Timeout=600",
+                "install",
+                "-y",
+                "-qq",
+                "--no-install-recommends",
+            ])
             .args(packages)
             .env("DEBIAN_FRONTEND", "noninteractive"));
     });

@@ -1,7 +1,8 @@
-//! The formats other tools read (`docs/exports.md`): the sync tracks
-//! handed to speedscope, pprof, Perfetto, flame graph tools and
+//! The files other tools and people read (`docs/exports.md`): the sync
+//! tracks handed to speedscope, pprof, Perfetto, flame graph tools and
 //! d3-flame-graph, so that each of them shows DevTools' merged JS and
-//! trace event tracks rather than building its own.
+//! trace event tracks rather than building its own; and the flame chart
+//! page ([`chart`], `docs/chart.md`).
 //!
 //! Two shapes of export are made from the same walk of a thread's nodes
 //! (those a [`Filter`] keeps, in pre-order):
@@ -19,6 +20,7 @@
 //! the recorded fixtures). Functions take an [`Analysis`] and a
 //! [`Filter`] and return the file's bytes; they do no I/O.
 
+pub mod chart;
 mod d3;
 mod folded;
 mod perfetto;

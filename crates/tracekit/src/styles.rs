@@ -1,9 +1,14 @@
 //! DevTools' Styles table (`Trace.Styles.maybeInitSylesMap()` of
 //! `@paulirish/trace_engine` 0.0.65): every event name with a timeline
-//! style, whether it is hidden, and its category. The visible types of the
+//! style, whether it is hidden, and its category; the categories' colours;
+//! which events the panel's flame chart draws. The visible types of the
 //! aggregated views' filter are the names that are not hidden; the Summary
-//! counts an event's time in its category ([`event_category`]).
+//! counts an event's time in its category ([`event_category`]); the flame
+//! chart ([`crate::export::chart`]) draws the events [`in_timeline`], in
+//! their category's [`Category::color`]. The aggregated views
+//! (`tracekit-views`) use it from here, as the core crate's chart does.
 
+use tracekit_events::Phase;
 use Category::*;
 
 /// A category of the Performance panel's Summary (DevTools'
@@ -93,6 +98,33 @@ impl Category {
             Layout => "Layout",
             Rasterizing => "Rasterizing",
             Drawing => "Drawing",
+        }
+    }
+
+    /// The colour the panel draws the category's events in, in its light
+    /// theme (the category's `--app-color-*` variable of
+    /// `application_tokens.css`, resolved through the reference palette of
+    /// `design_system_tokens.css`). Several categories share a colour, as
+    /// in DevTools: experience and drawing are drawn as rendering, GPU as
+    /// painting, layout as loading, rasterizing as scripting.
+    pub fn color(self) -> &'static str {
+        match self {
+            // --ref-palette-blue70
+            Loading | Layout => "#7cacf8",
+            // --ref-palette-purple70
+            Rendering | Experience | Drawing => "#d190ff",
+            // --ref-palette-cyan70
+            Messaging => "#38b9de",
+            // --ref-palette-yellow70
+            Scripting | Rasterizing => "#facc15",
+            // --ref-palette-green70
+            Painting | Gpu => "#37be5f",
+            // --ref-palette-error60
+            Async => "#e46962",
+            // --app-color-system: --ref-palette-neutral80
+            Other => "#c7c7c7",
+            // --ref-palette-neutral90
+            Idle => "#e3e3e3",
         }
     }
 
@@ -226,6 +258,35 @@ pub fn is_visible_type(name: &str) -> bool {
 /// name without one (grouping by category).
 pub fn category_of(name: &str) -> Option<Category> {
     STYLES.iter().find(|(n, _, _)| *n == name).map(|(_, _, c)| *c)
+}
+
+/// Whether the phase is one of an async event (`b`, `e`, `n`, `S`, `T`,
+/// `p`, `F`).
+pub fn is_async_phase(ph: Phase) -> bool {
+    matches!(ph.0, b'b' | b'e' | b'n' | b'S' | b'T' | b'p' | b'F')
+}
+
+/// Whether the panel draws an event that may have no visible style
+/// (DevTools' `entryIsVisibleInTimeline` before its styles check):
+/// `UpdateCounters`, post-message events, extension entries, console and
+/// user timings, `TimeStamp` instants.
+pub fn drawn_without_style(name: &str, cat: &str, ph: Phase) -> bool {
+    name == "UpdateCounters"
+        || name == "SchedulePostMessage"
+        || (name == "HandlePostMessage" && ph == Phase::COMPLETE)
+        || cat == "devtools.extension"
+        || (cat == "blink.console" && is_async_phase(ph))
+        || (cat == "blink.user_timing" && (is_async_phase(ph) || ph.0 == b'R' || ph.0 == b'I'))
+        || (name == "TimeStamp" && ph == Phase::INSTANT)
+}
+
+/// Whether the panel's flame chart draws an event of a trace that is not
+/// generic (DevTools' `entryIsVisibleInTimeline`; in a generic trace it
+/// draws every event): [`drawn_without_style`] or a visible type. A JS
+/// call (`ProfileCall`) is always drawn. An event it does not draw leaves
+/// its level to its children.
+pub fn in_timeline(name: &str, cat: &str, ph: Phase) -> bool {
+    drawn_without_style(name, cat, ph) || is_visible_type(name)
 }
 
 /// The Summary's category of an event named `name`: that of its Styles

@@ -1,0 +1,1129 @@
+/**
+ * tracekit's flame chart renderer: draws the sync tracks of a trace (the
+ * data `tracekit chart` embeds, docs/chart.md) on a canvas as the DevTools
+ * Performance panel's flame chart does: a lane per thread, levels by
+ * depth, colours as the panel's, a time axis in ms; zoom, pan, tooltips,
+ * pinned details, search. Plain JavaScript without dependencies: it makes
+ * no request, and any page can use it:
+ *
+ *   const packed = TracekitChart.decodeBase64(text);   // the page's columns
+ *   const model = TracekitChart.decode(header, await TracekitChart.inflate(packed));
+ *   const chart = new TracekitChart.FlameChart(element, model);
+ *
+ * Speed: the nodes stay in the typed arrays of the data; each lane is laid
+ * out once into levels (node indices by level, in time order, with the
+ * running maximum of their ends), so that a frame finds the visible nodes
+ * of a level by binary search, merges those under a pixel into one
+ * rectangle (jumping past them by binary search too), and fills the
+ * rectangles of a colour as one path.
+ */
+(function (root) {
+  'use strict';
+
+  /** The data format version this renderer reads (docs/chart.md). */
+  const VERSION = 1;
+
+  // Geometry, in CSS pixels: the panel's bars are 17 px apart.
+  const AXIS_HEIGHT = 22;
+  const HEADER_HEIGHT = 20;
+  const ROW_HEIGHT = 17;
+  const BAR_HEIGHT = 16;
+  const LANE_PADDING = 4;
+  // A node narrower than this is drawn as one pixel, merged with the
+  // nodes after it under the same pixel.
+  const MERGE_WIDTH = 1;
+  // Names are drawn in bars at least this wide.
+  const TEXT_MIN_WIDTH = 24;
+  // Bars narrower than this are drawn without the gap that sets wider
+  // ones apart, joined to the previous bar of their colour they touch.
+  const NARROW_WIDTH = 3;
+  const TEXT_PADDING = 4;
+  // A name cut to fit keeps at least this many characters, or is not drawn.
+  const MIN_TEXT_CHARS = 3;
+  const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  const BACKGROUND = '#ffffff';
+  // The view may not get narrower than this (µs), nor wider than ten
+  // times the data.
+  const MIN_SPAN = 0.5;
+
+  const TYPES = { f64: Float64Array, u8: Uint8Array, u16: Uint16Array, u32: Uint32Array };
+
+  /** Bytes of base64 text (the columns as `tracekit chart` embeds them). */
+  function decodeBase64(text) {
+    if (typeof Uint8Array.fromBase64 === 'function') {
+      return Uint8Array.fromBase64(text.trim());
+    }
+    const binary = atob(text.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) {
+      bytes[i] = binary.charCodeAt(i);
+    }
+    return bytes;
+  }
+
+  /** Bytes inflated from a raw deflate stream (how the page packs the columns). */
+  async function inflate(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  /**
+   * The model the chart draws, from the data: `header` (the parsed JSON
+   * header) and `bytes` (a Uint8Array of the columns). The columns are
+   * viewed in place, not copied.
+   */
+  function decode(header, bytes) {
+    if (header.format !== 'tracekit-chart' || header.version !== VERSION) {
+      throw new Error(`not tracekit chart data of version ${VERSION}`);
+    }
+    if (bytes.length !== header.bytes) {
+      throw new Error(`the columns have ${bytes.length} bytes, the header says ${header.bytes}`);
+    }
+    // Typed arrays of 8-byte values must start at a multiple of 8.
+    if (bytes.byteOffset % 8 !== 0) {
+      bytes = bytes.slice();
+    }
+    const column = (entry, count) => {
+      const Type = TYPES[entry.type];
+      if (!Type) {
+        throw new Error(`unknown column type ${entry.type}`);
+      }
+      return new Type(bytes.buffer, bytes.byteOffset + entry.offset, count);
+    };
+    const strings = header.strings;
+    const l = header.labels;
+    const labels = {
+      count: l.name.length,
+      name: l.name.map((i) => strings[i]),
+      url: l.url.map((i) => strings[i]),
+      line: Float64Array.from(l.line),
+      column: Float64Array.from(l.column),
+      color: Uint32Array.from(l.color),
+      category: l.category.map((i) => strings[i]),
+      js: Uint8Array.from(l.js),
+      drawn: Uint8Array.from(l.drawn),
+    };
+    const lanes = header.lanes.map((lane) => ({
+      pid: lane.pid,
+      tid: lane.tid,
+      process: lane.process,
+      url: lane.url,
+      mainFrame: lane.mainFrame,
+      thread: lane.thread,
+      folded: lane.folded,
+      count: lane.nodes,
+      start: column(lane.columns.start, lane.nodes),
+      dur: column(lane.columns.dur, lane.nodes),
+      self: column(lane.columns.self, lane.nodes),
+      depth: column(lane.columns.depth, lane.nodes),
+      label: column(lane.columns.label, lane.nodes),
+    }));
+    return {
+      title: header.title,
+      input: header.input,
+      origin: header.origin,
+      bounds: header.bounds,
+      view: header.view,
+      generic: header.generic,
+      colors: header.colors,
+      labels,
+      lanes,
+    };
+  }
+
+  /**
+   * The levels of a lane: each node's level (-1 when not drawn), and the
+   * drawn nodes grouped by level in time order (`order`, level `v` being
+   * `order[offsets[v]] .. order[offsets[v + 1] - 1]`) with the running
+   * maximum of their ends (`maxEnd`, for binary search). A node that is
+   * not drawn leaves its level to its children, as in the panel.
+   */
+  function layOut(lane, labels, showAll) {
+    const n = lane.count;
+    const level = new Int32Array(n);
+    let maxDepth = 0;
+    for (let i = 0; i < n; i++) {
+      if (lane.depth[i] > maxDepth) maxDepth = lane.depth[i];
+    }
+    // The level the children of the last node seen at each depth go to:
+    // in pre-order, a node's parent is the last node one level up.
+    const childLevel = new Int32Array(maxDepth + 1);
+    let levels = 0;
+    for (let i = 0; i < n; i++) {
+      const d = lane.depth[i];
+      const at = d === 0 ? 0 : childLevel[d - 1];
+      if (showAll || labels.drawn[lane.label[i]]) {
+        level[i] = at;
+        childLevel[d] = at + 1;
+        if (at + 1 > levels) levels = at + 1;
+      } else {
+        level[i] = -1;
+        childLevel[d] = at;
+      }
+    }
+    const offsets = new Uint32Array(levels + 1);
+    for (let i = 0; i < n; i++) {
+      if (level[i] >= 0) offsets[level[i] + 1]++;
+    }
+    for (let v = 0; v < levels; v++) offsets[v + 1] += offsets[v];
+    const order = new Uint32Array(offsets[levels]);
+    const fill = offsets.slice(0, levels);
+    for (let i = 0; i < n; i++) {
+      if (level[i] >= 0) order[fill[level[i]]++] = i;
+    }
+    return { level, levels, offsets, order, maxEnd: runningMaxEnd(lane, levels, offsets, order) };
+  }
+
+  /** Per level, the latest end of the nodes up to each position. */
+  function runningMaxEnd(lane, levels, offsets, order) {
+    const maxEnd = new Float64Array(order.length);
+    for (let v = 0; v < levels; v++) {
+      let max = -Infinity;
+      for (let p = offsets[v]; p < offsets[v + 1]; p++) {
+        const i = order[p];
+        const end = lane.start[i] + lane.dur[i];
+        if (end > max) max = end;
+        maxEnd[p] = max;
+      }
+    }
+    return maxEnd;
+  }
+
+  /**
+   * The part of a lane's layout whose labels match (`matches[label]` is
+   * 1): the same levels, only the matching nodes, and the running maximum
+   * of their own ends.
+   */
+  function matchesOf(layout, lane, matches) {
+    const { levels, offsets, order } = layout;
+    const kept = new Uint32Array(levels + 1);
+    const positions = [];
+    for (let v = 0; v < levels; v++) {
+      kept[v] = positions.length;
+      for (let p = offsets[v]; p < offsets[v + 1]; p++) {
+        if (matches[lane.label[order[p]]]) positions.push(order[p]);
+      }
+    }
+    kept[levels] = positions.length;
+    const matchOrder = Uint32Array.from(positions);
+    return {
+      level: layout.level,
+      levels,
+      offsets: kept,
+      order: matchOrder,
+      maxEnd: runningMaxEnd(lane, levels, kept, matchOrder),
+    };
+  }
+
+  /** The first position in `from..to` whose value is at least `x` (`to` if none). */
+  function lowerBound(values, from, to, x) {
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * `lowerBound` for a position likely near `from`: steps of 1, 2, 4...
+   * then a binary search in the last step, so that skipping a few nodes
+   * costs a few reads.
+   */
+  function gallop(values, from, to, x) {
+    if (from >= to) return to;
+    let step = 1;
+    let lo = from;
+    while (lo + step < to && values[lo + step] < x) {
+      lo += step;
+      step *= 2;
+    }
+    if (values[lo] >= x) return lo;
+    return lowerBound(values, lo + 1, Math.min(lo + step + 1, to), x);
+  }
+
+  /** Milliseconds with three decimals, as `tracekit tracks` prints them. */
+  function ms(us) {
+    return `${(us / 1000).toFixed(3)} ms`;
+  }
+
+  /** A step of 1, 2 or 5 times a power of ten, at least `raw`. */
+  function niceStep(raw) {
+    const power = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5, 10]) {
+      if (m * power >= raw) return m * power;
+    }
+    return 10 * power;
+  }
+
+  /**
+   * Rectangles of one colour for a frame, as x, y, width triples in a
+   * typed array kept from frame to frame (no garbage while zooming).
+   */
+  class Rects {
+    constructor() {
+      this.data = new Float32Array(3 * 1024);
+      this.count = 0;
+    }
+
+    push(x, y, w) {
+      if (3 * this.count + 3 > this.data.length) {
+        const bigger = new Float32Array(this.data.length * 2);
+        bigger.set(this.data);
+        this.data = bigger;
+      }
+      const j = 3 * this.count++;
+      this.data[j] = x;
+      this.data[j + 1] = y;
+      this.data[j + 2] = w;
+    }
+
+    /**
+     * A rectangle from x0 to x1 on row y that widens the last one when it
+     * is on the same row and reaches x0 (a dense stretch of small bars is
+     * one rectangle, not hundreds).
+     */
+    add(x0, y, x1) {
+      const j = 3 * (this.count - 1);
+      const d = this.data;
+      if (this.count > 0 && d[j + 1] === Math.fround(y) && d[j] + d[j + 2] >= x0 - 0.5) {
+        d[j + 2] = Math.max(d[j + 2], x1 - d[j]);
+      } else {
+        this.push(x0, y, x1 - x0);
+      }
+    }
+  }
+
+  const CSS = `
+.tkc { display: flex; flex-direction: column; height: 100%; min-height: 0; font: 12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #202124; }
+.tkc-bar { display: flex; align-items: center; gap: 8px; padding: 4px 8px; border-bottom: 1px solid #dadce0; background: #f8f9fa; flex-wrap: wrap; }
+.tkc-bar input[type=search] { width: 18em; font: inherit; padding: 2px 4px; }
+.tkc-bar button { font: inherit; }
+.tkc-count { color: #5f6368; min-width: 6em; }
+.tkc-help { color: #5f6368; margin-left: auto; }
+.tkc-main { position: relative; flex: 1; min-height: 0; overflow: hidden; outline: none; }
+.tkc-main canvas { position: absolute; left: 0; top: 0; }
+.tkc-scroll { position: absolute; inset: 0; overflow-y: auto; overflow-x: hidden; cursor: default; }
+.tkc-scroll.tkc-dragging { cursor: grabbing; }
+.tkc-tip { position: absolute; pointer-events: none; display: none; background: #fff; border: 1px solid #dadce0; border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.2); padding: 4px 8px; max-width: 60%; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; z-index: 2; }
+.tkc-tip .tkc-name, .tkc-details .tkc-name { font-weight: 600; }
+.tkc-tip .tkc-url, .tkc-details .tkc-url { color: #1a73e8; }
+.tkc-tip .tkc-times { color: #5f6368; }
+.tkc-details { border-top: 1px solid #dadce0; padding: 4px 8px; background: #f8f9fa; min-height: 3.2em; }
+.tkc-details table { border-collapse: collapse; }
+.tkc-details td { padding: 0 12px 0 0; vertical-align: top; }
+.tkc-details td:first-child { color: #5f6368; }
+`;
+
+  function element(tag, className, parent) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  /**
+   * The chart, drawn into `container` (which it fills; give it a height).
+   * `model` is what `decode` returns.
+   */
+  class FlameChart {
+    constructor(container, model) {
+      this.model = model;
+      this.labels = model.labels;
+      this.showAll = false;
+      this.collapsed = model.lanes.map((lane) => lane.folded);
+      this.viewStart = model.view[0];
+      this.viewEnd = model.view[1];
+      this.scrollTop = 0;
+      this.hovered = null;
+      this.selected = null;
+      this.query = '';
+      this.labelMatches = null;
+      this.matchCount = 0;
+      this.matchCursor = null;
+      /** Milliseconds each frame took to draw, the last 200. */
+      this.frameTimes = [];
+      /** The axis labels of the last frame. */
+      this.axisLabels = [];
+      this.mouse = null;
+      this.textWidths = new Float32Array(this.labels.count).fill(-1);
+      // Rectangles to fill, by colour: x, y, width triples.
+      this.rects = model.colors.map(() => new Rects());
+      this.fadedRects = model.colors.map(() => new Rects());
+      this.matchLayouts = null;
+      this.buildDom(container);
+      this.layOutLanes();
+      this.resize();
+      this.draw();
+      this.listen();
+    }
+
+    buildDom(container) {
+      if (!document.getElementById('tkc-style')) {
+        const style = element('style', null, document.head);
+        style.id = 'tkc-style';
+        style.textContent = CSS;
+      }
+      const root = element('div', 'tkc', container);
+      const bar = element('div', 'tkc-bar', root);
+      this.searchBox = element('input', null, bar);
+      this.searchBox.type = 'search';
+      this.searchBox.placeholder = 'Search names and URLs';
+      this.searchBox.title = 'Enter: next match, Shift+Enter: previous, Escape: clear';
+      this.countText = element('span', 'tkc-count', bar);
+      this.resetButton = element('button', null, bar);
+      this.resetButton.textContent = 'Reset zoom (0)';
+      const all = element('label', null, bar);
+      this.showAllBox = element('input', null, all);
+      this.showAllBox.type = 'checkbox';
+      all.appendChild(document.createTextNode(' Show all events'));
+      const help = element('span', 'tkc-help', bar);
+      help.textContent = 'Zoom: wheel, W/S · Pan: drag, A/D · Reset: 0 · Click: pin · /: search';
+      help.title =
+        'Zoom: the wheel, W and S, or a pinch (ctrl+wheel). Pan: drag, A and D, or a sideways wheel. ' +
+        'Scroll: the scrollbar, a vertical drag, or shift+wheel. Reset: 0. ' +
+        'Click a bar to pin its details (Escape: unpin), a lane header to fold the lane.';
+      this.main = element('div', 'tkc-main', root);
+      this.main.tabIndex = 0;
+      this.canvas = element('canvas', null, this.main);
+      this.scroller = element('div', 'tkc-scroll', this.main);
+      this.spacer = element('div', null, this.scroller);
+      this.tip = element('div', 'tkc-tip', this.main);
+      this.details = element('div', 'tkc-details', root);
+      this.details.textContent = 'Click a bar to pin its details.';
+      this.ctx = this.canvas.getContext('2d');
+    }
+
+    /** Lays out every lane's levels and where each lane is. */
+    layOutLanes() {
+      this.layouts = this.model.lanes.map((lane) => layOut(lane, this.labels, this.showAll));
+      this.placeLanes();
+      if (this.labelMatches) this.findMatches();
+    }
+
+    placeLanes() {
+      this.laneTops = [];
+      let y = 0;
+      this.model.lanes.forEach((lane, i) => {
+        this.laneTops.push(y);
+        y += this.laneHeight(i);
+      });
+      this.contentHeight = y;
+      this.spacer.style.height = `${AXIS_HEIGHT + y}px`;
+    }
+
+    laneHeight(i) {
+      if (this.collapsed[i]) return HEADER_HEIGHT;
+      return HEADER_HEIGHT + this.layouts[i].levels * ROW_HEIGHT + LANE_PADDING;
+    }
+
+    resize() {
+      const width = this.scroller.clientWidth;
+      const height = this.main.clientHeight;
+      const ratio = window.devicePixelRatio || 1;
+      this.width = width;
+      this.height = height;
+      this.canvas.width = Math.max(1, Math.round(width * ratio));
+      this.canvas.height = Math.max(1, Math.round(height * ratio));
+      this.canvas.style.width = `${width}px`;
+      this.canvas.style.height = `${height}px`;
+      this.ratio = ratio;
+    }
+
+    listen() {
+      const scroller = this.scroller;
+      scroller.addEventListener('scroll', () => {
+        this.scrollTop = scroller.scrollTop;
+        this.invalidate();
+      });
+      scroller.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
+      scroller.addEventListener('mousedown', (e) => this.onMouseDown(e));
+      scroller.addEventListener('mousemove', (e) => {
+        if (!this.drag) this.onHover(e);
+      });
+      scroller.addEventListener('mouseleave', () => {
+        this.mouse = null;
+        this.setHovered(null);
+      });
+      window.addEventListener('mousemove', (e) => this.onDrag(e));
+      window.addEventListener('mouseup', (e) => this.onMouseUp(e));
+      window.addEventListener('keydown', (e) => this.onKey(e));
+      this.resetButton.addEventListener('click', () => this.resetView());
+      this.showAllBox.addEventListener('change', () => {
+        this.showAll = this.showAllBox.checked;
+        // Nodes keep their indices: the pinned one stays pinned.
+        this.hovered = null;
+        this.layOutLanes();
+        this.invalidate();
+      });
+      let timer = 0;
+      this.searchBox.addEventListener('input', () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.search(this.searchBox.value), 120);
+      });
+      this.searchBox.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          clearTimeout(timer);
+          if (this.query !== this.searchBox.value.trim().toLowerCase()) this.search(this.searchBox.value);
+          this.nextMatch(e.shiftKey ? -1 : 1);
+          e.preventDefault();
+        } else if (e.key === 'Escape') {
+          this.searchBox.value = '';
+          this.search('');
+          this.searchBox.blur();
+        }
+      });
+      if (typeof ResizeObserver === 'function') {
+        new ResizeObserver(() => {
+          this.resize();
+          this.draw();
+        }).observe(this.main);
+      }
+    }
+
+    /** Asks for a frame (several asks, one frame). */
+    invalidate() {
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.draw();
+      });
+    }
+
+    // ---- The view -------------------------------------------------------
+
+    /** The view, in ms from the start of the trace. */
+    view() {
+      return { start: this.viewStart / 1000, end: this.viewEnd / 1000 };
+    }
+
+    /** Shows `startMs..endMs` (ms from the start of the trace). */
+    setView(startMs, endMs) {
+      this.setViewUs(startMs * 1000, endMs * 1000);
+    }
+
+    setViewUs(start, end) {
+      const [b0, b1] = this.model.view;
+      const maxSpan = 10 * Math.max(b1 - b0, MIN_SPAN);
+      let span = Math.min(Math.max(end - start, MIN_SPAN), maxSpan);
+      const centre = (start + end) / 2;
+      start = centre - span / 2;
+      end = centre + span / 2;
+      // Keep some of the data in view.
+      const lo = b0 - span * 0.9;
+      const hi = b1 + span * 0.9;
+      if (start < lo) [start, end] = [lo, lo + span];
+      if (end > hi) [start, end] = [hi - span, hi];
+      this.viewStart = start;
+      this.viewEnd = end;
+      this.invalidate();
+    }
+
+    resetView() {
+      this.setViewUs(this.model.view[0], this.model.view[1]);
+    }
+
+    /** Zooms by `factor` (< 1: in) around the time at x `anchorX` (px). */
+    zoom(factor, anchorX) {
+      const span = this.viewEnd - this.viewStart;
+      const x = anchorX === undefined ? this.width / 2 : anchorX;
+      const t = this.viewStart + (x / this.width) * span;
+      const newSpan = span * factor;
+      this.setViewUs(t - (x / this.width) * newSpan, t + (1 - x / this.width) * newSpan);
+    }
+
+    /** Pans by `dx` pixels (positive: later). */
+    pan(dx) {
+      const shift = (dx / this.width) * (this.viewEnd - this.viewStart);
+      this.setViewUs(this.viewStart + shift, this.viewEnd + shift);
+    }
+
+    scrollBy(dy) {
+      this.scroller.scrollTop += dy;
+    }
+
+    /** Scrolls so that lane `i` is at the top. */
+    scrollToLane(i) {
+      this.scroller.scrollTop = this.laneTops[i];
+      this.scrollTop = this.scroller.scrollTop;
+      this.draw();
+    }
+
+    /**
+     * Where things are on the canvas (CSS px, at the current scroll): per
+     * lane, its top, height, header and levels.
+     */
+    geometry() {
+      return {
+        width: this.width,
+        height: this.height,
+        axisHeight: AXIS_HEIGHT,
+        headerHeight: HEADER_HEIGHT,
+        rowHeight: ROW_HEIGHT,
+        barHeight: BAR_HEIGHT,
+        lanes: this.model.lanes.map((lane, i) => ({
+          top: this.screenY(this.laneTops[i]),
+          height: this.laneHeight(i),
+          levels: this.collapsed[i] ? 0 : this.layouts[i].levels,
+          collapsed: this.collapsed[i],
+        })),
+      };
+    }
+
+    screenY(contentY) {
+      return AXIS_HEIGHT + contentY - this.scrollTop;
+    }
+
+    // ---- Input ----------------------------------------------------------
+
+    onWheel(e) {
+      e.preventDefault();
+      const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
+      const dx = e.deltaX * scale;
+      const dy = e.deltaY * scale;
+      const x = e.offsetX;
+      if (e.ctrlKey || e.metaKey) {
+        // A pinch (Chrome sends it as a wheel with ctrl).
+        this.zoom(Math.exp(dy * 0.01), x);
+      } else if (e.shiftKey) {
+        this.scrollBy(dy || dx);
+      } else if (Math.abs(dx) > Math.abs(dy)) {
+        this.pan(dx);
+      } else {
+        this.zoom(Math.exp(dy * 0.002), x);
+      }
+    }
+
+    onMouseDown(e) {
+      if (e.button !== 0) return;
+      this.main.focus({ preventScroll: true });
+      this.drag = { x: e.clientX, y: e.clientY, moved: false, offsetX: e.offsetX, offsetY: e.offsetY };
+      e.preventDefault();
+    }
+
+    onDrag(e) {
+      const drag = this.drag;
+      if (!drag) return;
+      const dx = e.clientX - drag.x;
+      const dy = e.clientY - drag.y;
+      if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 3) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        this.scroller.classList.add('tkc-dragging');
+        this.setHovered(null);
+      }
+      drag.x = e.clientX;
+      drag.y = e.clientY;
+      this.pan(-dx);
+      this.scrollBy(-dy);
+    }
+
+    onMouseUp(e) {
+      const drag = this.drag;
+      if (!drag) return;
+      this.drag = null;
+      this.scroller.classList.remove('tkc-dragging');
+      if (!drag.moved) this.onClick(drag.offsetX, drag.offsetY);
+      else this.onHover(e);
+    }
+
+    onClick(x, y) {
+      const hit = this.hitTest(x, y);
+      if (hit && hit.header) {
+        this.collapsed[hit.lane] = !this.collapsed[hit.lane];
+        this.placeLanes();
+        this.invalidate();
+        return;
+      }
+      this.pin(hit && hit.node !== undefined ? hit : null);
+    }
+
+    onHover(e) {
+      const rect = this.scroller.getBoundingClientRect();
+      const x = e.clientX - rect.left;
+      const y = e.clientY - rect.top;
+      this.mouse = { x, y };
+      const hit = this.hitTest(x, y);
+      this.setHovered(hit && hit.node !== undefined ? hit : null, x, y);
+    }
+
+    onKey(e) {
+      // Keys typed into a text field are its own.
+      const target = e.target;
+      const typing =
+        target &&
+        (target.isContentEditable ||
+          target.tagName === 'TEXTAREA' ||
+          (target.tagName === 'INPUT' && !['checkbox', 'button', 'radio'].includes(target.type)));
+      if (typing) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const x = this.mouse ? this.mouse.x : undefined;
+      switch (e.key.toLowerCase()) {
+        case 'w':
+          this.zoom(0.8, x);
+          break;
+        case 's':
+          this.zoom(1.25, x);
+          break;
+        case 'a':
+          this.pan(-this.width * 0.1);
+          break;
+        case 'd':
+          this.pan(this.width * 0.1);
+          break;
+        case '0':
+          this.resetView();
+          break;
+        case '/':
+          this.searchBox.focus();
+          break;
+        case 'escape':
+          this.pin(null);
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    }
+
+    // ---- Finding nodes --------------------------------------------------
+
+    /**
+     * What is at (x, y) on the canvas: `{lane, header: true}` on a lane's
+     * header, `{lane, node}` on a bar, else null.
+     */
+    hitTest(x, y) {
+      if (y < AXIS_HEIGHT) return null;
+      const contentY = y - AXIS_HEIGHT + this.scrollTop;
+      const lane = lowerBound(this.laneTops, 0, this.laneTops.length, contentY + 1) - 1;
+      if (lane < 0) return null;
+      const within = contentY - this.laneTops[lane];
+      if (within >= this.laneHeight(lane)) return null;
+      if (within < HEADER_HEIGHT) return { lane, header: true };
+      if (this.collapsed[lane]) return null;
+      const level = Math.floor((within - HEADER_HEIGHT) / ROW_HEIGHT);
+      const layout = this.layouts[lane];
+      if (level >= layout.levels) return null;
+      const k = this.width / (this.viewEnd - this.viewStart);
+      const t = this.viewStart + x / k;
+      // A bar narrower than a pixel is found from up to 2 px away.
+      const slack = 2 / k;
+      const data = this.model.lanes[lane];
+      const from = layout.offsets[level];
+      const to = layout.offsets[level + 1];
+      let best = -1;
+      let bestDistance = Infinity;
+      for (let p = lowerBound(layout.maxEnd, from, to, t - slack); p < to; p++) {
+        const i = layout.order[p];
+        const start = data.start[i];
+        if (start > t + slack) break;
+        const end = start + data.dur[i];
+        const distance = t < start ? start - t : t > end ? t - end : 0;
+        if (distance < bestDistance) {
+          best = i;
+          bestDistance = distance;
+          if (distance === 0) break;
+        }
+      }
+      return best >= 0 && bestDistance <= slack ? { lane, node: best } : null;
+    }
+
+    /** A node's name, location and times, as the tooltip and details show them. */
+    describe(lane, node) {
+      const data = this.model.lanes[lane];
+      const labels = this.labels;
+      const label = data.label[node];
+      let location = '';
+      if (labels.js[label]) {
+        // Lines and columns count from 1, as DevTools shows them (the
+        // profile's count from 0); an unknown one (-1) is left out.
+        const line = labels.line[label];
+        const column = labels.column[label];
+        location = labels.url[label];
+        if (line >= 0) {
+          location += `:${line + 1}`;
+          if (column >= 0) location += `:${column + 1}`;
+        }
+      }
+      const self = data.self[node];
+      return {
+        name: labels.name[label],
+        location,
+        category: labels.category[label],
+        js: labels.js[label] === 1,
+        start: ms(data.start[node]),
+        total: ms(data.dur[node]),
+        self: Number.isNaN(self) ? '' : ms(self),
+        depth: data.depth[node],
+      };
+    }
+
+    setHovered(hit, x, y) {
+      const was = this.hovered;
+      const same = hit && was ? hit.lane === was.lane && hit.node === was.node : !hit && !was;
+      if (!same) {
+        this.hovered = hit;
+        this.invalidate();
+      }
+      const tip = this.tip;
+      if (!hit) {
+        tip.style.display = 'none';
+        return;
+      }
+      if (!same) {
+        const d = this.describe(hit.lane, hit.node);
+        tip.textContent = '';
+        element('div', 'tkc-name', tip).textContent = d.name;
+        if (d.location) element('div', 'tkc-url', tip).textContent = d.location;
+        element('div', 'tkc-times', tip).textContent =
+          `start ${d.start} · total ${d.total}` + (d.self ? ` · self ${d.self}` : '');
+        tip.style.display = 'block';
+      }
+      // Beside the pointer, inside the chart.
+      const w = tip.offsetWidth;
+      const h = tip.offsetHeight;
+      let left = x + 12;
+      let top = y + 16;
+      if (left + w > this.width) left = Math.max(0, x - w - 12);
+      if (top + h > this.height) top = Math.max(0, y - h - 8);
+      tip.style.left = `${left}px`;
+      tip.style.top = `${top}px`;
+    }
+
+    /** Pins a node's details below the chart (null: unpins). */
+    pin(hit) {
+      this.selected = hit;
+      this.invalidate();
+      const details = this.details;
+      details.textContent = '';
+      if (!hit) {
+        details.textContent = 'Click a bar to pin its details.';
+        return;
+      }
+      const d = this.describe(hit.lane, hit.node);
+      const lane = this.model.lanes[hit.lane];
+      const table = element('table', null, details);
+      const row = (key, value, className) => {
+        if (!value && value !== 0) return;
+        const tr = element('tr', null, table);
+        element('td', null, tr).textContent = key;
+        element('td', className, tr).textContent = value;
+      };
+      row('Name', d.name, 'tkc-name');
+      row(d.js ? 'Function at' : '', d.location, 'tkc-url');
+      row('Category', d.category);
+      row('Start', d.start);
+      row('Total', d.total);
+      row('Self', d.self);
+      row('Depth', String(d.depth));
+      row('Thread', `${lane.thread || 'tid ' + lane.tid} (${lane.process || 'process'} ${lane.pid})`);
+    }
+
+    // ---- Search ---------------------------------------------------------
+
+    /** Highlights the nodes whose name or URL holds `text` (any case). */
+    search(text) {
+      const query = text.trim().toLowerCase();
+      this.query = query;
+      this.matchCursor = null;
+      if (!query) {
+        this.labelMatches = null;
+        this.matchLayouts = null;
+        this.matchCount = 0;
+        this.countText.textContent = '';
+        this.invalidate();
+        return;
+      }
+      const labels = this.labels;
+      const matches = new Uint8Array(labels.count);
+      for (let l = 0; l < labels.count; l++) {
+        if (labels.name[l].toLowerCase().includes(query) || labels.url[l].toLowerCase().includes(query)) {
+          matches[l] = 1;
+        }
+      }
+      this.labelMatches = matches;
+      this.findMatches();
+      this.invalidate();
+    }
+
+    /** The layouts of the matches of each lane, and their count. */
+    findMatches() {
+      const matches = this.labelMatches;
+      this.matchLayouts = this.model.lanes.map((lane, i) => matchesOf(this.layouts[i], lane, matches));
+      const count = this.matchLayouts.reduce((sum, m) => sum + m.order.length, 0);
+      this.matchCount = count;
+      this.countText.textContent = `${count} match${count === 1 ? '' : 'es'}`;
+    }
+
+    /** Shows and pins the next (`step` 1) or previous (-1) match, lane by lane in time order. */
+    nextMatch(step) {
+      if (!this.labelMatches || this.matchCount === 0) return;
+      const lanes = this.model.lanes;
+      let lane = this.matchCursor ? this.matchCursor.lane : step > 0 ? 0 : lanes.length - 1;
+      let node = this.matchCursor ? this.matchCursor.node + step : step > 0 ? 0 : lanes[lane].count - 1;
+      for (let tries = 0; tries <= lanes.length; ) {
+        const data = lanes[lane];
+        const level = this.layouts[lane].level;
+        for (; node >= 0 && node < data.count; node += step) {
+          if (level[node] >= 0 && this.labelMatches[data.label[node]]) {
+            this.matchCursor = { lane, node };
+            this.reveal(lane, node);
+            this.pin({ lane, node });
+            return;
+          }
+        }
+        lane = (lane + step + lanes.length) % lanes.length;
+        node = step > 0 ? 0 : lanes[lane].count - 1;
+        tries++;
+      }
+    }
+
+    /** Zooms to a node (with a margin) and scrolls its level into view. */
+    reveal(lane, node) {
+      const data = this.model.lanes[lane];
+      const start = data.start[node];
+      const dur = Math.max(data.dur[node], MIN_SPAN);
+      this.setViewUs(start - dur * 0.25, start + dur * 1.25);
+      if (this.collapsed[lane]) {
+        this.collapsed[lane] = false;
+        this.placeLanes();
+      }
+      const y = this.laneTops[lane] + HEADER_HEIGHT + this.layouts[lane].level[node] * ROW_HEIGHT;
+      const visible = this.height - AXIS_HEIGHT;
+      if (y < this.scrollTop || y + ROW_HEIGHT > this.scrollTop + visible) {
+        this.scroller.scrollTop = Math.max(0, y - visible / 3);
+        this.scrollTop = this.scroller.scrollTop;
+      }
+    }
+
+    // ---- Drawing --------------------------------------------------------
+
+    draw() {
+      const began = performance.now();
+      const ctx = this.ctx;
+      ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+      ctx.fillStyle = BACKGROUND;
+      ctx.fillRect(0, 0, this.width, this.height);
+      const ticks = this.ticks();
+      this.drawGrid(ticks);
+      for (let i = 0; i < this.model.lanes.length; i++) {
+        const top = this.screenY(this.laneTops[i]);
+        const height = this.laneHeight(i);
+        if (top + height < AXIS_HEIGHT || top > this.height) continue;
+        this.drawLane(i, top);
+      }
+      this.drawAxis(ticks);
+      // The view moved under a still pointer: what it points at changed.
+      if (this.mouse && !this.drag) {
+        const hit = this.hitTest(this.mouse.x, this.mouse.y);
+        this.setHovered(hit && hit.node !== undefined ? hit : null, this.mouse.x, this.mouse.y);
+      }
+      const took = performance.now() - began;
+      this.frameTimes.push(took);
+      if (this.frameTimes.length > 200) this.frameTimes.shift();
+      if (!this.drawnOnce) {
+        this.drawnOnce = true;
+        performance.mark('tracekit-chart:first-draw');
+      }
+    }
+
+    /** The axis ticks: a round step about 100 px apart, in µs. */
+    ticks() {
+      const span = this.viewEnd - this.viewStart;
+      const step = niceStep((span / Math.max(this.width, 1)) * 100);
+      const first = Math.ceil(this.viewStart / step) * step;
+      const decimals = Math.max(0, Math.ceil(-Math.log10(step / 1000)));
+      const ticks = [];
+      for (let t = first; t <= this.viewEnd; t += step) {
+        ticks.push({ x: ((t - this.viewStart) / span) * this.width, text: `${(t / 1000).toFixed(decimals)} ms` });
+      }
+      return ticks;
+    }
+
+    drawGrid(ticks) {
+      const ctx = this.ctx;
+      ctx.fillStyle = '#eceef1';
+      for (const tick of ticks) ctx.fillRect(Math.round(tick.x), AXIS_HEIGHT, 1, this.height - AXIS_HEIGHT);
+    }
+
+    drawAxis(ticks) {
+      const ctx = this.ctx;
+      ctx.fillStyle = '#f8f9fa';
+      ctx.fillRect(0, 0, this.width, AXIS_HEIGHT);
+      ctx.fillStyle = '#dadce0';
+      ctx.fillRect(0, AXIS_HEIGHT - 1, this.width, 1);
+      ctx.font = FONT;
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#5f6368';
+      const labels = [];
+      for (const tick of ticks) {
+        ctx.fillRect(Math.round(tick.x), AXIS_HEIGHT - 6, 1, 5);
+        ctx.fillText(tick.text, Math.round(tick.x) + 3, AXIS_HEIGHT / 2 - 1);
+        labels.push(tick.text);
+      }
+      this.axisLabels = labels;
+      this.canvas.dataset.axis = labels.join(' ');
+    }
+
+    drawLane(i, top) {
+      const ctx = this.ctx;
+      const lane = this.model.lanes[i];
+      const layout = this.layouts[i];
+      // The header: which thread of which process.
+      ctx.fillStyle = '#f1f3f4';
+      ctx.fillRect(0, top, this.width, HEADER_HEIGHT);
+      ctx.fillStyle = '#dadce0';
+      ctx.fillRect(0, top + HEADER_HEIGHT - 1, this.width, 1);
+      ctx.font = FONT;
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#202124';
+      const thread = lane.thread || `tid ${lane.tid}`;
+      const process = `${lane.process || 'process'} ${lane.pid}`;
+      const url = lane.url ? ` · ${lane.url}${lane.mainFrame ? ' (main frame)' : ''}` : '';
+      const arrow = this.collapsed[i] ? '▸' : '▾';
+      ctx.font = `600 ${FONT}`;
+      const head = `${arrow} ${thread}`;
+      ctx.fillText(head, 6, top + HEADER_HEIGHT / 2);
+      const headWidth = ctx.measureText(head).width;
+      ctx.font = FONT;
+      ctx.fillStyle = '#5f6368';
+      ctx.fillText(`— ${process}${url}`, 12 + headWidth, top + HEADER_HEIGHT / 2);
+      if (this.collapsed[i]) return;
+      const levelsTop = top + HEADER_HEIGHT;
+      const firstLevel = Math.max(0, Math.floor((AXIS_HEIGHT - levelsTop) / ROW_HEIGHT));
+      const lastLevel = Math.min(layout.levels - 1, Math.floor((this.height - levelsTop) / ROW_HEIGHT));
+      const texts = [];
+      const rects = this.rects;
+      for (const list of rects) list.count = 0;
+      if (this.matchLayouts) {
+        // Searching: every bar faded, then the matches on top (their own
+        // pass, so that a match merged under a faded pixel still shows).
+        const faded = this.fadedRects;
+        for (const list of faded) list.count = 0;
+        this.collectBars(lane, layout, levelsTop, firstLevel, lastLevel, faded, texts);
+        ctx.globalAlpha = 0.22;
+        this.fillRects(faded);
+        ctx.globalAlpha = 1;
+        this.collectBars(lane, this.matchLayouts[i], levelsTop, firstLevel, lastLevel, rects, null);
+      } else {
+        this.collectBars(lane, layout, levelsTop, firstLevel, lastLevel, rects, texts);
+      }
+      this.fillRects(rects);
+      this.drawTexts(lane, texts);
+      this.drawOutline(i, levelsTop, this.hovered, '#202124', 1);
+      this.drawOutline(i, levelsTop, this.selected, '#1a73e8', 2);
+    }
+
+    /**
+     * The rectangles of the bars of `layout` (a lane's, or its matches')
+     * on levels `firstLevel..lastLevel` in view, by colour, as x, y, width
+     * triples; and, when `texts` is given, the bars wide enough for a
+     * name, as node, x, y, width.
+     */
+    collectBars(lane, layout, levelsTop, firstLevel, lastLevel, byColor, texts) {
+      const t0 = this.viewStart;
+      const t1 = this.viewEnd;
+      const k = this.width / (t1 - t0);
+      const { start, dur, label } = lane;
+      const colors = this.labels.color;
+      const { offsets, order, maxEnd } = layout;
+      for (let v = firstLevel; v <= lastLevel; v++) {
+        const y = levelsTop + v * ROW_HEIGHT;
+        const to = offsets[v + 1];
+        let p = lowerBound(maxEnd, offsets[v], to, t0);
+        while (p < to) {
+          const node = order[p];
+          const s = start[node];
+          if (s > t1) break;
+          const x = (s - t0) * k;
+          const w = dur[node] * k;
+          const list = byColor[colors[label[node]]];
+          if (w < MERGE_WIDTH) {
+            // This node and the next ones under the same pixel: one pixel.
+            const px = Math.floor(x);
+            list.add(px, y, px + 1);
+            p = gallop(maxEnd, p + 1, to, t0 + (px + 1) / k);
+            continue;
+          }
+          // Clip to the canvas, so that huge zooms keep small numbers.
+          const x0 = Math.max(x, -1);
+          const x1 = Math.min(x + w, this.width + 1);
+          // Half a pixel left out between neighbours, as the panel does, so
+          // that a run of calls does not look like one; narrow bars, whose
+          // gaps would only be noise, join their neighbours of a colour.
+          if (x1 - x0 < NARROW_WIDTH) list.add(x0, y, x1);
+          else list.push(x0, y, x1 - x0 - 0.5);
+          if (texts && x1 - x0 >= TEXT_MIN_WIDTH) texts.push(node, x0, y, x1 - x0);
+          p++;
+        }
+      }
+    }
+
+    fillRects(byColor) {
+      const ctx = this.ctx;
+      const colors = this.model.colors;
+      for (let c = 0; c < byColor.length; c++) {
+        const list = byColor[c];
+        if (list.count === 0) continue;
+        const d = list.data;
+        ctx.fillStyle = colors[c];
+        ctx.beginPath();
+        for (let j = 0; j < list.count * 3; j += 3) ctx.rect(d[j], d[j + 1], d[j + 2], BAR_HEIGHT);
+        ctx.fill();
+      }
+    }
+
+    drawTexts(lane, texts) {
+      const ctx = this.ctx;
+      const labels = this.labels;
+      ctx.font = FONT;
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#202124';
+      for (let j = 0; j < texts.length; j += 4) {
+        const l = lane.label[texts[j]];
+        const x = texts[j + 1];
+        const y = texts[j + 2];
+        const room = texts[j + 3] - 2 * TEXT_PADDING;
+        const name = labels.name[l];
+        ctx.fillStyle = this.labelMatches && !this.labelMatches[l] ? '#9aa0a6' : '#202124';
+        if (this.textWidths[l] < 0) this.textWidths[l] = ctx.measureText(name).width;
+        let text = name;
+        if (this.textWidths[l] > room) {
+          // Cut to what fits, by the average width of its characters,
+          // then by measure; a name cut shorter than a few characters
+          // says nothing, and is left out.
+          let kept = Math.floor((room / this.textWidths[l]) * name.length) - 1;
+          text = `${name.slice(0, kept)}…`;
+          while (kept >= MIN_TEXT_CHARS && ctx.measureText(text).width > room) {
+            kept--;
+            text = `${name.slice(0, kept)}…`;
+          }
+          if (kept < MIN_TEXT_CHARS) continue;
+        }
+        ctx.fillText(text, Math.max(x, 0) + TEXT_PADDING, y + BAR_HEIGHT / 2 + 1);
+      }
+    }
+
+    drawOutline(i, levelsTop, hit, color, width) {
+      if (!hit || hit.lane !== i) return;
+      const level = this.layouts[i].level[hit.node];
+      if (level < 0) return;
+      const lane = this.model.lanes[i];
+      const k = this.width / (this.viewEnd - this.viewStart);
+      const x = (lane.start[hit.node] - this.viewStart) * k;
+      const w = Math.max(lane.dur[hit.node] * k, 1);
+      const x0 = Math.max(x, -width);
+      const x1 = Math.min(x + w, this.width + width);
+      if (x1 < 0 || x0 > this.width) return;
+      const ctx = this.ctx;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.strokeRect(x0 + width / 2, levelsTop + level * ROW_HEIGHT + width / 2, x1 - x0 - width, BAR_HEIGHT - width);
+    }
+  }
+
+  root.TracekitChart = { VERSION, decode, decodeBase64, inflate, layOut, lowerBound, gallop, FlameChart };
+})(globalThis);

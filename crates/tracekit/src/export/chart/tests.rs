@@ -1,0 +1,399 @@
+//! The chart's data encoding: the header and the columns hold the tracks
+//! exactly, the colours are DevTools', and the page is one file.
+
+use super::*;
+use crate::output::Filter;
+use crate::AnalyzeOptions;
+use serde_json::Value;
+
+/// A DevTools recording (so not generic) of one renderer thread with a
+/// task, an event the panel does not draw, a function call with JS calls
+/// in it (from a CPU profile), and other threads, in an order that is
+/// not the panel's.
+const TRACE: &str = r#"[
+{"name":"thread_name","ph":"M","pid":1,"tid":3,"ts":0,"cat":"__metadata","args":{"name":"Compositor"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":4,"ts":0,"cat":"__metadata","args":{"name":"ThreadPoolForegroundWorker"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":5,"ts":0,"cat":"__metadata","args":{"name":"ThreadPoolForegroundWorker"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"cat":"__metadata","args":{"name":"CrRendererMain"}},
+{"name":"Paint","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":3,"ts":1,"dur":1,"args":{}},
+{"name":"Paint","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":4,"ts":1,"dur":1,"args":{}},
+{"name":"Paint","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":5,"ts":1,"dur":1,"args":{}},
+{"name":"Paint","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":5,"ts":3,"dur":1,"args":{}},
+{"name":"thread_name","ph":"M","pid":1,"tid":2,"ts":0,"cat":"__metadata","args":{"name":"DedicatedWorker thread"}},
+{"name":"process_name","ph":"M","pid":1,"tid":0,"ts":0,"cat":"__metadata","args":{"name":"Renderer"}},
+{"name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","ph":"I","s":"t","pid":9,"tid":9,"ts":0,"args":{"data":{"frameTreeNodeId":1,"persistentIds":true,"frames":[{"frame":"F1","url":"https://main.test/","name":"","processId":1,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true}]}}},
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":0,"dur":100,"args":{}},
+{"name":"ThreadControllerImpl::RunTask","cat":"toplevel","ph":"X","pid":1,"tid":1,"ts":2,"dur":96,"args":{}},
+{"name":"FunctionCall","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":5,"dur":90,"args":{}},
+{"name":"Paint","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":2,"ts":300,"dur":700.5,"args":{}},
+{"name":"Profile","ph":"P","cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","pid":1,"tid":1,"ts":0,"args":{"data":{"startTime":0}}},
+{"name":"ProfileChunk","ph":"P","cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","pid":1,"tid":1,"ts":1,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1}},{"id":2,"parent":1,"callFrame":{"functionName":"(program)","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1}},{"id":3,"parent":1,"callFrame":{"functionName":"main","scriptId":1,"url":"https://main.test/app.js","lineNumber":10,"columnNumber":4}},{"id":4,"parent":3,"callFrame":{"functionName":"","scriptId":1,"url":"https://main.test/app.js","lineNumber":40,"columnNumber":0}},{"id":5,"parent":3,"callFrame":{"functionName":"JSON.parse","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1}}],"samples":[4,4,2,5,2,2,5]},"timeDeltas":[10,10,10,10,10,10,10]}}}
+]"#;
+
+fn analysis(trace: &str) -> Analysis {
+    crate::analyze_bytes(trace.as_bytes(), &AnalyzeOptions::default()).unwrap()
+}
+
+/// The bytes of a column of a lane, and the width of its values.
+fn column_bytes<'d>(data: &'d ChartData, lane: &Value, key: &str) -> (&'d [u8], usize) {
+    let entry = &lane["columns"][key];
+    let offset = usize::try_from(entry["offset"].as_u64().unwrap()).unwrap();
+    let count = usize::try_from(lane["nodes"].as_u64().unwrap()).unwrap();
+    assert_eq!(offset % 8, 0, "{key} is aligned");
+    let width = match entry["type"].as_str().unwrap() {
+        "f64" => 8,
+        "u32" => 4,
+        "u16" => 2,
+        "u8" => 1,
+        other => panic!("type {other}"),
+    };
+    (&data.columns[offset..offset + count * width], width)
+}
+
+/// A column of doubles, decoded as the renderer reads it.
+fn floats(data: &ChartData, lane: &Value, key: &str) -> Vec<f64> {
+    let (bytes, width) = column_bytes(data, lane, key);
+    assert_eq!(width, 8, "{key} holds doubles");
+    bytes
+        .chunks_exact(8)
+        .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}
+
+/// A column of unsigned integers (of 1, 2 or 4 bytes), as indices.
+fn integers(data: &ChartData, lane: &Value, key: &str) -> Vec<usize> {
+    let (bytes, width) = column_bytes(data, lane, key);
+    bytes
+        .chunks_exact(width)
+        .map(|b| {
+            let mut le = [0u8; 4];
+            le[..width].copy_from_slice(b);
+            usize::try_from(u32::from_le_bytes(le)).unwrap()
+        })
+        .collect()
+}
+
+fn header(data: &ChartData) -> Value {
+    serde_json::from_str(&data.header).unwrap()
+}
+
+/// A node as the renderer would describe and draw it.
+#[derive(Debug, Clone, PartialEq)]
+struct Drawn {
+    depth: usize,
+    name: String,
+    /// `url:line:column` as DevTools shows it (from 1).
+    location: String,
+    start: f64,
+    dur: f64,
+    self_time: f64,
+    color: String,
+    /// Drawn when not showing all events.
+    drawn: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drawn(
+    depth: usize,
+    name: &str,
+    location: &str,
+    start: f64,
+    dur: f64,
+    self_time: f64,
+    color: &str,
+    shown: bool,
+) -> Drawn {
+    Drawn {
+        depth,
+        name: name.to_owned(),
+        location: location.to_owned(),
+        start,
+        dur,
+        self_time,
+        color: color.to_owned(),
+        drawn: shown,
+    }
+}
+
+/// The nodes of a lane, read back from the data.
+fn nodes(data: &ChartData, lane: usize) -> Vec<Drawn> {
+    let h = header(data);
+    let lane = &h["lanes"][lane];
+    let labels = &h["labels"];
+    let index = |key: &str, l: usize| usize::try_from(labels[key][l].as_u64().unwrap()).unwrap();
+    let number = |key: &str, l: usize| labels[key][l].as_f64().unwrap();
+    let string = |key: &str, l: usize| h["strings"][index(key, l)].as_str().unwrap().to_owned();
+    let (start, dur, self_time) = (
+        floats(data, lane, "start"),
+        floats(data, lane, "dur"),
+        floats(data, lane, "self"),
+    );
+    let (depth, label) = (integers(data, lane, "depth"), integers(data, lane, "label"));
+    (0..start.len())
+        .map(|i| {
+            let l = label[i];
+            let mut location = string("url", l);
+            if number("line", l) >= 0.0 {
+                location += &format!(":{}", number("line", l) + 1.0);
+                if number("column", l) >= 0.0 {
+                    location += &format!(":{}", number("column", l) + 1.0);
+                }
+            }
+            Drawn {
+                depth: depth[i],
+                name: string("name", l),
+                location,
+                start: start[i],
+                dur: dur[i],
+                self_time: self_time[i],
+                color: h["colors"][index("color", l)].as_str().unwrap().to_owned(),
+                drawn: number("drawn", l) == 1.0,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn columns_hold_the_tracks_exactly() {
+    let a = analysis(TRACE);
+    let data = data(&a, &Filter::default(), "t.json");
+    let h = header(&data);
+    assert_eq!(h["format"], "tracekit-chart");
+    assert_eq!(h["version"], 1);
+    assert_eq!(h["title"], "t.json");
+    assert_eq!(h["generic"], false);
+    assert_eq!(h["bytes"].as_u64().unwrap(), data.columns.len() as u64);
+    let lanes = h["lanes"].as_array().unwrap();
+    // The panel's order: main thread, worker, thread pool (the busier
+    // first), the rest; the Compositor is folded, as the panel hides it.
+    let order: Vec<(&str, &str, bool)> = lanes
+        .iter()
+        .map(|l| {
+            (
+                l["thread"].as_str().unwrap(),
+                l["tid"].as_str().unwrap(),
+                l["folded"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("CrRendererMain", "1", false),
+            ("DedicatedWorker thread", "2", false),
+            ("ThreadPoolForegroundWorker", "5", false),
+            ("ThreadPoolForegroundWorker", "4", false),
+            ("Compositor", "3", true)
+        ]
+    );
+    assert_eq!(lanes[0]["thread"], "CrRendererMain");
+    assert_eq!(lanes[0]["process"], "Renderer");
+    assert_eq!(lanes[0]["pid"], "1");
+    assert_eq!(lanes[0]["url"], "https://main.test/");
+    assert_eq!(lanes[0]["mainFrame"], true);
+
+    let scripting = Category::Scripting.color().to_owned();
+    let system = Category::Other.color().to_owned();
+    let app = script_color("https://main.test/app.js");
+    let expected = vec![
+        drawn(0, "RunTask", "", 0.0, 100.0, 4.0, &system, true),
+        // Not styled: the panel does not draw it (its children move up).
+        drawn(1, "ThreadControllerImpl::RunTask", "", 2.0, 96.0, 6.0, &system, false),
+        drawn(2, "FunctionCall", "", 5.0, 90.0, 25.0, &scripting, true),
+        drawn(3, "main", "https://main.test/app.js:11:5", 10.0, 40.0, 0.0, &app, true),
+        drawn(
+            4,
+            "(anonymous)",
+            "https://main.test/app.js:41:1",
+            10.0,
+            30.0,
+            30.0,
+            &app,
+            true,
+        ),
+        // A frame of no script (scriptId 0): the scripting colour.
+        drawn(4, "JSON.parse", "", 40.0, 10.0, 10.0, &scripting, true),
+        drawn(3, "main", "https://main.test/app.js:11:5", 70.0, 25.0, 0.0, &app, true),
+        drawn(4, "JSON.parse", "", 70.0, 25.0, 25.0, &scripting, true),
+    ];
+    assert_eq!(nodes(&data, 0), expected);
+
+    // Exactly the analysis's numbers, in µs from the trace's start.
+    let threads = &a.processes.values().next().unwrap().threads;
+    let track = threads
+        .values()
+        .find(|t| t.name.as_deref() == Some("CrRendererMain"))
+        .unwrap();
+    let starts: Vec<f64> = track.nodes.iter().map(|n| (n.ts - a.bounds.min).0).collect();
+    assert_eq!(floats(&data, &lanes[0], "start"), starts);
+    assert_eq!(h["origin"].as_f64().unwrap(), a.bounds.min.0);
+    assert_eq!(h["view"], serde_json::json!([0, a.bounds.range().0]));
+
+    // A fraction of a µs survives; the worker's paint is painting green.
+    let worker = nodes(&data, 1);
+    assert_eq!(worker.len(), 1);
+    assert_eq!((worker[0].name.as_str(), worker[0].dur), ("Paint", 700.5));
+    assert_eq!(worker[0].color, "#37be5f");
+}
+
+#[test]
+fn thread_and_window_choose_lanes_nodes_and_view() {
+    let a = analysis(TRACE);
+    let filter = Filter {
+        thread: Some("crrenderermain".into()),
+        window_ms: Some((0.065, f64::INFINITY)),
+        ..Filter::default()
+    };
+    let data = data(&a, &filter, "t");
+    let h = header(&data);
+    assert_eq!(h["lanes"].as_array().unwrap().len(), 1);
+    let names: Vec<String> = nodes(&data, 0).into_iter().map(|n| n.name).collect();
+    // The nodes overlapping 65 µs.. (in ms from the start), with their ancestors.
+    assert_eq!(
+        names,
+        [
+            "RunTask",
+            "ThreadControllerImpl::RunTask",
+            "FunctionCall",
+            "main",
+            "JSON.parse"
+        ]
+    );
+    // The view is the window, its open end at the trace's end.
+    assert_eq!(h["view"], serde_json::json!([65, a.bounds.range().0]));
+}
+
+#[test]
+fn narrowest_integer_columns() {
+    for (max, kind, width) in [(255, "u8", 1), (256, "u16", 2), (65_535, "u16", 2), (65_536, "u32", 4)] {
+        let (mut bytes, mut header) = (vec![1u8], String::new());
+        int_column(&mut bytes, &mut header, "depth", &[0, max, 7]);
+        assert_eq!(header, format!("\"depth\":{{\"type\":\"{kind}\",\"offset\":8}}"));
+        assert_eq!(bytes.len(), 8 + 3 * width);
+        let last = &bytes[8 + 2 * width..];
+        assert_eq!(last[0], 7);
+        assert!(last[1..].iter().all(|&b| b == 0));
+    }
+}
+
+#[test]
+fn a_generic_trace_draws_every_event_coloured_by_name() {
+    let trace = r#"[
+{"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"args":{"name":"main"}},
+{"name":"work","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
+{"name":"more work","ph":"X","pid":1,"tid":1,"ts":2,"dur":5}]"#;
+    let a = analysis(trace);
+    let data = data(&a, &Filter::default(), "g");
+    assert_eq!(header(&data)["generic"], true);
+    let got = nodes(&data, 0);
+    assert!(got.iter().all(|n| n.drawn), "{got:?}");
+    assert_eq!(
+        got[0].color,
+        format!("hsl({}, 40%, 70%)", devtools_hash_code("work") % 300 + 30)
+    );
+}
+
+/// Values printed by DevTools' own `hashCode` and colour generator (run
+/// in Node): `Platform.StringUtilities.hashCode(s)` and
+/// `new Common.Color.Generator({min: 30, max: 330}, {min: 50, max: 80,
+/// count: 3}, 85).colorForID(s)`.
+#[test]
+fn colours_are_devtools() {
+    for (s, hash, color) in [
+        ("", 0, "#f2ecdc"),
+        ("a", 1_195_795_714, "hsl(244deg 80% 85%)"),
+        ("RunTask", 1_744_256_165, "hsl(95deg 80% 85%)"),
+        ("https://example.com/app.js", 1_201_579_772, "hsl(302deg 80% 85%)"),
+        ("http://a.test:32883/common.js", 634_053_485, "hsl(215deg 65% 85%)"),
+        // Code units past the BMP count twice, as in JavaScript.
+        ("é😀ü", 424_233_477, "hsl(207deg 65% 85%)"),
+        ("file:///x/y/z.js?q=1", 754_203_104, "hsl(134deg 50% 85%)"),
+    ] {
+        assert_eq!(devtools_hash_code(s), hash, "{s}");
+        assert_eq!(script_color(s), color, "{s}");
+    }
+}
+
+/// The base64 of `bytes`, decoded back (RFC 4648's alphabet, padding).
+fn unbase64(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let value = ALPHABET.iter().position(|&a| a == c).expect("a base64 character");
+        bits = bits << 6 | u32::try_from(value).unwrap();
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push(u8::try_from(bits >> count & 0xff).unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn base64_is_rfc_4648() {
+    // RFC 4648's test vectors.
+    for (plain, encoded) in [
+        ("", ""),
+        ("f", "Zg=="),
+        ("fo", "Zm8="),
+        ("foo", "Zm9v"),
+        ("foob", "Zm9vYg=="),
+        ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ] {
+        let mut out = String::new();
+        base64(plain.as_bytes(), &mut out);
+        assert_eq!(out, encoded);
+    }
+    let all: Vec<u8> = (0..=255).chain((0..=255).rev()).collect();
+    let mut out = String::new();
+    base64(&all, &mut out);
+    assert_eq!(unbase64(&out), all);
+}
+
+#[test]
+fn the_page_holds_everything_and_escapes_what_it_must() {
+    // A name that would end a <script> element, and a title with markup.
+    let trace = TRACE.replace("\"functionName\":\"main\"", "\"functionName\":\"</script><!--main\"");
+    let a = analysis(&trace);
+    let page = html(&a, &Filter::default(), "<b>t</b>.json");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("<title>&lt;b&gt;t&lt;/b&gt;.json · tracekit chart</title>"));
+    for placeholder in ["{{TITLE}}", "{{RENDERER}}", "{{HEADER}}", "{{COLUMNS}}"] {
+        assert!(!page.contains(placeholder), "{placeholder} left");
+    }
+    // Each script element ends where it should: the name is escaped.
+    assert_eq!(page.matches("</script>").count(), 4);
+    assert!(page.contains("\\u003c/script>\\u003c!--main"));
+    let between = |from: &str, to: &str| {
+        let start = page.find(from).unwrap() + from.len();
+        &page[start..start + page[start..].find(to).unwrap()]
+    };
+    let header: Value = serde_json::from_str(between("type=\"application/json\">", "</script>")).unwrap();
+    let data = data(&a, &Filter::default(), "<b>t</b>.json");
+    assert_eq!(header, serde_json::from_str::<Value>(&data.header).unwrap());
+    let columns = between("data-encoding=\"deflate-raw base64\">", "</script>");
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::DeflateDecoder::new(&unbase64(columns)[..]),
+        &mut inflated,
+    )
+    .unwrap();
+    assert_eq!(inflated, data.columns);
+    // Nothing is fetched: no URL but the data's own (and the inline icon).
+    for needle in [
+        "src=",
+        "@import",
+        "url(",
+        "fetch(",
+        "XMLHttpRequest",
+        "<link rel=\"stylesheet\"",
+    ] {
+        assert!(!page.contains(needle), "{needle}");
+    }
+    assert!(!RENDERER_JS.to_lowercase().contains("</script"));
+    assert!(!RENDERER_JS.contains("<!--"));
+}
