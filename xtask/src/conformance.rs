@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use tracekit_conformance::views::{compare_views, known_view_differences, views_cases, ViewsReport};
 use tracekit_conformance::{compare, documented_divergences, golden_name, run_ours, Report};
 
@@ -226,15 +226,21 @@ fn views_fixtures() -> anyhow::Result<()> {
     let mut totals = ViewsTotals::default();
     for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
         let name = format!("{} {}", case.trace, case.options.join(" "));
+        let group_by = match &case.group_by {
+            Some(kind) => tracekit_views::GroupBy::from_name(kind)
+                .with_context(|| format!("{name}: unknown group kind {kind}"))?,
+            None => tracekit_views::GroupBy::None,
+        };
         let bytes = std::fs::read(Path::new("fixtures").join(&case.trace))?;
-        let analysis = match tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()) {
+        let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
+        let analysis = match tracekit::analyze_bytes(&bytes, &options) {
             Ok(a) => a,
             Err(e) => {
                 totals.failed(&name, &format!("TRACEKIT FAILS: {e}"));
                 continue;
             }
         };
-        let ours = tracekit_views::calltree_conformance(&analysis, case.window, None);
+        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
         let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;
         let report =
             compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).map_err(anyhow::Error::msg)?;
