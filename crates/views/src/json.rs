@@ -9,7 +9,10 @@ use tracekit::{Analysis, Id};
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{preorder, sibling_order, thread_views_to_depth, threads, GroupBy, ThreadViews, Tree, View, Window};
+use crate::{
+    preorder, sibling_order, thread_views_to_depth, threads, write_thread_keys, GroupBy, ThreadViews, Tree, View,
+    Window,
+};
 
 /// The JSON document of the threads `only` names (`None`: all), over the
 /// window `relative` (ms from the trace start; `None`: the trace), rows
@@ -22,7 +25,6 @@ pub fn calltree_json(
     group_by: GroupBy,
 ) -> String {
     let window = Window::new(analysis.bounds, relative);
-    let interner = &analysis.interner;
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
     out.push_str(",\"end\":");
@@ -34,15 +36,8 @@ pub fn calltree_json(
             out.push(',');
         }
         let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
-        out.push_str("{\"pid\":");
-        pid.write_json(&mut out, interner);
-        out.push_str(",\"tid\":");
-        tid.write_json(&mut out, interner);
-        out.push_str(",\"name\":");
-        match &track.name {
-            Some(name) => write_json_string(&mut out, name),
-            None => out.push_str("null"),
-        }
+        out.push('{');
+        write_thread_keys(&mut out, analysis, pid, tid, track);
         if let Some(samples) = &views.samples {
             out.push_str(",\"samples\":{\"inWindow\":");
             out.push_str(&samples.in_window.to_string());

@@ -1044,7 +1044,6 @@ pub fn calltree_conformance_of(
     group_by: GroupBy,
 ) -> String {
     let window = Window::new(analysis.bounds, relative);
-    let interner = &analysis.interner;
     let mut out = String::from("{\"threads\":[");
     let selected = threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))));
     for (i, (pid, tid, track)) in selected.enumerate() {
@@ -1052,27 +1051,41 @@ pub fn calltree_conformance_of(
             out.push(',');
         }
         let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
-        out.push_str("{\"pid\":");
-        pid.write_json(&mut out, interner);
-        out.push_str(",\"tid\":");
-        tid.write_json(&mut out, interner);
-        out.push_str(",\"name\":");
-        match &track.name {
-            Some(name) => write_json_string(&mut out, name),
-            None => out.push_str("null"),
-        }
+        out.push('{');
+        write_thread_keys(&mut out, analysis, pid, tid, track);
         out.push_str(",\"topDown\":[");
         write_rows(&mut out, &views, &views.top_down, max_depth);
         out.push_str("],\"bottomUp\":[");
         write_rows(&mut out, &views, &views.bottom_up, max_depth);
         out.push_str("]}");
     }
-    out.push_str("],\"window\":{\"start\":");
-    write_json_number(&mut out, round3(window.start));
-    out.push_str(",\"end\":");
-    write_json_number(&mut out, round3(window.end));
-    out.push_str("}}");
+    out.push_str("],");
+    write_rounded_window(&mut out, window);
+    out.push('}');
     out
+}
+
+/// `"pid":…,"tid":…,"name":…` of a thread in the views' dumps.
+pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, tid: Id, track: &ThreadTrack) {
+    out.push_str("\"pid\":");
+    pid.write_json(out, &analysis.interner);
+    out.push_str(",\"tid\":");
+    tid.write_json(out, &analysis.interner);
+    out.push_str(",\"name\":");
+    match &track.name {
+        Some(name) => write_json_string(out, name),
+        None => out.push_str("null"),
+    }
+}
+
+/// `"window":{"start":…,"end":…}` in absolute ms rounded to 3 decimals,
+/// as the conformance dumps write it.
+pub(crate) fn write_rounded_window(out: &mut String, window: Window) {
+    out.push_str("\"window\":{\"start\":");
+    write_json_number(out, round3(window.start));
+    out.push_str(",\"end\":");
+    write_json_number(out, round3(window.end));
+    out.push('}');
 }
 
 /// Which view [`write_text`] prints.

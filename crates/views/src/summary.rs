@@ -25,7 +25,10 @@ use tracekit_events::json::write_json_string;
 use tracekit_events::Phase;
 
 use crate::styles::{event_category, Category};
-use crate::{is_async_phase, is_top_level_task, js_max, sort_by_start, threads, truthy, Visibility, Window};
+use crate::{
+    is_async_phase, is_top_level_task, js_max, sort_by_start, threads, truthy, write_rounded_window, write_thread_keys,
+    Visibility, Window,
+};
 
 /// An event of the thread as the Summary's walk sees it.
 struct WalkEvent {
@@ -340,19 +343,6 @@ pub fn summaries<'a>(
         .map(move |(pid, tid, track)| (pid, tid, track, thread_summary(analysis, track, window)))
 }
 
-/// `"pid":P,"tid":T,"name":N` of a thread.
-fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, tid: Id, track: &ThreadTrack) {
-    out.push_str("\"pid\":");
-    pid.write_json(out, &analysis.interner);
-    out.push_str(",\"tid\":");
-    tid.write_json(out, &analysis.interner);
-    out.push_str(",\"name\":");
-    match &track.name {
-        Some(name) => write_json_string(out, name),
-        None => out.push_str("null"),
-    }
-}
-
 /// The "summary conformance" dump: exactly what `xtask/js/summary.mjs`
 /// prints from the DevTools engine (one line, no newline), for the threads
 /// `only` names (`None`: all) and the window `relative` (ms from the trace
@@ -386,11 +376,9 @@ pub fn summary_conformance_of(analysis: &Analysis, only: Option<&[(Id, Id)]>, re
         write_json_number(&mut out, round3(times.total()));
         out.push('}');
     }
-    out.push_str("],\"window\":{\"start\":");
-    write_json_number(&mut out, round3(window.start));
-    out.push_str(",\"end\":");
-    write_json_number(&mut out, round3(window.end));
-    out.push_str("}}");
+    out.push_str("],");
+    write_rounded_window(&mut out, window);
+    out.push('}');
     out
 }
 
