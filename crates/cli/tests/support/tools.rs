@@ -46,7 +46,11 @@ fn locked<T>(name: &str, f: impl FnOnce() -> T) -> T {
         if stale {
             let _ = std::fs::remove_dir(&lock);
         }
-        assert!(started.elapsed() < Duration::from_secs(900), "waited 15 minutes for {}", lock.display());
+        assert!(
+            started.elapsed() < Duration::from_secs(900),
+            "waited 15 minutes for {}",
+            lock.display()
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
     struct Unlock(PathBuf);
@@ -84,7 +88,14 @@ pub fn apt(packages: &[&str], present: impl Fn() -> bool) {
         eprintln!("tools: installing {packages:?} with apt-get");
         run(Command::new("apt-get").args(["-o", "DPkg::Lock::Timeout=600", "update", "-qq"]));
         run(Command::new("apt-get")
-            .args(["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "--no-install-recommends"])
+            .args([
+                "-o",
+                "DPkg::Lock::Timeout=600",
+                "install",
+                "-y",
+                "-qq",
+                "--no-install-recommends",
+            ])
             .args(packages)
             .env("DEBIAN_FRONTEND", "noninteractive"));
     });
@@ -110,7 +121,9 @@ pub fn node_packages() -> PathBuf {
         locked("npm", || {
             if !fresh() {
                 eprintln!("tools: npm ci in {}", dir.display());
-                run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir));
+                run(Command::new("npm")
+                    .args(["ci", "--no-audit", "--no-fund"])
+                    .current_dir(&dir));
             }
         });
     }
