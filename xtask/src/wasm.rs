@@ -27,7 +27,7 @@ const DEBIAN_WASM_LD: &str = "/usr/lib/llvm-22/bin/wasm-ld";
 /// sysroot (`/usr`) of Debian's rustc, where `-Zbuild-std` looks.
 const DEBIAN_STD_SOURCES: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
 /// The package's files copied from crates/wasm/js/ as they are.
-const PACKAGE_FILES: &[&str] = &["tracekit.js", "tracekit.d.ts", "README.md"];
+const PACKAGE_FILES: &[&str] = &["tracekit.js", "tracekit.d.ts", "README.md", "demo/index.html"];
 /// The files wasm-bindgen writes (`--out-name tracekit_wasm`).
 const GLUE_FILES: &[&str] = &["tracekit_wasm.js", "tracekit_wasm_bg.wasm"];
 
@@ -286,7 +286,11 @@ fn write_package(bindgen: &Path, module: &Path, out: &Path) -> anyhow::Result<()
     )?;
     let js = crate::root().join("crates/wasm/js");
     for name in PACKAGE_FILES {
-        std::fs::copy(js.join(name), out.join(name)).with_context(|| format!("copying {name}"))?;
+        let to = out.join(name);
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::copy(js.join(name), &to).with_context(|| format!("copying {name}"))?;
     }
     std::fs::write(out.join("package.json"), package_json()).context("writing package.json")?;
     Ok(())

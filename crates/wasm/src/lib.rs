@@ -245,6 +245,13 @@ impl<'f> JsSink<'f> {
 
 impl io::Write for JsSink<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // The formats write whole characters: the usual case copies nothing.
+        if self.carry.is_empty() {
+            if let Ok(text) = std::str::from_utf8(buf) {
+                self.send(text)?;
+                return Ok(buf.len());
+            }
+        }
         self.carry.extend_from_slice(buf);
         let valid = match std::str::from_utf8(&self.carry) {
             Ok(text) => text.len(),

@@ -1,7 +1,9 @@
 // The package in a real browser (Debian's Chromium, driven by
 // playwright-core): a page served on localhost imports the package as it
 // was built, streams fixtures with fetch() and the response body's reader
-// into a Loader, and compares the dump with the golden, in the page.
+// into a Loader, and compares the dump with the golden, in the page; the
+// package's demo page loads a chosen file and shows its call tree.
+// TRACEKIT_SCREENSHOT=FILE keeps a picture of the demo.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -131,4 +133,22 @@ test('in a page, bad input throws the message of the CLI', async () => {
   const message = await page.evaluate(() => window.badInput());
   await page.close();
   assert.match(message, /^not a trace or profile: a JSON object without traceEvents/);
+});
+
+test('the demo page streams a chosen file and shows its call tree', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/pkg/demo/index.html`);
+  await page.setInputFiles('#file', join(root, 'fixtures/traces/kitchen-sink.json.gz'));
+  await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr').length > 10, null, { timeout: 60000 });
+  const status = await page.textContent('#status');
+  const progress = await page.evaluate(() => [document.getElementById('progress').value, document.getElementById('progress').max]);
+  await page.check('#bottomUp');
+  await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr').length > 10);
+  if (process.env.TRACEKIT_SCREENSHOT) await page.screenshot({ path: process.env.TRACEKIT_SCREENSHOT });
+  await page.close();
+  assert.deepEqual(errors, []);
+  assert.match(status, /kitchen-sink\.json\.gz: ChromeTrace, \d+ events, \d+ threads, \d+ track nodes/);
+  assert.equal(progress[0], progress[1], 'the progress bar is full');
 });

@@ -26,7 +26,7 @@ test('npm pack, npm install, then import it by name', () => {
       cwd: app,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    for (const file of ['tracekit.js', 'tracekit.d.ts', 'tracekit_wasm.js', 'tracekit_wasm_bg.wasm', 'README.md', 'package.json']) {
+    for (const file of ['tracekit.js', 'tracekit.d.ts', 'tracekit_wasm.js', 'tracekit_wasm_bg.wasm', 'README.md', 'package.json', 'demo/index.html']) {
       assert.ok(existsSync(join(app, 'node_modules/tracekit', file)), `the installed package has ${file}`);
     }
     const fixture = join(root, 'fixtures/traces/main-thread.json.gz');
