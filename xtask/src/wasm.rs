@@ -44,7 +44,7 @@ pub enum Toolchain {
 
 #[derive(clap::Args)]
 pub struct WasmArgs {
-    /// Where to write the package (default: <target dir>/wasm-pkg).
+    /// Where to write the package (default: wasm-pkg in the target directory).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Which toolchain builds the module.
