@@ -6,12 +6,14 @@
 //! - `conformance`: compares tracekit with the goldens, or with the live
 //!   oracle on every trace of a corpus.
 //! - `bench`: tracekit against the DevTools engine on a large trace.
+//! - `wasm`: builds the npm package `tracekit` (WebAssembly, crates/wasm).
 //!
 //! The Node side lives in `xtask/js/` (npm packages pinned by its lockfile).
 
 mod bench;
 mod conformance;
 mod node;
+mod wasm;
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +55,9 @@ enum Command {
     },
     /// Benchmark tracekit against the DevTools engine.
     Bench(bench::BenchArgs),
+    /// Build the npm package `tracekit` (WebAssembly; installs the toolchain and
+    /// wasm-bindgen-cli if missing).
+    Wasm(wasm::WasmArgs),
 }
 
 /// The workspace root (xtask runs from anywhere inside it).
@@ -103,5 +108,6 @@ fn main() -> anyhow::Result<()> {
             None => conformance::fixtures(),
         },
         Command::Bench(args) => bench::run(args),
+        Command::Wasm(args) => wasm::run(args),
     }
 }

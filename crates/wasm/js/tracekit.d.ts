@@ -1,0 +1,304 @@
+// The types of the npm package `tracekit` (tracekit.js): the DevTools
+// Performance panel's thread tracks of Chrome traces and JS CPU profiles,
+// computed in WebAssembly. docs/wasm.md documents the package.
+
+/**
+ * Loads the WebAssembly module: in Node from disk, in a browser from
+ * `tracekit_wasm_bg.wasm` next to this module. Idempotent: every call
+ * returns the same promise. `source` replaces the default location: a URL,
+ * a Response, the module's bytes or a compiled `WebAssembly.Module`.
+ */
+export function init(source?: URL | string | Response | BufferSource | WebAssembly.Module): Promise<void>;
+
+/** The package's version. */
+export function version(): string;
+
+/**
+ * The size of the WebAssembly module's memory, in bytes: it grows as
+ * traces load (it never shrinks; freed memory is reused), up to 4 GB.
+ */
+export function memoryBytes(): number;
+
+/** How a trace is loaded. */
+export interface LoadOptions {
+  /**
+   * Also build the processes DevTools drops (browser, GPU, ...), as
+   * `tracekit tracks --all-processes`. Default false.
+   */
+  allProcesses?: boolean;
+  /**
+   * The most track nodes one thread may have (about 100 bytes each): a
+   * thread with more is not built, and asking for its tracks is an error.
+   * Default 20 million, as the CLI's `--max-nodes`.
+   */
+  maxNodes?: number;
+}
+
+/**
+ * Loads one trace fed in chunks of any size: gzip or plain, a Chrome trace
+ * (JSON array or object), a `.cpuprofile` or a JS Self-Profiling trace, in
+ * UTF-8 or UTF-16, as the CLI reads them. Only what the tracks need is
+ * kept, never the input: a trace of any size streams through.
+ */
+export class Loader {
+  constructor(options?: LoadOptions);
+  /** Bytes pushed so far (compressed bytes, for gzip): for a progress bar. */
+  readonly bytesPushed: number;
+  /**
+   * Feeds the next chunk. Throws an Error with the CLI's one-line message
+   * if the input is already known to be bad; the loader is then unusable.
+   */
+  push(chunk: Uint8Array | ArrayBufferView | ArrayBuffer): void;
+  /**
+   * Pushes every chunk of a stream (`response.body`, `file.stream()`, a
+   * Node stream or any async iterable of chunks), calling `onProgress`
+   * with `bytesPushed` after each.
+   */
+  pushStream(
+    stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | ArrayBufferView | ArrayBuffer>,
+    onProgress?: (bytesPushed: number) => void,
+  ): Promise<void>;
+  /**
+   * Ends the input and builds the tracks. Throws an Error whose message is
+   * the CLI's one-line message (what `tracekit` prints after
+   * `tracekit: FILE: `) on bad input.
+   */
+  finish(): Trace;
+  /** Frees the loader without finishing. */
+  free(): void;
+}
+
+/** Loads a whole input held in memory: `push` and `finish` in one call. */
+export function analyze(bytes: Uint8Array | ArrayBufferView | ArrayBuffer, options?: LoadOptions): Trace;
+
+/**
+ * Which part of the tracks to show, as the options of `tracekit tracks`.
+ * A node left out takes its subtree with it.
+ */
+export interface TrackOptions {
+  /**
+   * Only the threads with this name (any case; else a unique part of one)
+   * or this tid. No match, or a part of several names, is an Error that
+   * lists the threads.
+   */
+  thread?: string | number;
+  /**
+   * Only nodes overlapping this window, in ms from the start of the
+   * trace: `[start, end]` or `{start, end}`; `null` (or a left-out end)
+   * is open.
+   */
+  window?: [number | null, number | null] | { start?: number | null; end?: number | null };
+  /** Only the first N levels of each tree (1: the roots only). */
+  maxDepth?: number;
+  /** Only nodes lasting at least this many ms. */
+  minDuration?: number;
+}
+
+/** A process or thread id: a number, or a string if the trace used strings. */
+export type Id = number | string;
+
+/** A node of the plain tracks (docs/json-format.md). Times in µs, in the trace's clock. */
+export type TrackNode =
+  | {
+      depth: number;
+      type: 'event';
+      name: string;
+      cat: string;
+      /** `X` for complete events (also begin/end pairs), `I` for instants. */
+      ph: string;
+      ts: number;
+      dur: number;
+      /** The duration less the children's; null where DevTools has none. */
+      self: number | null;
+    }
+  | {
+      depth: number;
+      type: 'js';
+      functionName: string;
+      url: string;
+      scriptId: string;
+      /** 0-based; null when unknown. */
+      lineNumber: number | null;
+      /** 0-based; null when unknown. */
+      columnNumber: number | null;
+      nodeId: number;
+      ts: number;
+      dur: number;
+      self: number | null;
+    };
+
+/** What was skipped or repaired while loading (the part of `diagnostics()` in the tracks). */
+export interface TrackDiagnostics {
+  warnings: string[];
+  skipped: { reason: string; count: number; firstExample: string }[];
+}
+
+/** The tracks as plain objects: `tracekit tracks --format json` (docs/json-format.md). */
+export interface Tracks {
+  format: 'tracekit-tracks';
+  version: 1;
+  input: 'ChromeTrace' | 'CpuProfile' | 'SelfProfiling';
+  bounds: { min: number | null; max: number | null };
+  processes: {
+    pid: Id;
+    url: string | null;
+    isOnMainFrame: boolean;
+    keptByDevTools: boolean;
+    threads: { tid: Id; name: string | null; nodes: TrackNode[] }[];
+  }[];
+  diagnostics: TrackDiagnostics;
+}
+
+/** The `type` of a packed node that is a trace event. */
+export const NODE_EVENT: 0;
+/** The `type` of a packed node that is a JS call built from CPU samples. */
+export const NODE_JS: 1;
+
+/**
+ * One thread's nodes as columns: node `i` is `depth[i]`, `ts[i]`, ...,
+ * in pre-order as in the plain form. Strings are indices into
+ * `PackedTracks.strings`.
+ */
+export interface PackedNodes {
+  length: number;
+  depth: Uint32Array;
+  /** NODE_EVENT (0) or NODE_JS (1). */
+  type: Uint8Array;
+  /** The event's name, or the JS function's name ("" for anonymous ones). */
+  name: Uint32Array;
+  /** The event's category ("" for JS calls). */
+  category: Uint32Array;
+  /** The event's phase as a character code (`X` 88, `I` 73); 0 for JS calls. */
+  phase: Uint8Array;
+  /** For a JS call, its index in `frames`; -1 for an event. */
+  frame: Int32Array;
+  /** Start, µs. */
+  ts: Float64Array;
+  /** Duration, µs (0 for instants). */
+  dur: Float64Array;
+  /** Self time, µs; NaN where the plain form has null. */
+  self: Float64Array;
+}
+
+/** The JS functions of a thread's CPU profile, as columns (by profile node). */
+export interface PackedFrames {
+  length: number;
+  functionName: Uint32Array;
+  url: Uint32Array;
+  scriptId: Uint32Array;
+  /** 0-based; NaN when unknown. */
+  lineNumber: Float64Array;
+  /** 0-based; NaN when unknown. */
+  columnNumber: Float64Array;
+  nodeId: Float64Array;
+}
+
+/**
+ * The tracks as typed arrays and a string table, for viewers of big
+ * traces: a dozen arrays per thread rather than an object per node
+ * (docs/wasm.md, "The packed tracks").
+ */
+export interface PackedTracks {
+  format: 'tracekit-tracks-packed';
+  version: 1;
+  input: 'ChromeTrace' | 'CpuProfile' | 'SelfProfiling';
+  bounds: { min: number | null; max: number | null };
+  processes: {
+    pid: Id;
+    url: string | null;
+    isOnMainFrame: boolean;
+    keptByDevTools: boolean;
+    threads: {
+      tid: Id;
+      name: string | null;
+      nodeCount: number;
+      frameCount: number;
+      nodes: PackedNodes;
+      frames: PackedFrames;
+    }[];
+  }[];
+  /** The strings the columns index. */
+  strings: string[];
+}
+
+/** Which aggregated views to compute, as the options of `tracekit calltree`. */
+export interface CallTreeOptions {
+  /** As `TrackOptions.thread`. */
+  thread?: string | number;
+  /** The selected range, in ms from the start of the trace (as `TrackOptions.window`); times are clipped to it. */
+  window?: TrackOptions['window'];
+  /** Only the Bottom-Up (true) or only the Call Tree (false); both when left out. */
+  bottomUp?: boolean;
+  /** Only `'none'` for now: the views have no grouping yet. */
+  groupBy?: 'none';
+  /** Only the first N levels of each view. */
+  maxDepth?: number;
+}
+
+/** A row of an aggregated view (docs/views.md, "The JSON format"). */
+export interface CallTreeNode {
+  id: string;
+  name: string;
+  url: string | null;
+  line: number | null;
+  column: number | null;
+  depth: number;
+  /** The position of the parent row in the same list; null for a root. */
+  parent: number | null;
+  selfMs: number;
+  totalMs: number;
+  /** Threads with a CPU profile, Call Tree only. */
+  samples?: number;
+  selfCount?: number;
+}
+
+/** The aggregated views: `tracekit calltree --format json` (docs/views.md). */
+export interface CallTree {
+  window: { start: number; end: number };
+  threads: {
+    pid: Id;
+    tid: Id;
+    name: string | null;
+    samples?: { inWindow: number; attributed: number; unattributed: number };
+    topDown?: CallTreeNode[];
+    bottomUp?: CallTreeNode[];
+  }[];
+}
+
+/** What was skipped, repaired or done differently from DevTools while loading. */
+export interface Diagnostics {
+  input: 'ChromeTrace' | 'CpuProfile' | 'SelfProfiling';
+  /** Events read. */
+  events: number;
+  /** Bytes of (decompressed) input. */
+  inputBytes: number;
+  /** Each once. */
+  warnings: string[];
+  /** The documented divergences from DevTools met (docs/divergences.md). */
+  divergences: { name: string; example: string }[];
+  skipped: { reason: string; count: number; firstExample: string }[];
+  /** The lines `tracekit tracks --stats` prints, warnings included. */
+  text: string;
+}
+
+/** A loaded trace. */
+export class Trace {
+  private constructor();
+  /** `tracekit tracks --format conformance`, byte for byte (with its newline). */
+  conformance(): string;
+  /**
+   * The same dump handed to `onChunk` in pieces of about a megabyte, for
+   * dumps larger than a JavaScript string can be (about 512 MB in V8).
+   */
+  conformance(onChunk: (piece: string) => void): void;
+  /** The tracks as plain objects. */
+  tracks(options?: TrackOptions): Tracks;
+  /** The tracks as typed arrays and a string table. */
+  tracksPacked(options?: TrackOptions): PackedTracks;
+  /** The Call Tree and Bottom-Up of each thread. */
+  callTree(options?: CallTreeOptions): CallTree;
+  /** What was skipped or repaired while loading, as `--stats`. */
+  diagnostics(): Diagnostics;
+  /** Frees the trace's memory now (the garbage collector does it later otherwise). */
+  free(): void;
+}

@@ -1,0 +1,394 @@
+//! tracekit in WebAssembly: the wasm-bindgen bindings behind the npm
+//! package `tracekit` (built by `cargo xtask wasm`; `docs/wasm.md`).
+//!
+//! The package's public API is the hand-written ES module
+//! `js/tracekit.js`, which wraps these raw bindings: it turns thrown
+//! messages into `Error`s, option objects into arguments, JSON text into
+//! objects and packed bytes into typed arrays. Everything here runs on the
+//! library's sequential path ([`tracekit::Parallelism::Sequential`]: a
+//! wasm module has no threads) and gives the CLI's output, byte for byte.
+//!
+//! The crate also builds natively, so that the workspace's tests and
+//! clippy cover it; the logic lives in plain functions ([`query`],
+//! [`packed`], [`diagnostics_json`]) tested without a JS engine.
+
+pub mod packed;
+pub mod query;
+
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::io;
+
+use tracekit::{Analysis, AnalyzeOptions, Parallelism};
+use tracekit_events::json::write_json_string;
+use wasm_bindgen::prelude::*;
+
+use crate::packed::PackedTracks;
+use crate::query::Query;
+
+thread_local! {
+    /// The message of the last panic, for the JS side to report: a panic
+    /// aborts (traps) the module, which loses the message otherwise.
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Keeps the message of a panic, which the JS wrapper reads after the
+/// trap (`lastPanic`). Loading never panics on bad input (that is a
+/// `LoadError`); this is for bugs, so that they are reported with words.
+#[wasm_bindgen(js_name = "installPanicHook")]
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        LAST_PANIC.with(|last| *last.borrow_mut() = Some(message));
+    }));
+}
+
+/// The message of the last panic, if one happened.
+#[wasm_bindgen(js_name = "lastPanic")]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.with(|last| last.borrow().clone())
+}
+
+/// The version of the package (the workspace's).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
+
+/// The raw loader: `tracekit::Loader` on the sequential path.
+#[wasm_bindgen(js_name = "RawLoader")]
+pub struct RawLoader {
+    /// `None` once finished.
+    loader: Option<tracekit::Loader>,
+}
+
+#[wasm_bindgen(js_class = "RawLoader")]
+impl RawLoader {
+    /// A loader; `max_nodes` bounds the track nodes of one thread
+    /// (`tracekit::DEFAULT_MAX_NODES` when `None`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(all_processes: bool, max_nodes: Option<f64>) -> Result<RawLoader, String> {
+        Ok(RawLoader {
+            loader: Some(tracekit::Loader::new(options(all_processes, max_nodes)?)),
+        })
+    }
+
+    /// Feeds the next bytes of the input.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let loader = self.loader.as_mut().ok_or(FINISHED)?;
+        loader.push(bytes).map_err(|e| e.to_string())
+    }
+
+    /// Ends the input and builds the tracks.
+    pub fn finish(&mut self) -> Result<RawTrace, String> {
+        let loader = self.loader.take().ok_or(FINISHED)?;
+        let analysis = loader.finish().map_err(|e| e.to_string())?;
+        Ok(RawTrace { analysis })
+    }
+}
+
+/// The message of a loader used after `finish()`.
+const FINISHED: &str = "this Loader was finished (or failed): make a new one";
+
+/// The library's options from the JS ones.
+fn options(all_processes: bool, max_nodes: Option<f64>) -> Result<AnalyzeOptions, String> {
+    let mut options = AnalyzeOptions::default()
+        .with_all_processes(all_processes)
+        .with_parallelism(Parallelism::Sequential);
+    if let Some(n) = max_nodes {
+        if !(n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
+            return Err(format!("maxNodes: expected a whole number >= 1, not {n}"));
+        }
+        // Whole and at most 2^53 - 1: exact; usize saturates on wasm32
+        // (4 GB of memory holds far fewer nodes anyway).
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let n = n as usize;
+        options = options.with_max_nodes(n);
+    }
+    Ok(options)
+}
+
+/// Loads a whole input held in one buffer.
+#[wasm_bindgen(js_name = "rawAnalyze")]
+pub fn raw_analyze(bytes: &[u8], all_processes: bool, max_nodes: Option<f64>) -> Result<RawTrace, String> {
+    let analysis = tracekit::analyze_bytes(bytes, &options(all_processes, max_nodes)?).map_err(|e| e.to_string())?;
+    Ok(RawTrace { analysis })
+}
+
+/// A loaded trace.
+#[wasm_bindgen(js_name = "RawTrace")]
+pub struct RawTrace {
+    analysis: Analysis,
+}
+
+#[wasm_bindgen(js_class = "RawTrace")]
+impl RawTrace {
+    /// `tracekit tracks --format conformance`, handed to `sink` in pieces
+    /// of about a megabyte (so that no string of the whole is made in the
+    /// module's memory).
+    #[wasm_bindgen(js_name = "conformanceTo")]
+    pub fn conformance_to(&self, sink: &js_sys::Function) -> Result<(), JsValue> {
+        let mut sink = JsSink::new(sink);
+        let written =
+            tracekit::output::write_conformance(&self.analysis, &tracekit::output::Filter::default(), &mut sink);
+        sink.finish(written)
+    }
+
+    /// `tracekit tracks --format json` with the query's filters, handed to
+    /// `sink` in pieces.
+    #[wasm_bindgen(js_name = "tracksJsonTo")]
+    #[allow(clippy::too_many_arguments)]
+    pub fn tracks_json_to(
+        &self,
+        sink: &js_sys::Function,
+        thread: Option<String>,
+        window_start: Option<f64>,
+        window_end: Option<f64>,
+        max_depth: Option<u32>,
+        min_duration: Option<f64>,
+    ) -> Result<(), JsValue> {
+        let query = Query::new(thread, window_start, window_end, max_depth, min_duration)?;
+        query.threads(&self.analysis)?;
+        let mut sink = JsSink::new(sink);
+        let written = tracekit::output::write_json(&self.analysis, &query.filter(), &mut sink);
+        sink.finish(written)
+    }
+
+    /// The tracks in columns ([`packed`]).
+    #[wasm_bindgen(js_name = "tracksPacked")]
+    pub fn tracks_packed(
+        &self,
+        thread: Option<String>,
+        window_start: Option<f64>,
+        window_end: Option<f64>,
+        max_depth: Option<u32>,
+        min_duration: Option<f64>,
+    ) -> Result<RawPackedTracks, String> {
+        let query = Query::new(thread, window_start, window_end, max_depth, min_duration)?;
+        let threads = query.threads(&self.analysis)?;
+        let packed = packed::pack(&self.analysis, &query.filter(), threads.as_deref());
+        Ok(RawPackedTracks { packed })
+    }
+
+    /// `tracekit calltree --format json`: both views of each thread.
+    #[wasm_bindgen(js_name = "callTreeJson")]
+    pub fn call_tree_json(
+        &self,
+        thread: Option<String>,
+        window_start: Option<f64>,
+        window_end: Option<f64>,
+        max_depth: Option<u32>,
+    ) -> Result<String, String> {
+        let query = Query::new(thread, window_start, window_end, max_depth, None)?;
+        let threads = query.aggregated_threads(&self.analysis)?;
+        Ok(tracekit_views::calltree_json(
+            &self.analysis,
+            threads.as_deref(),
+            query.window,
+            query.max_depth,
+        ))
+    }
+
+    /// What was skipped or repaired ([`diagnostics_json`]).
+    #[wasm_bindgen(js_name = "diagnosticsJson")]
+    pub fn diagnostics_json(&self) -> String {
+        diagnostics_json(&self.analysis)
+    }
+}
+
+/// A writer that hands what the output formats write to a JS function,
+/// as strings: an output crosses in pieces of about a megabyte (the
+/// formats write that much at a time), never as one string in the
+/// module's memory, which would keep its high-water mark (a module's
+/// memory never shrinks) at the size of the largest output.
+struct JsSink<'f> {
+    sink: &'f js_sys::Function,
+    /// The bytes of a character cut by the end of a write.
+    carry: Vec<u8>,
+    /// What the function threw, rethrown as it is.
+    thrown: Option<JsValue>,
+}
+
+impl<'f> JsSink<'f> {
+    fn new(sink: &'f js_sys::Function) -> Self {
+        JsSink {
+            sink,
+            carry: Vec::new(),
+            thrown: None,
+        }
+    }
+
+    /// The outcome of writing: what the function threw, else an I/O error
+    /// (none happens: the formats write UTF-8 to a sink that only fails
+    /// when the function throws).
+    fn finish(self, written: io::Result<()>) -> Result<(), JsValue> {
+        match (self.thrown, written) {
+            (Some(thrown), _) => Err(thrown),
+            (None, Err(e)) => Err(JsValue::from_str(&format!("writing the output: {e}"))),
+            (None, Ok(())) => Ok(()),
+        }
+    }
+
+    fn send(&mut self, text: &str) -> io::Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.sink
+            .call1(&JsValue::NULL, &JsValue::from_str(text))
+            .map(drop)
+            .map_err(|thrown| {
+                self.thrown = Some(thrown);
+                io::Error::other("the output's function threw")
+            })
+    }
+}
+
+impl io::Write for JsSink<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // The formats write whole characters: the usual case copies nothing.
+        if self.carry.is_empty() {
+            if let Ok(text) = std::str::from_utf8(buf) {
+                self.send(text)?;
+                return Ok(buf.len());
+            }
+        }
+        self.carry.extend_from_slice(buf);
+        let valid = match std::str::from_utf8(&self.carry) {
+            Ok(text) => text.len(),
+            // A character cut at the end waits for the next write.
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidData, e)),
+        };
+        let carry = std::mem::take(&mut self.carry);
+        let (text, rest) = carry.split_at(valid);
+        self.send(std::str::from_utf8(text).expect("checked above"))?;
+        self.carry = rest.to_vec();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The packed tracks, taken out once by the JS side.
+#[wasm_bindgen(js_name = "RawPackedTracks")]
+pub struct RawPackedTracks {
+    packed: PackedTracks,
+}
+
+#[wasm_bindgen(js_class = "RawPackedTracks")]
+impl RawPackedTracks {
+    /// The JSON header.
+    pub fn header(&self) -> String {
+        self.packed.header.clone()
+    }
+
+    /// The columns of thread `i` (in the header's order), moved out.
+    #[wasm_bindgen(js_name = "takeThread")]
+    pub fn take_thread(&mut self, i: usize) -> Vec<u8> {
+        self.packed.threads.get_mut(i).map(std::mem::take).unwrap_or_default()
+    }
+}
+
+/// What `trace.diagnostics()` returns, as JSON: the input's kind, its
+/// events and bytes, the warnings (each once), the divergences from
+/// DevTools met, the skips with their counts and first examples, and
+/// `text`, the lines `tracekit tracks --stats` prints (warnings included).
+pub fn diagnostics_json(analysis: &Analysis) -> String {
+    let d = &analysis.diagnostics;
+    let mut out = String::from("{\"input\":");
+    write_json_string(&mut out, &format!("{:?}", analysis.kind));
+    let _ = write!(
+        out,
+        ",\"events\":{},\"inputBytes\":{},\"warnings\":[",
+        analysis.event_count, analysis.input_bytes
+    );
+    for (i, warning) in tracekit::output::warnings(analysis).into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(&mut out, warning);
+    }
+    out.push_str("],\"divergences\":[");
+    for (i, (divergence, example)) in d.divergences.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"name\":");
+        write_json_string(&mut out, divergence.as_str());
+        out.push_str(",\"example\":");
+        write_json_string(&mut out, example);
+        out.push('}');
+    }
+    out.push_str("],\"skipped\":[");
+    for (i, (reason, record)) in d.skipped.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"reason\":");
+        write_json_string(&mut out, reason.as_str());
+        let _ = write!(out, ",\"count\":{},\"firstExample\":", record.count);
+        write_json_string(&mut out, &record.first_example);
+        out.push('}');
+    }
+    out.push_str("],\"text\":");
+    write_json_string(&mut out, &tracekit::output::stats(analysis));
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &[u8] = br#"[{"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
+{"ph":"X","pid":1,"tid":10,"ts":1,"dur":1},
+{"name":"RunTask","cat":"toplevel","ph":"X","pid":1,"tid":10,"ts":10,"dur":5},
+{"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":10,"ts":11,"dur":2}]"#;
+
+    fn analysis() -> Analysis {
+        tracekit::analyze_bytes(TRACE, &options(false, None).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn diagnostics_are_json_with_the_stats_text() {
+        let a = analysis();
+        let d: serde_json::Value = serde_json::from_str(&diagnostics_json(&a)).unwrap();
+        assert_eq!(d["input"], "ChromeTrace");
+        assert_eq!(d["skipped"][0]["count"], 1);
+        assert_eq!(d["text"], tracekit::output::stats(&a));
+    }
+
+    #[test]
+    fn packed_columns_follow_the_documented_layout() {
+        let a = analysis();
+        let packed = packed::pack(&a, &Query::default().filter(), None);
+        let header: serde_json::Value = serde_json::from_str(&packed.header).unwrap();
+        let thread = &header["processes"][0]["threads"][0];
+        assert_eq!(thread["nodeCount"], 2);
+        assert_eq!(thread["frameCount"], 0);
+        let bytes = &packed.threads[0];
+        // n = 2 nodes: ts, dur, self (f64); depth, name, category (u32);
+        // frame (i32); type, phase (u8).
+        assert_eq!(bytes.len(), 2 * (3 * 8 + 4 * 4 + 2));
+        let f64_at = |i: usize| f64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[48 + i * 4..48 + i * 4 + 4].try_into().unwrap());
+        assert_eq!((f64_at(0), f64_at(1)), (10.0, 11.0));
+        assert_eq!((f64_at(2), f64_at(3)), (5.0, 2.0));
+        assert_eq!((f64_at(4), f64_at(5)), (3.0, 2.0));
+        assert_eq!((u32_at(0), u32_at(1)), (0, 1));
+        let strings = header["strings"].as_array().unwrap();
+        assert_eq!(strings[u32_at(2) as usize], "RunTask");
+        assert_eq!(strings[u32_at(3) as usize], "Layout");
+        assert_eq!(strings[u32_at(4) as usize], "toplevel");
+        assert_eq!(&bytes[bytes.len() - 4..], &[0, 0, b'X', b'X']);
+    }
+
+    #[test]
+    fn options_are_checked() {
+        assert!(options(false, Some(0.0)).is_err());
+        assert!(options(false, Some(1.5)).is_err());
+        assert_eq!(options(true, Some(10.0)).unwrap().max_nodes, 10);
+    }
+}

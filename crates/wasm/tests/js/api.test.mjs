@@ -1,0 +1,146 @@
+// The package's API against the CLI: tracks() is `tracks --format json`
+// with the same filters, tracksPacked() holds the same nodes as tracks(),
+// callTree() is `calltree --format json`, diagnostics().text is what
+// `--stats` prints; init() is idempotent and required.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { loadPackage, packageDir, read, root, runCli } from './support.mjs';
+
+test('calls before init() say to call it', async () => {
+  const fresh = await import(`${pathToFileURL(join(packageDir, 'tracekit.js')).href}?before-init`);
+  assert.throws(() => new fresh.Loader(), /init\(\)/);
+  const first = fresh.init();
+  assert.equal(fresh.init(), first, 'init() returns the same promise');
+  await first;
+  await fresh.init();
+  assert.match(fresh.version(), /^\d+\.\d+\.\d+/);
+});
+
+const tracekit = await loadPackage();
+
+const TRACES = ['fixtures/traces/main-thread.json.gz', 'fixtures/traces/node-work.cpuprofile.gz', 'fixtures/handwritten/truncated.json'];
+
+/** The CLI's arguments for a query, as the package's options. */
+const QUERIES = [
+  [[], {}],
+  [['--thread', 'CrRendererMain', '--max-depth', '3'], { thread: 'CrRendererMain', maxDepth: 3 }],
+  [['--window', '100..300', '--min-duration', '0.5'], { window: [100, 300], minDuration: 0.5 }],
+  [['--window', '..50'], { window: { end: 50 } }],
+];
+
+/** The nodes of tracks() rebuilt from the packed columns. */
+function unpackNodes(packed, thread) {
+  const { strings } = packed;
+  const { nodes, frames } = thread;
+  const out = [];
+  const nullable = (x) => (Number.isNaN(x) ? null : x);
+  for (let i = 0; i < nodes.length; i++) {
+    const common = { depth: nodes.depth[i] };
+    if (nodes.type[i] === tracekit.NODE_EVENT) {
+      Object.assign(common, {
+        type: 'event',
+        name: strings[nodes.name[i]],
+        cat: strings[nodes.category[i]],
+        ph: String.fromCharCode(nodes.phase[i]),
+      });
+      assert.equal(nodes.frame[i], -1);
+    } else {
+      const f = nodes.frame[i];
+      assert.equal(strings[nodes.name[i]], strings[frames.functionName[f]]);
+      Object.assign(common, {
+        type: 'js',
+        functionName: strings[frames.functionName[f]],
+        url: strings[frames.url[f]],
+        scriptId: strings[frames.scriptId[f]],
+        lineNumber: nullable(frames.lineNumber[f]),
+        columnNumber: nullable(frames.columnNumber[f]),
+        nodeId: frames.nodeId[f],
+      });
+    }
+    out.push({ ...common, ts: nodes.ts[i], dur: nodes.dur[i], self: nullable(nodes.self[i]) });
+  }
+  return out;
+}
+
+for (const name of TRACES) {
+  const path = join(root, name);
+  test(`${name}: tracks(), tracksPacked(), callTree() and diagnostics() are the CLI's`, () => {
+    const trace = tracekit.analyze(read(path));
+    try {
+      for (const [args, options] of QUERIES) {
+        const native = runCli(['tracks', path, '--format', 'json', '-q', ...args]);
+        if (native.status !== 0) {
+          assert.throws(() => trace.tracks(options), { message: native.stderr.trim().replace(`tracekit: ${path}: `, '') });
+          continue;
+        }
+        const tracks = trace.tracks(options);
+        assert.deepEqual(tracks, JSON.parse(native.stdout), `tracks(${JSON.stringify(options)})`);
+
+        const packed = trace.tracksPacked(options);
+        assert.equal(packed.format, 'tracekit-tracks-packed');
+        assert.deepEqual(packed.bounds, tracks.bounds);
+        assert.equal(packed.processes.length, tracks.processes.length);
+        tracks.processes.forEach((process, p) => {
+          const packedProcess = packed.processes[p];
+          for (const key of ['pid', 'url', 'isOnMainFrame', 'keptByDevTools']) {
+            assert.equal(packedProcess[key], process[key]);
+          }
+          assert.equal(packedProcess.threads.length, process.threads.length);
+          process.threads.forEach((thread, t) => {
+            const packedThread = packedProcess.threads[t];
+            assert.equal(packedThread.tid, thread.tid);
+            assert.equal(packedThread.name, thread.name);
+            assert.deepEqual(unpackNodes(packed, packedThread), thread.nodes, `packed nodes of tid ${thread.tid}`);
+          });
+        });
+      }
+
+      for (const [args, options] of [
+        [[], {}],
+        [['--window', '10..200', '--max-depth', '2'], { window: [10, 200], maxDepth: 2 }],
+      ]) {
+        const native = runCli(['calltree', path, '--format', 'json', '-q', ...args]);
+        if (native.status !== 0) {
+          assert.throws(() => trace.callTree(options), { message: native.stderr.trim().replace(`tracekit: ${path}: `, '') });
+          continue;
+        }
+        const both = JSON.parse(native.stdout);
+        assert.deepEqual(trace.callTree(options), both);
+        const bottomUp = trace.callTree({ ...options, bottomUp: true });
+        assert.deepEqual(
+          bottomUp.threads.map((t) => t.bottomUp),
+          both.threads.map((t) => t.bottomUp),
+        );
+        assert.ok(bottomUp.threads.every((t) => !('topDown' in t)));
+        assert.ok(trace.callTree({ ...options, bottomUp: false }).threads.every((t) => !('bottomUp' in t)));
+      }
+
+      const stats = runCli(['tracks', path, '--stats', '--format', 'conformance']);
+      const diagnostics = trace.diagnostics();
+      const warnings = stats.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('tracekit: warning: '))
+        .map((l) => l.replace(`tracekit: warning: ${path}: `, ''));
+      const statsLines = stats.stderr.split('\n').filter((l) => l && !l.startsWith('tracekit: '));
+      assert.deepEqual(diagnostics.warnings, warnings);
+      const [inputLine, ...rest] = statsLines;
+      assert.equal(diagnostics.text, [inputLine, ...warnings.map((w) => `warning: ${w}`), ...rest].join('\n') + '\n');
+      assert.equal(diagnostics.input, trace.tracks().input);
+    } finally {
+      trace.free();
+    }
+  });
+}
+
+test('allProcesses: the processes DevTools drops are built too', () => {
+  const path = join(root, 'fixtures/traces/kitchen-sink.json.gz');
+  const all = tracekit.analyze(read(path), { allProcesses: true });
+  const native = runCli(['tracks', path, '--format', 'conformance', '--all-processes', '-q']);
+  assert.equal(all.conformance(), native.stdout);
+  assert.ok(all.tracks().processes.some((p) => !p.keptByDevTools));
+  all.free();
+});
