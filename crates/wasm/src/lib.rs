@@ -181,11 +181,14 @@ impl RawTrace {
     ) -> Result<String, String> {
         let query = Query::new(thread, window_start, window_end, max_depth, None)?;
         let threads = query.aggregated_threads(&self.analysis)?;
+        // Grouping (`groupBy` other than 'none') is not bound yet: the URL
+        // kinds need the loader to keep the URL args (docs/wasm.md).
         Ok(tracekit_views::calltree_json(
             &self.analysis,
             threads.as_deref(),
             query.window,
             query.max_depth,
+            tracekit_views::GroupBy::None,
         ))
     }
 
