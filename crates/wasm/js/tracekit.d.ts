@@ -229,7 +229,7 @@ export interface CallTreeOptions {
   window?: TrackOptions['window'];
   /** Only the Bottom-Up (true) or only the Call Tree (false); both when left out. */
   bottomUp?: boolean;
-  /** Only `'none'` for now: the views have no grouping yet. */
+  /** Only `'none'` for now: the binding does not pass grouping yet (docs/wasm.md). */
   groupBy?: 'none';
   /** Only the first N levels of each view. */
   maxDepth?: number;
