@@ -8,25 +8,13 @@
 // `criterion_group!` defines a `pub fn`, which cannot be given a doc.
 #![allow(missing_docs)]
 
-use std::io::Read;
-use std::path::Path;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use tracekit::{analyze_bytes, AnalyzeOptions, Parallelism};
 
-fn fixture() -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/traces/kitchen-sink.json.gz");
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut bytes = Vec::new();
-    flate2::read::MultiGzDecoder::new(file)
-        .read_to_end(&mut bytes)
-        .expect("the fixture is gzipped");
-    bytes
-}
-
 fn bench(c: &mut Criterion) {
-    let bytes = fixture();
+    let bytes = tracekit_benches::kitchen_sink();
     let mut group = c.benchmark_group("analyze");
     group
         .throughput(Throughput::Bytes(bytes.len() as u64))

@@ -10,26 +10,14 @@
 // `criterion_group!` defines a `pub fn`, which cannot be given a doc.
 #![allow(missing_docs)]
 
-use std::io::Read;
-use std::path::Path;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode};
 use tracekit::{analyze_bytes, AnalyzeOptions, Parallelism};
 use tracekit_views::{thread_views, Window};
 
-fn fixture() -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/traces/kitchen-sink.json.gz");
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut bytes = Vec::new();
-    flate2::read::MultiGzDecoder::new(file)
-        .read_to_end(&mut bytes)
-        .expect("the fixture is gzipped");
-    bytes
-}
-
 fn bench(c: &mut Criterion) {
-    let bytes = fixture();
+    let bytes = tracekit_benches::kitchen_sink();
     let options = AnalyzeOptions::default().with_parallelism(Parallelism::Sequential);
     let analysis = analyze_bytes(&bytes, &options).expect("the fixture loads");
     let window = Window::new(analysis.bounds, None);
