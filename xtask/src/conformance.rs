@@ -240,7 +240,12 @@ fn views_fixtures() -> anyhow::Result<()> {
                 continue;
             }
         };
-        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
+        let ours = tracekit_views::calltree_conformance(
+            &analysis,
+            &tracekit_views::ViewOptions::new()
+                .window(case.window)
+                .group_by(group_by),
+        );
         let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;
         let report =
             compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).map_err(anyhow::Error::msg)?;
@@ -395,7 +400,7 @@ fn corpus_views(dir: &Path, files: &[PathBuf], documented: &[String]) -> anyhow:
                 if depth.is_some() {
                     totals.limited += 1;
                 }
-                let ours = tracekit_views::calltree_conformance(&analysis, None, None);
+                let ours = tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new());
                 let report = compare_views(&ours, &golden, depth.map(|d| d.0), depth.map(|d| d.1))
                     .map_err(anyhow::Error::msg)?;
                 totals.row(&name, &report, &documented_of(&analysis, documented));

@@ -43,6 +43,40 @@ struct Cli {
     /// each); a thread with more is an error rather than gigabytes.
     #[arg(long, global = true, value_name = "N", default_value_t = tracekit::DEFAULT_MAX_NODES, display_order = 100)]
     max_nodes: usize,
+    /// Worker threads for loading and per-thread work (default: all cores;
+    /// 1: no extra thread). The output is the same whatever the number.
+    #[arg(long, global = true, value_name = "N", display_order = 100)]
+    threads: Option<usize>,
+}
+
+/// What every subcommand takes from the global options.
+struct Common {
+    quiet: bool,
+    /// The options every load starts from: `--max-nodes` and `--threads`.
+    options: AnalyzeOptions,
+}
+
+impl Common {
+    fn new(cli: &Cli) -> Result<Common, String> {
+        let parallelism = match cli.threads {
+            Some(0 | 1) => Parallelism::Sequential,
+            Some(n) => {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| format!("starting {n} threads: {e}"))?;
+                Parallelism::Rayon
+            }
+            None => Parallelism::Rayon,
+        };
+        let options = AnalyzeOptions::default()
+            .with_parallelism(parallelism)
+            .with_max_nodes(cli.max_nodes);
+        Ok(Common {
+            quiet: cli.quiet,
+            options,
+        })
+    }
 }
 
 #[derive(Subcommand)]
@@ -123,9 +157,6 @@ struct TracksArgs {
     /// Print on stderr what was skipped or repaired while loading.
     #[arg(long)]
     stats: bool,
-    /// Worker threads for per-thread work (default: all cores; 1: no extra thread).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -684,30 +715,16 @@ fn filter_error(e: &FilterError) -> String {
     }
 }
 
-fn tracks(args: TracksArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
-    let parallelism = match args.threads {
-        Some(0 | 1) => Parallelism::Sequential,
-        Some(n) => {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build_global()
-                .map_err(|e| format!("starting {n} threads: {e}"))?;
-            Parallelism::Rayon
-        }
-        None => Parallelism::Rayon,
-    };
-    let options = AnalyzeOptions::default()
-        .with_all_processes(args.all_processes)
-        .with_parallelism(parallelism)
-        .with_max_nodes(max_nodes);
-    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+fn tracks(args: TracksArgs, common: &Common) -> Result<(), String> {
+    let options = common.options.with_all_processes(args.all_processes);
+    let (input, analysis) = load_one(&args.trace, &options, common.quiet)?;
     let filter = Filter {
         thread: args.thread,
         window_ms: args.window,
         // N levels: depths 0 to N - 1.
         max_depth: args.max_depth.map(|n| n.saturating_sub(1)),
         min_duration_ms: args.min_duration,
-        parallelism,
+        parallelism: options.parallelism,
     };
     filter
         .validate(&analysis)
@@ -728,12 +745,10 @@ fn tracks(args: TracksArgs, quiet: bool, max_nodes: usize) -> Result<(), String>
     Ok(())
 }
 
-fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
     let group_by = tracekit_views::GroupBy::from(args.group_by);
-    let options = AnalyzeOptions::default()
-        .with_max_nodes(max_nodes)
-        .with_group_args(group_by.reads_args());
-    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+    let options = common.options.with_group_args(group_by.reads_args());
+    let (input, analysis) = load_one(&args.trace, &options, common.quiet)?;
     let filter = Filter {
         thread: args.thread.clone(),
         window_ms: args.window,
@@ -745,6 +760,13 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
     let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
     check_window_has_time(&input, &analysis, args.window, "aggregate")?;
     let window = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
+    let view_options = tracekit_views::ViewOptions::new()
+        .threads(only.as_deref())
+        .window(window)
+        .max_depth(args.max_depth)
+        .group_by(group_by)
+        .parallelism(options.parallelism);
+    let _span = tracing::info_span!("views").entered();
     let text = match args.format {
         CalltreeFormat::Text => {
             let view = if args.bottom_up {
@@ -752,20 +774,20 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
             } else {
                 tracekit_views::View::TopDown
             };
-            tracekit_views::write_text(&analysis, only.as_deref(), view, window, args.max_depth, group_by)
+            tracekit_views::write_text(&analysis, view, &view_options)
         }
         CalltreeFormat::Json => {
-            let mut s = tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth, group_by);
+            let mut s = tracekit_views::calltree_json(&analysis, &view_options);
             s.push('\n');
             s
         }
         CalltreeFormat::Conformance => {
-            let mut s =
-                tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth, group_by);
+            let mut s = tracekit_views::calltree_conformance(&analysis, &view_options);
             s.push('\n');
             s
         }
     };
+    drop(_span);
     Output::new(args.output).write(&text)
 }
 
@@ -815,9 +837,8 @@ fn check_window_has_time(
     Ok(())
 }
 
-fn summary(args: SummaryArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
-    let options = AnalyzeOptions::default().with_max_nodes(max_nodes);
-    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+fn summary(args: SummaryArgs, common: &Common) -> Result<(), String> {
+    let (input, analysis) = load_one(&args.trace, &common.options, common.quiet)?;
     let filter = Filter {
         thread: args.thread.clone(),
         window_ms: args.window,
@@ -845,21 +866,17 @@ fn load_for_export(
     trace: &Path,
     all_processes: bool,
     filter: &Filter,
-    quiet: bool,
-    max_nodes: usize,
+    common: &Common,
 ) -> Result<(Input, tracekit::Analysis), String> {
-    let options = AnalyzeOptions::default()
-        .with_all_processes(all_processes)
-        .with_parallelism(Parallelism::Rayon)
-        .with_max_nodes(max_nodes);
-    let (input, analysis) = load_one(trace, &options, quiet)?;
+    let options = common.options.with_all_processes(all_processes);
+    let (input, analysis) = load_one(trace, &options, common.quiet)?;
     filter
         .validate(&analysis)
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
     Ok((input, analysis))
 }
 
-fn convert(args: ConvertArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+fn convert(args: ConvertArgs, common: &Common) -> Result<(), String> {
     let format = args.to.export_format();
     let mut out = Output::new(args.output);
     if format.is_binary() && out.is_terminal() {
@@ -877,7 +894,7 @@ fn convert(args: ConvertArgs, quiet: bool, max_nodes: usize) -> Result<(), Strin
         window_ms: args.window,
         ..Filter::default()
     };
-    let (_, analysis) = load_for_export(&args.trace, args.all_processes, &filter, quiet, max_nodes)?;
+    let (_, analysis) = load_for_export(&args.trace, args.all_processes, &filter, common)?;
     let bytes = {
         let _span = tracing::info_span!("export").entered();
         format.export(&analysis, &filter)
@@ -885,13 +902,13 @@ fn convert(args: ConvertArgs, quiet: bool, max_nodes: usize) -> Result<(), Strin
     out.write_bytes(&bytes)
 }
 
-fn flamegraph(args: FlamegraphArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+fn flamegraph(args: FlamegraphArgs, common: &Common) -> Result<(), String> {
     let filter = Filter {
         thread: args.thread.clone(),
         window_ms: args.window,
         ..Filter::default()
     };
-    let (input, analysis) = load_for_export(&args.trace, args.all_processes, &filter, quiet, max_nodes)?;
+    let (input, analysis) = load_for_export(&args.trace, args.all_processes, &filter, common)?;
     let folded = if args.bottom_up {
         tracekit::export::folded_bottom_up(&analysis, &filter)
     } else {
@@ -955,15 +972,13 @@ fn flamegraph_svg(folded: &str, name: &str, bottom_up: bool, subtitle: &str) -> 
     Ok(svg)
 }
 
-fn chart(args: ChartArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+fn chart(args: ChartArgs, common: &Common) -> Result<(), String> {
     let to_stdout = args.output.as_ref().is_none_or(|p| p.as_os_str() == "-");
     if to_stdout && std::io::stdout().is_terminal() {
         return Err("the chart is an HTML file: give -o FILE, or redirect standard output".into());
     }
-    let options = AnalyzeOptions::default()
-        .with_all_processes(args.all_processes)
-        .with_max_nodes(max_nodes);
-    let (input, analysis) = load_one(&args.trace, &options, quiet)?;
+    let options = common.options.with_all_processes(args.all_processes);
+    let (input, analysis) = load_one(&args.trace, &options, common.quiet)?;
     let filter = Filter {
         thread: args.thread,
         window_ms: args.window,
@@ -987,11 +1002,9 @@ fn chart(args: ChartArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
 }
 
 /// `NAME: N bytes, gzip` and the summary of one input.
-fn info_section(input: &Input, quiet: bool, max_nodes: usize) -> Result<String, String> {
-    let options = AnalyzeOptions::default()
-        .with_all_processes(true)
-        .with_max_nodes(max_nodes);
-    let loaded = load(input, &options, quiet)?;
+fn info_section(input: &Input, common: &Common) -> Result<String, String> {
+    let options = common.options.with_all_processes(true);
+    let loaded = load(input, &options, common.quiet)?;
     Ok(format!(
         "file: {} ({} bytes{})\n{}",
         input.name(),
@@ -1003,13 +1016,13 @@ fn info_section(input: &Input, quiet: bool, max_nodes: usize) -> Result<String, 
 
 /// Prints a section per input; an input that fails gets its error on
 /// stderr, the others are still printed, and the status is 1.
-fn info(args: InfoArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+fn info(args: InfoArgs, common: &Common) -> Result<(), String> {
     let mut out = Output::new(args.output);
     let mut failed = false;
     let mut first = true;
     for path in &args.traces {
         let input = Input::new(path);
-        match info_section(&input, quiet, max_nodes) {
+        match info_section(&input, common) {
             Ok(text) => {
                 out.write(if first { "" } else { "\n" })?;
                 out.write(&text)?;
@@ -1052,14 +1065,15 @@ fn man(subcommand: Option<String>) -> Result<(), String> {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
+    let common = Common::new(&cli)?;
     match cli.command {
-        Command::Tracks(args) => tracks(args, cli.quiet, cli.max_nodes),
-        Command::Info(args) => info(args, cli.quiet, cli.max_nodes),
-        Command::Calltree(args) => calltree(args, cli.quiet, cli.max_nodes),
-        Command::Summary(args) => summary(args, cli.quiet, cli.max_nodes),
-        Command::Chart(args) => chart(args, cli.quiet, cli.max_nodes),
-        Command::Convert(args) => convert(args, cli.quiet, cli.max_nodes),
-        Command::Flamegraph(args) => flamegraph(args, cli.quiet, cli.max_nodes),
+        Command::Tracks(args) => tracks(args, &common),
+        Command::Info(args) => info(args, &common),
+        Command::Calltree(args) => calltree(args, &common),
+        Command::Summary(args) => summary(args, &common),
+        Command::Chart(args) => chart(args, &common),
+        Command::Convert(args) => convert(args, &common),
+        Command::Flamegraph(args) => flamegraph(args, &common),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tracekit", &mut script);

@@ -9,5 +9,11 @@ fn main() {
         _ => None,
     };
     let depth = args.get(4).map(|d| d.parse().unwrap());
-    println!("{}", tracekit_views::calltree_conformance(&analysis, window, depth));
+    println!(
+        "{}",
+        tracekit_views::calltree_conformance(
+            &analysis,
+            &tracekit_views::ViewOptions::new().window(window).max_depth(depth)
+        )
+    );
 }

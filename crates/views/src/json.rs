@@ -5,38 +5,28 @@
 //! "The JSON format"). Flat rather than nested, so that a deep recursion
 //! does not meet a JSON reader's nesting limit.
 
-use tracekit::{Analysis, Id};
+use tracekit::Analysis;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{
-    preorder, sibling_order, thread_views_to_depth, threads, write_thread_keys, GroupBy, ThreadViews, Tree, View,
-    Window,
-};
+use crate::{per_thread, preorder, sibling_order, write_thread_keys, ThreadViews, Tree, View, ViewOptions, Window};
 
-/// The JSON document of the threads `only` names (`None`: all), over the
-/// window `relative` (ms from the trace start; `None`: the trace), rows
-/// of depth < `max_depth`, grouped by `group_by`. One line, no newline.
-pub fn calltree_json(
-    analysis: &Analysis,
-    only: Option<&[(Id, Id)]>,
-    relative: Option<(f64, f64)>,
-    max_depth: Option<u32>,
-    group_by: GroupBy,
-) -> String {
-    let window = Window::new(analysis.bounds, relative);
+/// The JSON document of the threads `options` selects, over its window,
+/// depth and grouping. One line, no newline.
+///
+/// # Panics
+///
+/// As [`crate::thread_views_to_depth`].
+pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> String {
+    let max_depth = options.max_depth;
+    let window = Window::new(analysis.bounds, options.window);
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
     out.push_str(",\"end\":");
     write_json_number(&mut out, window.end);
     out.push_str("},\"threads\":[");
-    let selected = threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))));
-    for (i, (pid, tid, track)) in selected.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
-        out.push('{');
+    let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
+        let mut out = String::from("{");
         write_thread_keys(&mut out, analysis, pid, tid, track);
         if let Some(samples) = &views.samples {
             out.push_str(",\"samples\":{\"inWindow\":");
@@ -48,11 +38,13 @@ pub fn calltree_json(
             out.push('}');
         }
         out.push_str(",\"topDown\":");
-        write_nodes(&mut out, analysis, &views, View::TopDown, max_depth);
+        write_nodes(&mut out, analysis, views, View::TopDown, max_depth);
         out.push_str(",\"bottomUp\":");
-        write_nodes(&mut out, analysis, &views, View::BottomUp, max_depth);
+        write_nodes(&mut out, analysis, views, View::BottomUp, max_depth);
         out.push('}');
-    }
+        out
+    });
+    out.push_str(&pieces.join(","));
     out.push_str("]}");
     out
 }

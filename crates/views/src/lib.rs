@@ -47,7 +47,7 @@ pub use tracekit::styles;
 pub use json::calltree_json;
 
 use ahash::AHashMap;
-use tracekit::{Analysis, Bounds, CpuSample, Id, Interner, NodeKind, Sym, ThreadTrack};
+use tracekit::{Analysis, Bounds, CpuSample, Id, Interner, NodeKind, Parallelism, Sym, ThreadTrack};
 use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
@@ -706,7 +706,6 @@ pub fn thread_views_to_depth(
     let mut ids = Ids::default();
     let mut grouper = (group_by != GroupBy::None).then(|| Grouper::new(group_by, analysis));
     let mut top_down = Tree::new();
-    let mut bottom_up = Tree::new();
     if !window.is_finite() {
         let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
         return ThreadViews {
@@ -716,7 +715,7 @@ pub fn thread_views_to_depth(
             group_ids,
             group_labels,
             top_down,
-            bottom_up,
+            bottom_up: Tree::new(),
             samples: None,
         };
     }
@@ -743,15 +742,7 @@ pub fn thread_views_to_depth(
             cache_hit.insert(ev.id, args.from_cache);
         }
     }
-    // First-level Bottom-Up data, by id: self, total, transfer size, and
-    // the event that made the row (whose group is the row's).
-    let mut first: AHashMap<u32, FirstLevel> = AHashMap::new();
-    let mut first_order: Vec<u32> = Vec::new();
-    let mut open_ids: AHashMap<u32, f64> = AHashMap::new();
-    // The end marker of each Bottom-Up node (by node index).
-    // (Indexed by node: a hash lookup per step of every chain was a tenth
-    // of the views' time; a node not yet a parent has the window start.)
-    let mut markers: Vec<f64> = Vec::new();
+    let mut bottom_up = BottomUpBuilder::new(ids.strings.len(), callers, s_ms, e_ms);
 
     // Start index: the last event starting at or before S, stepped back
     // to a top-level task.
@@ -769,41 +760,17 @@ pub fn thread_views_to_depth(
         js_min(t, e_ms) - js_max(s, s_ms)
     };
     let end_of = |ev: &Ev| ev.ts + ev.dur.unwrap_or(0.0);
-
-    let on_end = |open: Open,
-                  stack: &[Open],
-                  first: &mut AHashMap<u32, FirstLevel>,
-                  first_order: &mut Vec<u32>,
-                  open_ids: &mut AHashMap<u32, f64>,
-                  bottom_up: &mut Tree,
-                  markers: &mut Vec<f64>| {
-        let ev = &events[open.ev as usize];
-        let self_or_zero = if open.self_ms.is_nan() { 0.0 } else { open.self_ms };
-        let entry = first.entry(ev.id).or_insert_with(|| {
-            first_order.push(ev.id);
-            FirstLevel::made_by(open.ev)
-        });
-        entry.self_ms += self_or_zero;
-        if open.outermost {
-            let total = open_ids.remove(&ev.id).unwrap_or(0.0);
-            entry.total_ms += if total.is_nan() { 0.0 } else { total };
-        }
-        // Deeper levels: the chain of ancestors, innermost first.
-        let end = js_min((ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0, e_ms);
-        let s = ev.ts / 1000.0;
-        let mut node = bottom_up.child(0, ev.id);
-        for ancestor in stack.iter().rev().take(callers) {
-            let parent = node;
-            node = bottom_up.child(parent, events[ancestor.ev as usize].id);
-            if markers.len() <= parent as usize {
-                markers.resize(bottom_up.nodes.len(), s_ms);
-            }
-            let marker = &mut markers[parent as usize];
-            let n = &mut bottom_up.nodes[node as usize];
-            n.self_ms += self_or_zero;
-            n.total_ms += end - js_max(s, *marker);
-            *marker = end;
-        }
+    // Ends the call on top of the stack.
+    let pop = |stack: &mut Vec<Open>, bottom_up: &mut BottomUpBuilder| {
+        let open = stack.pop().expect("non-empty");
+        let callers = stack.iter().rev().map(|a| events[a.ev as usize].id);
+        bottom_up.call_ended(
+            open.ev,
+            &events[open.ev as usize],
+            open.self_ms,
+            open.outermost,
+            callers,
+        );
     };
 
     // The Call Tree's top-level nodes, with the group of the event that
@@ -826,16 +793,7 @@ pub fn thread_views_to_depth(
             if !(truthy(top_end) && top_end <= ev.ts) {
                 break;
             }
-            let open = stack.pop().expect("non-empty");
-            on_end(
-                open,
-                &stack,
-                &mut first,
-                &mut first_order,
-                &mut open_ids,
-                &mut bottom_up,
-                &mut markers,
-            );
+            pop(&mut stack, &mut bottom_up);
         }
         if !ev.kept {
             continue;
@@ -860,10 +818,7 @@ pub fn thread_views_to_depth(
             if let (Some(samples), Some(frame)) = (&mut samples, ev.frame) {
                 samples.call_started(frame, td, ev.ts, ev_end);
             }
-            let outermost = !open_ids.contains_key(&ev.id);
-            if outermost {
-                open_ids.insert(ev.id, c);
-            }
+            let outermost = bottom_up.call_started(ev.id, c);
             stack.push(Open {
                 ev: i as u32,
                 self_ms: c,
@@ -872,10 +827,7 @@ pub fn thread_views_to_depth(
             });
         } else if let Some((name, args)) = ev.received {
             // An instant: only transfer sizes.
-            let entry = first.entry(ev.id).or_insert_with(|| {
-                first_order.push(ev.id);
-                FirstLevel::made_by(i as u32)
-            });
+            let entry = bottom_up.first_level(ev.id, i as u32);
             let size = args.encoded_data_length.unwrap_or(f64::NAN);
             let hit = cache_hit.get(&ev.id).copied().unwrap_or(false);
             if name == names::RESOURCE_RECEIVED_DATA {
@@ -891,33 +843,14 @@ pub fn thread_views_to_depth(
             }
         }
     }
-    while let Some(open) = stack.pop() {
-        on_end(
-            open,
-            &stack,
-            &mut first,
-            &mut first_order,
-            &mut open_ids,
-            &mut bottom_up,
-            &mut markers,
-        );
+    while !stack.is_empty() {
+        pop(&mut stack, &mut bottom_up);
     }
 
     // First level of the Bottom-Up, in the order DevTools makes its rows
     // (first end or instant of each id): drop rows without self time or
     // transfer size.
-    let mut kept_children = Vec::new();
-    for id in first_order {
-        let row = &first[&id];
-        if row.self_ms <= 0.0 && row.transfer_size <= 0.0 {
-            continue;
-        }
-        let c = bottom_up.child(0, id);
-        bottom_up.nodes[c as usize].self_ms = row.self_ms;
-        bottom_up.nodes[c as usize].total_ms = row.total_ms;
-        kept_children.push((c, events[row.made_by as usize].group));
-    }
-    bottom_up.nodes[0].children = kept_children.iter().map(|(c, _)| *c).collect();
+    let (mut bottom_up, kept_children) = bottom_up.finish(|made_by| events[made_by as usize].group);
     if grouper.is_some() {
         // DevTools' group nodes: a Call Tree group's total is its nodes'
         // totals, a Bottom-Up group's is their self times.
@@ -940,6 +873,7 @@ pub fn thread_views_to_depth(
 }
 
 /// A row of the Bottom-Up's first level, while the walk sums it.
+#[derive(Clone, Copy)]
 struct FirstLevel {
     self_ms: f64,
     total_ms: f64,
@@ -948,14 +882,163 @@ struct FirstLevel {
     made_by: u32,
 }
 
-impl FirstLevel {
-    fn made_by(event: u32) -> FirstLevel {
-        FirstLevel {
+/// What the Bottom-Up keeps of each of its nodes as a parent, while the
+/// walk builds it. One entry holds all a step up a chain reads, so that a
+/// step costs one memory access where a hash lookup per step was a third
+/// of the views' time.
+#[derive(Clone, Copy)]
+struct ParentState {
+    /// The end (ms) of the last call that added to a chain through this
+    /// node: a later call adds only its time past it to the next node
+    /// (the window start before any).
+    end_marker: f64,
+    /// The child last reached from this node, and its id: chains repeat
+    /// (a function called in a loop from the same callers), so the next
+    /// step is most often the same.
+    last_child: u32,
+    last_child_id: u32,
+}
+
+/// The Bottom-Up while the walk builds it, fed the calls as they start and
+/// end.
+struct BottomUpBuilder {
+    tree: Tree,
+    /// By id (ids are dense indices): the first-level row.
+    first: Vec<Option<FirstLevel>>,
+    /// The ids of the first-level rows, in the order of their first end
+    /// or instant (DevTools' order of rows).
+    first_order: Vec<u32>,
+    /// By id: the clipped duration of its outermost open call, while one
+    /// is open.
+    open_total: Vec<Option<f64>>,
+    /// By id: its first-level node, once made.
+    root_child: Vec<u32>,
+    /// By node: see [`ParentState`].
+    parents: Vec<ParentState>,
+    /// Callers added below each first-level node (the depth limit).
+    callers: usize,
+    window_start_ms: f64,
+    window_end_ms: f64,
+}
+
+impl BottomUpBuilder {
+    fn new(id_count: usize, callers: usize, window_start_ms: f64, window_end_ms: f64) -> BottomUpBuilder {
+        BottomUpBuilder {
+            tree: Tree::new(),
+            first: vec![None; id_count],
+            first_order: Vec::new(),
+            open_total: vec![None; id_count],
+            root_child: vec![u32::MAX; id_count],
+            parents: Vec::new(),
+            callers,
+            window_start_ms,
+            window_end_ms,
+        }
+    }
+
+    /// The first-level row of `id`, made (by event `event`) if needed.
+    fn first_level(&mut self, id: u32, event: u32) -> &mut FirstLevel {
+        let row = &mut self.first[id as usize];
+        if row.is_none() {
+            self.first_order.push(id);
+        }
+        row.get_or_insert(FirstLevel {
             self_ms: 0.0,
             total_ms: 0.0,
             transfer_size: 0.0,
             made_by: event,
+        })
+    }
+
+    /// A call of `id` started, `clipped_ms` long in the window; whether no
+    /// call of the same id is open around it.
+    fn call_started(&mut self, id: u32, clipped_ms: f64) -> bool {
+        let open = &mut self.open_total[id as usize];
+        let outermost = open.is_none();
+        if outermost {
+            *open = Some(clipped_ms);
         }
+        outermost
+    }
+
+    /// The call `event` (`ev`) ended with `self_ms` of self time; its
+    /// callers' ids, innermost first.
+    fn call_ended(&mut self, event: u32, ev: &Ev, self_ms: f64, outermost: bool, callers: impl Iterator<Item = u32>) {
+        let self_or_zero = if self_ms.is_nan() { 0.0 } else { self_ms };
+        let total = if outermost {
+            self.open_total[ev.id as usize].take().unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        let row = self.first_level(ev.id, event);
+        row.self_ms += self_or_zero;
+        row.total_ms += if total.is_nan() { 0.0 } else { total };
+
+        // Deeper levels: the chain of callers, innermost first.
+        let end = js_min((ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0, self.window_end_ms);
+        let start = ev.ts / 1000.0;
+        let mut node = self.root_child(ev.id);
+        for caller in callers.take(self.callers) {
+            let parent = node;
+            node = self.step(parent, caller);
+            let marker = &mut self.parents[parent as usize].end_marker;
+            let n = &mut self.tree.nodes[node as usize];
+            n.self_ms += self_or_zero;
+            n.total_ms += end - js_max(start, *marker);
+            *marker = end;
+        }
+    }
+
+    /// The first-level node of `id`, made if needed.
+    fn root_child(&mut self, id: u32) -> u32 {
+        let slot = self.root_child[id as usize];
+        if slot != u32::MAX {
+            return slot;
+        }
+        let node = self.tree.child(0, id);
+        self.root_child[id as usize] = node;
+        node
+    }
+
+    /// The child `id` of `parent`, made if needed.
+    fn step(&mut self, parent: u32, id: u32) -> u32 {
+        if self.parents.len() <= parent as usize {
+            let unused = ParentState {
+                end_marker: self.window_start_ms,
+                last_child: u32::MAX,
+                last_child_id: u32::MAX,
+            };
+            self.parents.resize(self.tree.nodes.len(), unused);
+        }
+        let state = &mut self.parents[parent as usize];
+        if state.last_child_id == id {
+            return state.last_child;
+        }
+        let child = self.tree.child(parent, id);
+        let state = &mut self.parents[parent as usize];
+        state.last_child = child;
+        state.last_child_id = id;
+        child
+    }
+
+    /// The finished tree: the first level as DevTools keeps it (rows with
+    /// self time or a transfer size, in the order of their first end or
+    /// instant), with the group of the event that made each row
+    /// (`group_of` an event index).
+    fn finish(mut self, group_of: impl Fn(u32) -> u32) -> (Tree, Vec<(u32, u32)>) {
+        let mut kept_children = Vec::new();
+        for id in std::mem::take(&mut self.first_order) {
+            let row = self.first[id as usize].expect("a row for each id in the order");
+            if row.self_ms <= 0.0 && row.transfer_size <= 0.0 {
+                continue;
+            }
+            let c = self.root_child(id);
+            self.tree.nodes[c as usize].self_ms = row.self_ms;
+            self.tree.nodes[c as usize].total_ms = row.total_ms;
+            kept_children.push((c, group_of(row.made_by)));
+        }
+        self.tree.nodes[0].children = kept_children.iter().map(|(c, _)| *c).collect();
+        (self.tree, kept_children)
     }
 }
 
@@ -1021,44 +1104,126 @@ fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Opt
     }
 }
 
-/// The "calltree conformance" dump: exactly what `xtask/js/calltree.mjs`
-/// prints from the DevTools engine (one line, no newline), for the window
-/// `relative` (ms from the trace start; `None`: the trace bounds), rows
-/// of depth < `max_depth`, and no grouping.
-pub fn calltree_conformance(analysis: &Analysis, relative: Option<(f64, f64)>, max_depth: Option<u32>) -> String {
-    calltree_conformance_of(analysis, None, relative, max_depth, GroupBy::None)
+/// What the views are computed over, and how: the threads, the window,
+/// the depth, the grouping, and whether threads may be computed on other
+/// cores. The default is every thread, the whole trace, every level, no
+/// grouping, on the caller's thread.
+///
+/// ```
+/// use tracekit_views::{GroupBy, ViewOptions};
+/// let options = ViewOptions::new().window(Some((100.0, 250.0))).max_depth(Some(3)).group_by(GroupBy::Category);
+/// assert_eq!(options.max_depth, Some(3));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct ViewOptions<'a> {
+    /// The threads (`(pid, tid)`) to compute; `None`: every thread.
+    pub only: Option<&'a [(Id, Id)]>,
+    /// The selected range, in ms from the trace start (either end may be
+    /// infinite); `None`: the trace bounds.
+    pub window: Option<(f64, f64)>,
+    /// Rows of depth < `max_depth` only (`None`: all).
+    pub max_depth: Option<u32>,
+    /// The panel's "Group by".
+    pub group_by: GroupBy,
+    /// [`Parallelism::Rayon`]: threads are computed (and written) on
+    /// rayon's pool; the output is the same.
+    pub parallelism: Parallelism,
 }
 
-/// [`calltree_conformance`] of the threads `only` names (`(pid, tid)`;
-/// `None`: every thread), grouped by `group_by` (`calltree.mjs
-/// --group-by`): group nodes are rows of depth 0, with their group id.
+impl<'a> ViewOptions<'a> {
+    /// The default options.
+    pub fn new() -> ViewOptions<'a> {
+        ViewOptions::default()
+    }
+
+    /// Only these threads (`(pid, tid)`); `None`: every thread.
+    pub fn threads(mut self, only: Option<&'a [(Id, Id)]>) -> Self {
+        self.only = only;
+        self
+    }
+
+    /// The selected range, in ms from the trace start.
+    pub fn window(mut self, window: Option<(f64, f64)>) -> Self {
+        self.window = window;
+        self
+    }
+
+    /// Rows of depth < `max_depth` only.
+    pub fn max_depth(mut self, max_depth: Option<u32>) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// The grouping.
+    pub fn group_by(mut self, group_by: GroupBy) -> Self {
+        self.group_by = group_by;
+        self
+    }
+
+    /// Whether threads may be computed on other cores.
+    pub fn parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self
+    }
+}
+
+/// Computes the views of each thread `options` selects and hands them to
+/// `write`, which makes that thread's piece of a dump; the pieces come
+/// back in the order of the tracks dump, whatever the parallelism.
+pub(crate) fn per_thread<W>(analysis: &Analysis, options: &ViewOptions, window: Window, write: W) -> Vec<String>
+where
+    W: Fn(Id, Id, &ThreadTrack, &ThreadViews) -> String + Sync,
+{
+    let selected: Vec<(Id, Id, &ThreadTrack)> = threads(analysis)
+        .filter(|(pid, tid, _)| options.only.is_none_or(|o| o.contains(&(*pid, *tid))))
+        .collect();
+    let piece = |&(pid, tid, track): &(Id, Id, &ThreadTrack)| {
+        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by);
+        write(pid, tid, track, &views)
+    };
+    match options.parallelism {
+        Parallelism::Sequential => selected.iter().map(piece).collect(),
+        Parallelism::Rayon => {
+            use rayon::prelude::*;
+            // Largest threads first, so that a big thread does not start
+            // last; the pieces are put back in order after.
+            let mut order: Vec<usize> = (0..selected.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(selected[i].2.nodes.len()));
+            let mut pieces: Vec<(usize, String)> = order
+                .into_par_iter()
+                .with_max_len(1)
+                .map(|i| (i, piece(&selected[i])))
+                .collect();
+            pieces.sort_by_key(|(i, _)| *i);
+            pieces.into_iter().map(|(_, p)| p).collect()
+        }
+    }
+}
+
+/// The "calltree conformance" dump: exactly what `xtask/js/calltree.mjs`
+/// prints from the DevTools engine (one line, no newline), for the threads,
+/// window (ms from the trace start), depth and grouping of `options`
+/// (`calltree.mjs --group-by`: group nodes are rows of depth 0, with their
+/// group id).
 ///
 /// # Panics
 ///
 /// As [`thread_views_to_depth`].
-pub fn calltree_conformance_of(
-    analysis: &Analysis,
-    only: Option<&[(Id, Id)]>,
-    relative: Option<(f64, f64)>,
-    max_depth: Option<u32>,
-    group_by: GroupBy,
-) -> String {
-    let window = Window::new(analysis.bounds, relative);
-    let mut out = String::from("{\"threads\":[");
-    let selected = threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))));
-    for (i, (pid, tid, track)) in selected.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
-        out.push('{');
+pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> String {
+    let window = Window::new(analysis.bounds, options.window);
+    let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
+        let mut out = String::from("{");
         write_thread_keys(&mut out, analysis, pid, tid, track);
         out.push_str(",\"topDown\":[");
-        write_rows(&mut out, &views, &views.top_down, max_depth);
+        write_rows(&mut out, views, &views.top_down, options.max_depth);
         out.push_str("],\"bottomUp\":[");
-        write_rows(&mut out, &views, &views.bottom_up, max_depth);
+        write_rows(&mut out, views, &views.bottom_up, options.max_depth);
         out.push_str("]}");
-    }
+        out
+    });
+    let mut out = String::from("{\"threads\":[");
+    out.push_str(&pieces.join(","));
     out.push_str("],");
     write_rounded_window(&mut out, window);
     out.push('}');
@@ -1097,8 +1262,7 @@ pub enum View {
     BottomUp,
 }
 
-/// A readable indented view of each thread `only` names (`None`: all),
-/// grouped by `group_by`: one row per node, `SELF ms (PERCENT%)  TOTAL ms
+/// A readable indented view of each thread `options` selects: one row per node, `SELF ms (PERCENT%)  TOTAL ms
 /// (PERCENT%)  LABEL`, percents of the window, a group row labelled by its
 /// kind and [`GroupBy::label`] (`category Scripting`, `domain
 /// [unattributed]`); rows of depth < `max_depth`.
@@ -1106,16 +1270,10 @@ pub enum View {
 /// # Panics
 ///
 /// As [`thread_views_to_depth`].
-pub fn write_text(
-    analysis: &Analysis,
-    only: Option<&[(Id, Id)]>,
-    view: View,
-    relative: Option<(f64, f64)>,
-    max_depth: Option<u32>,
-    group_by: GroupBy,
-) -> String {
+pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> String {
     use std::fmt::Write;
-    let window = Window::new(analysis.bounds, relative);
+    let (max_depth, group_by) = (options.max_depth, options.group_by);
+    let window = Window::new(analysis.bounds, options.window);
     let interner = &analysis.interner;
     let span = window.end - window.start;
     let origin = analysis.bounds.min.0 / 1000.0;
@@ -1136,8 +1294,8 @@ pub fn write_text(
         span
     );
     let percent = |x: f64| if span > 0.0 { x / span * 100.0 } else { 0.0 };
-    for (pid, tid, track) in threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid)))) {
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
+    let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
+        let mut out = String::new();
         let _ = writeln!(
             out,
             "thread {}{} (pid {})",
@@ -1166,7 +1324,7 @@ pub fn write_text(
                 }
             );
         }
-        let rows = preorder(tree, max_depth, sibling_order(&views, view));
+        let rows = preorder(tree, max_depth, sibling_order(views, view));
         if rows.is_empty() {
             out.push_str("  (empty)\n");
         }
@@ -1196,7 +1354,9 @@ pub fn write_text(
             out.push_str(views.label(n));
             out.push('\n');
         }
-    }
+        out
+    });
+    out.extend(pieces);
     out
 }
 

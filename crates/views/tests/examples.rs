@@ -9,8 +9,11 @@ fn views(name: &str, window: Option<(f64, f64)>) -> (String, String) {
         .join("../../fixtures/handwritten/views")
         .join(name);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    let dump: serde_json::Value =
-        serde_json::from_str(&tracekit_views::calltree_conformance(&analysis, window, None)).unwrap();
+    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
+        &analysis,
+        &tracekit_views::ViewOptions::new().window(window),
+    ))
+    .unwrap();
     let rows = |key: &str| {
         dump["threads"][0][key]
             .as_array()
@@ -90,11 +93,8 @@ fn text_shows_labels_times_and_percents() {
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
     let text = tracekit_views::write_text(
         &analysis,
-        None,
         tracekit_views::View::TopDown,
-        None,
-        None,
-        tracekit_views::GroupBy::None,
+        &tracekit_views::ViewOptions::new(),
     );
     assert_eq!(
         text,
@@ -109,11 +109,8 @@ thread 1 CrRendererMain (pid 1)
     );
     let bu = tracekit_views::write_text(
         &analysis,
-        None,
         tracekit_views::View::BottomUp,
-        None,
-        Some(2),
-        tracekit_views::GroupBy::None,
+        &tracekit_views::ViewOptions::new().max_depth(Some(2)),
     );
     assert!(bu.starts_with(
         "Bottom-Up, window 0.000..3.000 ms from the trace start (3.000 ms)
@@ -131,15 +128,15 @@ fn a_depth_limit_is_a_pure_filter_of_the_rows() {
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
     let full: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
         &analysis,
-        Some((600.0, 1400.0)),
-        None,
+        &tracekit_views::ViewOptions::new().window(Some((600.0, 1400.0))),
     ))
     .unwrap();
     for depth in [1, 3, 6] {
         let limited: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
             &analysis,
-            Some((600.0, 1400.0)),
-            Some(depth),
+            &tracekit_views::ViewOptions::new()
+                .window(Some((600.0, 1400.0)))
+                .max_depth(Some(depth)),
         ))
         .unwrap();
         for (t, l) in full["threads"]

@@ -36,7 +36,12 @@ fn views_match_the_devtools_goldens() {
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
         let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
         let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
-        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
+        let ours = tracekit_views::calltree_conformance(
+            &analysis,
+            &tracekit_views::ViewOptions::new()
+                .window(case.window)
+                .group_by(group_by),
+        );
         let golden = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&case.golden)).unwrap();
         let report = compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).unwrap();
         let set = Path::new(&case.trace).parent().unwrap().to_string_lossy().into_owned();
@@ -88,7 +93,8 @@ fn known_differences_still_differ() {
         );
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
         let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-        let ours = tracekit_views::calltree_conformance(&analysis, case.window, None);
+        let ours =
+            tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(case.window));
         let text = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&golden)).unwrap();
         let report = compare_views(&ours, &text, case.top_down_depth, case.bottom_up_depth).unwrap();
         assert!(
@@ -106,7 +112,7 @@ fn an_event_without_category_gets_views() {
     let bytes = std::fs::read(root().join("fixtures/handwritten/views/nocat.json")).unwrap();
     let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
     assert_eq!(
-        tracekit_views::calltree_conformance(&analysis, None, None),
+        tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new()),
         r#"{"threads":[{"pid":1,"tid":1,"name":"CrRendererMain","topDown":[[0,"FunctionCall",0.5,0.5]],"bottomUp":[[0,"FunctionCall",0.5,0.5]]}],"window":{"start":0,"end":2}}"#
     );
 }

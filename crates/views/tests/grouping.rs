@@ -19,8 +19,9 @@ fn analysis(name: &str) -> tracekit::Analysis {
 /// rows under the group `group` only (`None`: all), joined by ` | `.
 fn rows(name: &str, group_by: GroupBy, view: &str, thread: &str, group: Option<&str>) -> String {
     let analysis = analysis(name);
-    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance_of(
-        &analysis, None, None, None, group_by,
+    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
+        &analysis,
+        &tracekit_views::ViewOptions::new().group_by(group_by),
     ))
     .unwrap();
     let thread = dump["threads"]
@@ -177,8 +178,13 @@ fn a_depth_limit_is_a_pure_filter_of_the_grouped_rows() {
     let options = tracekit::AnalyzeOptions::default().with_group_args(true);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &options).unwrap();
     let dump = |depth: Option<u32>| -> serde_json::Value {
-        let text =
-            tracekit_views::calltree_conformance_of(&analysis, None, Some((600.0, 1400.0)), depth, GroupBy::Domain);
+        let text = tracekit_views::calltree_conformance(
+            &analysis,
+            &tracekit_views::ViewOptions::new()
+                .window(Some((600.0, 1400.0)))
+                .max_depth(depth)
+                .group_by(GroupBy::Domain),
+        );
         serde_json::from_str(&text).unwrap()
     };
     let full = dump(None);
@@ -210,7 +216,9 @@ fn categories_need_no_args_but_urls_do() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/handwritten/views/grouping.json");
     let without = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
     let with = analysis("grouping.json");
-    let dump = |a: &tracekit::Analysis, g| tracekit_views::calltree_conformance_of(a, None, None, None, g);
+    let dump = |a: &tracekit::Analysis, g| {
+        tracekit_views::calltree_conformance(a, &tracekit_views::ViewOptions::new().group_by(g))
+    };
     assert_eq!(dump(&without, GroupBy::Category), dump(&with, GroupBy::Category));
     assert_eq!(dump(&without, GroupBy::None), dump(&with, GroupBy::None));
     let no_urls = std::panic::catch_unwind(|| dump(&without, GroupBy::Url)).unwrap_err();
@@ -224,22 +232,24 @@ fn categories_need_no_args_but_urls_do() {
 #[test]
 fn text_of_the_grouped_views() {
     let analysis = analysis("grouping.json");
-    let mut text = tracekit_views::write_text(&analysis, None, View::TopDown, None, None, GroupBy::Domain);
+    let mut text = tracekit_views::write_text(
+        &analysis,
+        View::TopDown,
+        &tracekit_views::ViewOptions::new().group_by(GroupBy::Domain),
+    );
     text.push_str(&tracekit_views::write_text(
         &analysis,
-        None,
         View::BottomUp,
-        None,
-        Some(2),
-        GroupBy::Category,
+        &tracekit_views::ViewOptions::new()
+            .max_depth(Some(2))
+            .group_by(GroupBy::Category),
     ));
     text.push_str(&tracekit_views::write_text(
         &analysis,
-        None,
         View::TopDown,
-        None,
-        Some(1),
-        GroupBy::Frame,
+        &tracekit_views::ViewOptions::new()
+            .max_depth(Some(1))
+            .group_by(GroupBy::Frame),
     ));
     insta::with_settings!({
         snapshot_path => "../../../fixtures/snapshots",

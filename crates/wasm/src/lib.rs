@@ -185,10 +185,10 @@ impl RawTrace {
         // kinds need the loader to keep the URL args (docs/wasm.md).
         Ok(tracekit_views::calltree_json(
             &self.analysis,
-            threads.as_deref(),
-            query.window,
-            query.max_depth,
-            tracekit_views::GroupBy::None,
+            &tracekit_views::ViewOptions::new()
+                .threads(threads.as_deref())
+                .window(query.window)
+                .max_depth(query.max_depth),
         ))
     }
 
