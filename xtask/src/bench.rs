@@ -8,7 +8,7 @@
 //!   file; their outputs must be byte-identical. Median wall time and peak
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
-//! - Stage table: tracekit's `--timings` spans, per stage, with throughput.
+//! - Stage table: tracekit's `--timings` table, per stage, with throughput.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`.
 //! - Scaling table (`--scaling` alone, `--all` with the others): traces of
 //!   50 MB to 2 GB made by replicating the real one (see `replicate.rs`),
@@ -41,9 +41,6 @@ const TRACE_NAME: &str = "kitchen-sink";
 /// The recorder's scale for a trace of about 200 MB of JSON.
 const RECORD_SCALE: &str = "34";
 const DEFAULT_SIZES_MB: &[u64] = &[50, 200, 500, 1000, 2000];
-
-/// The closed spans of one `--timings` run: path, summed busy time, count.
-type Spans = Vec<(Vec<String>, Duration, usize)>;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -472,7 +469,7 @@ impl Bench {
     }
 
     fn stage_table(&self, trace: &Trace, runs: usize, plain_wall: Duration) -> anyhow::Result<String> {
-        let mut per_input: Vec<(Vec<Spans>, Vec<Run>)> = Vec::new();
+        let mut per_input: Vec<(Vec<Vec<stages::Stage>>, Vec<Run>)> = Vec::new();
         for input in [&trace.json, &trace.gz] {
             let mut all = Vec::new();
             let mut walls = Vec::new();
@@ -485,114 +482,74 @@ impl Bench {
                         last_error(&stderr)
                     );
                 }
-                all.push(stages::totals(&stages::parse(&stderr)));
+                all.push(stages::parse(&stderr).0);
                 walls.push(run);
             }
             per_input.push((all, walls));
         }
-        // Rows: every path seen, in the order of the run that has the most
-        // (the gzipped input's, which has a decompression stage), then the others.
-        let mut paths: Vec<(Vec<String>, usize)> = Vec::new();
-        let mut all_runs: Vec<&Spans> = per_input.iter().flat_map(|(runs, _)| runs.iter()).collect();
+        // Rows: every stage seen, in the order of the run that has the most
+        // (the gzipped input's, which has a decompression stage).
+        let mut paths: Vec<Vec<String>> = Vec::new();
+        let mut all_runs: Vec<&Vec<stages::Stage>> = per_input.iter().flat_map(|(runs, _)| runs.iter()).collect();
         all_runs.sort_by_key(|run| std::cmp::Reverse(run.len()));
         for run in all_runs {
-            for (path, _, count) in run {
-                if !paths.iter().any(|(p, _)| p == path) {
-                    paths.push((path.clone(), *count));
+            for stage in run {
+                if !paths.contains(&stage.path) {
+                    paths.push(stage.path.clone());
                 }
             }
         }
         if paths.is_empty() {
-            return Ok("## tracekit's stages\n\n`tracekit --timings` printed no span (is the flag gone?)\n\n".into());
+            return Ok(
+                "## tracekit's stages\n\n`tracekit --timings` printed no stage table (is the flag gone?)\n\n".into(),
+            );
         }
-        let busy = |run: &Spans, path: &[String]| run.iter().find(|(p, _, _)| p.as_slice() == path).map(|r| (r.1, r.2));
-        // Median over runs of a span's busy time, and how often it closed in the first run.
-        let median_of = |runs: &[Spans], path: &[String]| -> Option<(Duration, usize)> {
-            let times: Vec<Duration> = runs.iter().filter_map(|r| busy(r, path).map(|b| b.0)).collect();
-            let count = runs.iter().find_map(|r| busy(r, path).map(|b| b.1))?;
-            Some((measure::median(times), count))
-        };
-        // Median over runs of a span's time outside its sub-spans.
-        let own_of = |runs: &[Spans], path: &[String]| -> Option<Duration> {
-            let times: Vec<Duration> = runs
-                .iter()
-                .filter_map(|r| {
-                    let (total, _) = busy(r, path)?;
-                    let children: Duration = r
-                        .iter()
-                        .filter(|(p, _, _)| p.len() == path.len() + 1 && p.starts_with(path))
-                        .map(|(_, d, _)| *d)
-                        .sum();
-                    Some(total.saturating_sub(children))
-                })
-                .collect();
-            (!times.is_empty()).then(|| measure::median(times))
+        // Medians over runs of a stage's own and wall time, and its runs in the first.
+        let median_of = |runs: &[Vec<stages::Stage>], path: &[String]| -> Option<(Duration, Duration, usize)> {
+            let found: Vec<&stages::Stage> = runs.iter().filter_map(|r| r.iter().find(|s| s.path == path)).collect();
+            let first = found.first()?;
+            Some((
+                measure::median(found.iter().map(|s| s.own).collect::<Vec<_>>()),
+                measure::median(found.iter().map(|s| s.wall).collect::<Vec<_>>()),
+                first.runs,
+            ))
         };
         let size_mb = trace.json_size as f64 / 1e6;
         let mut md = String::new();
         writeln!(md, "## tracekit's stages\n")?;
         writeln!(
             md,
-            "`tracekit --timings tracks FILE --format conformance`: the busy time of its tracing spans, \
-             median of {runs} runs per input. A span that closes several times (once per block of input) \
-             is summed, ×N saying how many times; *own time* is a stage's time outside its sub-stages. \
-             Throughput = uncompressed trace size ({}) / time.\n",
+            "`tracekit --timings tracks FILE --format conformance`: its stage table, median of {runs} runs per \
+             input. *Own* is a stage's time outside the stages nested in it, summed over the threads that ran \
+             it (×N: how many times it ran); *wall* is the time it covered. Stages that run on both cores at \
+             once (parse and handlers overlap) have more own time than wall time. Throughput = uncompressed \
+             trace size ({}) / own time.\n",
             mb(trace.json_size)
         )?;
-        writeln!(md, "| stage | JSON input | share | MB/s | gzip input | share | MB/s |")?;
+        writeln!(md, "| stage | JSON: own | wall | MB/s | gzip: own | wall | MB/s |")?;
         writeln!(md, "|---|---:|---:|---:|---:|---:|---:|")?;
         let walls: Vec<Duration> = per_input.iter().map(|(_, w)| summarize(w).wall).collect();
-        let share = |d: Duration, i: usize| 100.0 * d.as_secs_f64() / walls[i].as_secs_f64();
-        let mut top_sums = vec![Duration::ZERO; per_input.len()];
-        for (path, _) in &paths {
+        for path in &paths {
             let indent = "&nbsp;&nbsp;&nbsp;&nbsp;".repeat(path.len() - 1);
             let mut cells = String::new();
-            for (i, (runs, _)) in per_input.iter().enumerate() {
+            for (runs, _) in &per_input {
                 match median_of(runs, path) {
-                    Some((d, count)) => {
-                        if path.len() == 1 {
-                            top_sums[i] += d;
-                        }
+                    Some((own, wall, count)) => {
                         let times = if count > 1 {
                             format!(" (×{count})")
                         } else {
                             String::new()
                         };
-                        write!(
-                            cells,
-                            " {}{times} | {:.0}% | {} |",
-                            ms(d),
-                            share(d, i),
-                            rate(size_mb, d)
-                        )?;
+                        write!(cells, " {}{times} | {} | {} |", ms(own), ms(wall), rate(size_mb, own))?;
                     }
                     None => cells.push_str(" – | | |"),
                 }
             }
             writeln!(md, "| {indent}{} |{cells}", path.last().map_or("", String::as_str))?;
-            let has_children = paths
-                .iter()
-                .any(|(p, _)| p.len() == path.len() + 1 && p.starts_with(path));
-            if has_children {
-                let mut cells = String::new();
-                for (i, (runs, _)) in per_input.iter().enumerate() {
-                    match own_of(runs, path) {
-                        Some(d) => write!(cells, " {} | {:.0}% | {} |", ms(d), share(d, i), rate(size_mb, d))?,
-                        None => cells.push_str(" – | | |"),
-                    }
-                }
-                writeln!(md, "| {indent}&nbsp;&nbsp;&nbsp;&nbsp;*own time* |{cells}")?;
-            }
         }
-        let mut cells = String::new();
-        for (i, _) in per_input.iter().enumerate() {
-            let rest = walls[i].saturating_sub(top_sums[i]);
-            write!(cells, " {} | {:.0}% | |", ms(rest), share(rest, i))?;
-        }
-        writeln!(md, "| *outside the spans* (start-up, reading, freeing, exit) |{cells}")?;
         let mut cells = String::new();
         for wall in &walls {
-            write!(cells, " **{}** | 100% | **{}** |", ms(*wall), rate(size_mb, *wall))?;
+            write!(cells, " | **{}** | **{}** |", ms(*wall), rate(size_mb, *wall))?;
         }
         writeln!(md, "| **wall time (process)** |{cells}")?;
         writeln!(

@@ -14,6 +14,8 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod timings;
+
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use tracekit::output::{Filter, FilterError};
 use tracekit::{AnalyzeOptions, Parallelism};
@@ -550,7 +552,8 @@ struct Loaded {
 /// Reads the input in pieces and feeds them to the loader, with a progress
 /// bar on stderr when it is a terminal and the input is large.
 fn load(input: &Input, options: &AnalyzeOptions, quiet: bool) -> Result<Loaded, String> {
-    let _span = tracing::info_span!("load").entered();
+    let span = tracing::info_span!("load", json_bytes = tracing::field::Empty);
+    let _entered = span.enter();
     let (mut reader, size): (Box<dyn Read>, Option<u64>) = match &input.path {
         Some(path) => {
             let file = File::open(path).map_err(|e| e.to_string())?;
@@ -610,6 +613,7 @@ fn load(input: &Input, options: &AnalyzeOptions, quiet: bool) -> Result<Loaded, 
     progress.finish();
     read.map_err(|e| e.to_string())?;
     let analysis = loader.finish().map_err(|e| e.to_string())?;
+    span.record("json_bytes", analysis.input_bytes as u64);
     Ok(Loaded { analysis, bytes, gzip })
 }
 
@@ -1110,16 +1114,19 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if cli.timings {
-        tracing_subscriber::fmt()
-            .with_writer(std::io::stderr)
-            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-            .with_target(false)
-            .with_level(false)
-            .with_ansi(false)
-            .init();
+    let report = cli.timings.then(|| {
+        use tracing_subscriber::layer::SubscriberExt;
+        let (layer, report) = timings::layer();
+        let subscriber = tracing_subscriber::registry().with(layer);
+        // Nothing else sets one: this cannot fail.
+        let _ = tracing::subscriber::set_global_default(subscriber);
+        report
+    });
+    let result = run(cli);
+    if let Some(report) = report {
+        eprint!("{}", report.table());
     }
-    match run(cli) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             if !message.is_empty() {

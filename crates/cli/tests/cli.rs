@@ -616,3 +616,55 @@ fn warnings_once_each_and_quiet() {
     // Errors are still printed.
     run(&["-q", "tracks", "no-such.json"]).fails(1, "tracekit: no-such.json: No such file or directory (os error 2)\n");
 }
+
+/// `--timings` prints a table of the stages on stderr, the output
+/// unchanged; `--threads` goes before or after the subcommand.
+#[test]
+fn timings_is_a_table_of_stages() {
+    let plain = run(&["tracks", "traces/worker.json.gz", "--format", "conformance"]).ok();
+    let timed = run(&[
+        "--timings",
+        "tracks",
+        "traces/worker.json.gz",
+        "--format",
+        "conformance",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(timed.code, Some(0), "{}", timed.stderr);
+    assert_eq!(timed.stdout, plain.stdout);
+    let lines: Vec<&str> = timed.stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("stage ") && lines[0].ends_with("MB/s"),
+        "{}",
+        timed.stderr
+    );
+    let names: Vec<&str> = lines[1..]
+        .iter()
+        .take_while(|l| !l.starts_with("total"))
+        .map(|l| l.trim_start())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for stage in ["load", "inflate", "parse", "handlers", "profiles", "trees", "output"] {
+        assert!(names.contains(&stage), "{stage} in {}", timed.stderr);
+    }
+    // The stages inside the load are indented under it.
+    assert!(lines.iter().any(|l| l.starts_with("  parse ")), "{}", timed.stderr);
+    assert!(lines.iter().any(|l| l.starts_with("load ")), "{}", timed.stderr);
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("input ") && last.contains("MB/s end to end"),
+        "{}",
+        timed.stderr
+    );
+    let sequential = run(&[
+        "--threads",
+        "1",
+        "tracks",
+        "traces/worker.json.gz",
+        "--format",
+        "conformance",
+    ])
+    .ok();
+    assert_eq!(sequential.stdout, plain.stdout);
+}

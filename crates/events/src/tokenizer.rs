@@ -435,13 +435,16 @@ impl Tokenizer {
     ) -> (usize, bool, Option<ArrayEnd>) {
         let base = self.base;
         let parallelism = cx.options.parallelism;
+        // The scan may run on another core: its stage belongs to the
+        // caller's all the same.
+        let caller = tracing::Span::current();
         let scan = |(from, after_event): (usize, bool)| {
             let limit = if text.len() - from > 2 * STRETCH {
                 from + STRETCH
             } else {
                 usize::MAX
             };
-            let _span = tracing::info_span!("parse").entered();
+            let _span = tracing::info_span!(parent: &caller, "parse").entered();
             let block = scan_event_block(text, from, after_event, limit, at_end, base, parallelism);
             (block, limit)
         };
@@ -453,7 +456,7 @@ impl Tokenizer {
             outcome = (block.resume, block.resume_after_event, block.end.clone());
             let next_from = more.then_some((block.resume, block.resume_after_event));
             let handle = || {
-                let _span = tracing::info_span!("handlers").entered();
+                let _span = tracing::info_span!(parent: &caller, "handlers").entered();
                 let events = block.into_events(&mut cx.interner, &mut cx.diagnostics);
                 sink.take(&events, cx);
                 events.len()
