@@ -2,10 +2,11 @@
 //! real trace, on the same machine, in the same run.
 //!
 //! - Main table: `tracekit tracks FILE --format conformance` (release build)
-//!   and the DevTools engine (`xtask/js/oracle.mjs`, the conformance
-//!   oracle: Meta, Samples, Renderer and their dependencies), alternating,
-//!   `--runs N` times each, on the uncompressed trace, both writing to a
-//!   file; their outputs must be byte-identical. Median wall time and peak
+//!   and the DevTools engine as a user runs it (`xtask/js/plain.mjs`: read,
+//!   `JSON.parse`, `Model.parse` with Meta, Samples, Renderer and their
+//!   dependencies), alternating, `--runs N` times each, on the uncompressed
+//!   trace; tracekit's output must be byte-identical to the conformance
+//!   oracle's dump (`xtask/js/oracle.mjs`, one untimed run). Median wall time and peak
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput.
@@ -249,8 +250,12 @@ struct Bench {
 enum Tool {
     /// `tracekit tracks --format conformance`.
     Tracekit,
-    /// The DevTools engine's tracks (`oracle.mjs`).
+    /// The DevTools engine's tracks as the conformance dump (`oracle.mjs`):
+    /// run once, untimed, for the comparison of outputs.
     Devtools,
+    /// The DevTools engine as a user runs it (`plain.mjs`: read, parse,
+    /// the handlers the tracks need; no dump): the timed side.
+    DevtoolsPlain,
     /// `tracekit calltree --format conformance`.
     TracekitViews,
     /// The DevTools engine's views (`calltree.mjs --timings`).
@@ -274,6 +279,12 @@ impl Bench {
             Tool::Devtools => {
                 let mut cmd = Command::new("node");
                 cmd.args(["--max-old-space-size=16384", "xtask/js/oracle.mjs"])
+                    .arg(input);
+                cmd
+            }
+            Tool::DevtoolsPlain => {
+                let mut cmd = Command::new("node");
+                cmd.args(["--max-old-space-size=16384", "xtask/js/plain.mjs"])
                     .arg(input);
                 cmd
             }
@@ -353,13 +364,9 @@ impl Bench {
                 tk_stable = same_bytes(&reference, &out_tk)?;
             }
             if self.devtools && dt_failure.is_none() {
-                let (run, out_dt, stderr) = self.run(Tool::Devtools, &trace.json, &[], "main-devtools")?;
+                let (run, _, stderr) = self.run(Tool::DevtoolsPlain, &trace.json, &[], "main-devtools")?;
                 if run.ok() {
                     dt.push(run);
-                    let same = same_bytes(&out_tk, &out_dt)?;
-                    if !matches!(identical_dt, Some(Err(_))) {
-                        identical_dt = Some(same);
-                    }
                 } else {
                     dt_failure = Some(last_error(&stderr));
                 }
@@ -374,6 +381,16 @@ impl Bench {
             }
         }
         let output_size = reference.metadata()?.len();
+        // The outputs compared: the DevTools engine's dump, made once by
+        // the oracle (its dump is not part of what a user runs).
+        if self.devtools && dt_failure.is_none() {
+            let (run, out_dt, stderr) = self.run(Tool::Devtools, &trace.json, &[], "main-devtools-dump")?;
+            identical_dt = Some(if run.ok() {
+                same_bytes(&reference, &out_dt)?
+            } else {
+                bail!("the oracle failed on {}: {}", trace.json.display(), last_error(&stderr));
+            });
+        }
 
         let mut md = String::new();
         writeln!(md, "## tracekit vs the DevTools trace engine\n")?;
@@ -381,10 +398,12 @@ impl Bench {
         writeln!(
             md,
             "Input: a real trace recorded by `xtask/js/record.mjs --scenario kitchen-sink --scale {RECORD_SCALE}`: \
-             `{}` ({} of JSON; {} gzipped). Both programs write the sync tracks of every thread \
-             (tracekit `tracks --format conformance`, DevTools `xtask/js/oracle.mjs`: Meta, Samples, Renderer \
-             and their dependencies) to a file ({} of output). Runs alternate, {runs} of each; \
-             times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm.\n",
+             `{}` ({} of JSON; {} gzipped). tracekit: `tracks --format conformance`, the sync tracks of \
+             every thread written to a file ({} of output). DevTools: the engine as a user runs it \
+             (`xtask/js/plain.mjs`: the file read into one string, `JSON.parse`, `Model.parse` with Meta, \
+             Samples, Renderer and the handlers they need; no output), its tracks compared with tracekit's \
+             through one untimed run of the conformance oracle (`xtask/js/oracle.mjs`). Runs alternate, \
+             {runs} of each; times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm.\n",
             trace.json.display(),
             mb(trace.json_size),
             mb(trace.gz_size),
@@ -689,16 +708,21 @@ impl Bench {
                 }
                 tk.push(run);
                 if self.devtools && dt_failure.is_none() {
-                    let (run, out_dt, stderr) = self.run(Tool::Devtools, file, &[], &format!("{name}-devtools"))?;
+                    let (run, _, stderr) = self.run(Tool::DevtoolsPlain, file, &[], &format!("{name}-devtools"))?;
                     if run.ok() {
                         dt.push(run);
-                        if !matches!(same, Some(Err(_))) {
-                            same = Some(same_bytes(&out_tk, &out_dt)?);
-                        }
-                        let _ = std::fs::remove_file(&out_dt);
                     } else {
                         dt_failure = Some(last_error(&stderr));
                     }
+                }
+                if same.is_none() && !dt.is_empty() {
+                    // The outputs, compared once through the oracle's dump (untimed).
+                    let (run, out_dt, stderr) = self.run(Tool::Devtools, file, &[], &format!("{name}-dump"))?;
+                    if !run.ok() {
+                        bail!("the oracle failed on {}: {}", file.display(), last_error(&stderr));
+                    }
+                    same = Some(same_bytes(&out_tk, &out_dt)?);
+                    let _ = std::fs::remove_file(&out_dt);
                 }
             }
             let _ = std::fs::remove_file(self.work.join(format!("{name}-tracekit.out")));

@@ -65,7 +65,7 @@ polyfillDOMRect();
 
 const CPU_PROFILE_ORIGIN = Trace.Types.File.DataOrigin.CPU_PROFILE;  // 'CPUProfile'
 
-const HANDLERS = {
+export const HANDLERS = {
   Samples: Trace.Handlers.ModelHandlers.Samples,
   AuctionWorklets: Trace.Handlers.ModelHandlers.AuctionWorklets,
   NetworkRequests: Trace.Handlers.ModelHandlers.NetworkRequests,
