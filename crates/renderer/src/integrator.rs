@@ -21,7 +21,7 @@
 //! The behaviour, including its known flaws, is DevTools' (its
 //! `SamplesIntegrator`), so that the tracks match.
 
-use tracekit_cpuprofile::{CallFrame, CpuProfileModel, NodeIx};
+use tracekit_cpuprofile::{CpuProfileModel, NodeIx};
 use tracekit_events::{names, Interner, Micros, Millis, Phase, SampleTraceId, Sym};
 
 use crate::timeline::{merge, Span};
@@ -63,11 +63,15 @@ enum Step {
     Sample(u32),
 }
 
-/// A frame of a candidate stack: a node, and the time its call would start.
-#[derive(Copy, Clone, Debug)]
-struct Frame {
-    node: NodeIx,
-    ts: f64,
+/// The candidate stack of the last sample or trace id: its frames, bottom
+/// first, and the function of each. Consecutive samples of a hot loop
+/// share their node, and then the stack is not walked again.
+#[derive(Default)]
+struct Candidate {
+    /// The node and GC parent the frames were made from.
+    key: Option<(NodeIx, Option<NodeIx>)>,
+    frames: Vec<NodeIx>,
+    functions: Vec<u32>,
 }
 
 struct SampleCall {
@@ -85,8 +89,8 @@ pub struct SamplesIntegrator<'m> {
     /// Whether native `V8Runtime` frames must be taken out of stacks (none
     /// shown, and the profile has some).
     filter_native_frames: bool,
-    /// The candidate stack being merged, kept to reuse its allocation.
-    scratch: Vec<Frame>,
+    /// The candidate stack being merged.
+    candidate: Candidate,
     /// For each profile node, a number that two nodes share exactly when
     /// DevTools takes them for the same function (script, name, line); a
     /// node whose line is NaN matches nothing, not even itself
@@ -97,7 +101,19 @@ pub struct SamplesIntegrator<'m> {
     /// lookup.
     trace_ids_by_number: ahash::AHashMap<u64, i64>,
     calls: Vec<ProfileCall>,
+    /// The open calls, bottom first (indices into `calls`).
     js_stack: Vec<u32>,
+    /// The function of each open call (`function_of` its node), so that a
+    /// stack is compared with the candidate as two slices.
+    js_stack_functions: Vec<u32>,
+    /// Every truncation ends all the open calls at its time, as DevTools
+    /// does, which is a write per open call. Instead the bottom
+    /// `ended_below` calls of the stack (those open at the last
+    /// truncation) end at `ended_at`, written when they leave the stack or
+    /// when the walk ends; the calls above were opened since, and have no
+    /// duration yet.
+    ended_at: f64,
+    ended_below: usize,
     locked_depths: Vec<usize>,
     fake_js_invocation: bool,
     /// The most calls `build` may make.
@@ -162,10 +178,13 @@ impl<'m> SamplesIntegrator<'m> {
             interner,
             trace_ids_by_number,
             filter_native_frames: !show_native_frames && has_native_frames,
-            scratch: Vec::new(),
+            candidate: Candidate::default(),
             function_of,
             calls: Vec::new(),
             js_stack: Vec::new(),
+            js_stack_functions: Vec::new(),
+            ended_at: 0.0,
+            ended_below: 0,
             locked_depths: Vec::new(),
             fake_js_invocation: false,
             max_calls: usize::MAX,
@@ -270,6 +289,7 @@ impl<'m> SamplesIntegrator<'m> {
         if self.calls.len() > self.max_calls {
             return Err(TooManyCalls);
         }
+        self.end_calls(0..self.ended_below, self.ended_at);
         Ok(self.calls)
     }
 
@@ -308,89 +328,100 @@ impl<'m> SamplesIntegrator<'m> {
         self.truncate(depth, entry.span().end());
     }
 
-    /// Writes into `frames` the stack of `node` (bottom first, root left
-    /// out), at time `ts`. A garbage collection node stands on
-    /// `gc_parent`'s stack, or has none.
-    fn stack_of(&self, node: NodeIx, ts: f64, gc_parent: Option<NodeIx>, frames: &mut Vec<Frame>) {
-        frames.clear();
+    /// Makes `candidate` the stack of `node` (bottom first, root left out),
+    /// without native frames when they are filtered. A garbage collection
+    /// node stands on `gc_parent`'s stack, or has none.
+    fn load_candidate(&mut self, node: NodeIx, gc_parent: Option<NodeIx>) {
+        let key = Some((node, gc_parent));
+        if self.candidate.key == key {
+            return;
+        }
         let model = self.model;
+        let candidate = &mut self.candidate;
+        candidate.key = key;
+        let frames = &mut candidate.frames;
+        frames.clear();
         let is_gc = Some(node) == model.gc_node;
-        let start = if is_gc {
-            match gc_parent {
-                Some(p) => p,
-                None => return,
-            }
-        } else {
-            node
+        let start = match (is_gc, gc_parent) {
+            (false, _) => Some(node),
+            (true, Some(p)) => Some(p),
+            (true, None) => None,
         };
-        // Depth d means d + 1 frames below the root: fill them top down.
-        let count = (model.node(start).depth + 1).max(0) as usize;
-        frames.resize(count, Frame { node: start, ts });
-        let mut cursor = Some(start);
-        let mut slot = count;
-        while let (Some(n), true) = (cursor, slot > 0) {
-            let profile_node = model.node(n);
-            if profile_node.parent.is_none() {
-                break;
+        if let Some(start) = start {
+            // Depth d means d + 1 frames below the root: fill them top down.
+            let count = (model.node(start).depth + 1).max(0) as usize;
+            frames.resize(count, start);
+            let mut cursor = Some(start);
+            let mut slot = count;
+            while let (Some(n), true) = (cursor, slot > 0) {
+                let profile_node = model.node(n);
+                if profile_node.parent.is_none() {
+                    break;
+                }
+                slot -= 1;
+                frames[slot] = n;
+                cursor = profile_node.parent;
             }
-            slot -= 1;
-            frames[slot] = Frame { node: n, ts };
-            cursor = profile_node.parent;
+            if slot > 0 {
+                // Depths disagree with the parent chain: keep what was found.
+                frames.drain(..slot);
+            }
+            if is_gc {
+                frames.push(node);
+            }
+            if self.filter_native_frames {
+                frames.retain(|&f| model.node(f).call_frame.url != names::NATIVE_V8_RUNTIME);
+            }
         }
-        if slot > 0 {
-            // Depths disagree with the parent chain: keep what was found.
-            frames.drain(..slot);
-        }
-        if is_gc {
-            frames.push(Frame { node, ts });
-        }
-    }
-
-    fn frame_of(&self, node: NodeIx) -> &CallFrame {
-        &self.model.node(node).call_frame
+        candidate.functions.clear();
+        candidate
+            .functions
+            .extend(frames.iter().map(|&f| self.function_of[f as usize]));
     }
 
     /// Updates the JS stack with a sample's stack, or with the stack a
     /// trace id points at; with neither, only closes the stack's calls at
     /// `ts` (for a trace event that starts).
     fn extract_stack(&mut self, sample: Option<&SampleCall>, trace_id: Option<SampleTraceId>, ts: f64) {
-        let mut frames = std::mem::take(&mut self.scratch);
-        let mut has_candidate = false;
-        if let Some(s) = sample {
-            self.stack_of(s.node, s.ts, s.gc_parent, &mut frames);
-            has_candidate = true;
+        // The trace id's stack wins over the sample's when both are given.
+        let source = match trace_id.and_then(|id| self.node_of_trace_id(id)) {
+            Some(node) => Some((node, None)),
+            None => sample.map(|s| (s.node, s.gc_parent)),
+        };
+        let has_candidate = source.is_some();
+        if let Some((node, gc_parent)) = source {
+            self.load_candidate(node, gc_parent);
         }
-        if let Some(node) = trace_id.and_then(|id| self.node_of_trace_id(id)) {
-            self.stack_of(node, ts, None, &mut frames);
-            has_candidate = true;
-        }
-        if has_candidate && self.filter_native_frames {
-            frames.retain(|f| self.frame_of(f.node).url != names::NATIVE_V8_RUNTIME);
-        }
-        let mut i = self.locked_depths.last().copied().unwrap_or(0);
+        let from = self.locked_depths.last().copied().unwrap_or(0);
+        let mut i = from;
         if has_candidate {
-            let shared = frames.len().min(self.js_stack.len());
-            while i < shared {
-                let current = self.function_of[self.calls[self.js_stack[i] as usize].node as usize];
-                let candidate = self.function_of[frames[i].node as usize];
-                if candidate != current || candidate == u32::MAX {
-                    break;
-                }
-                i += 1;
+            // The first frame where the functions differ (a NaN line's
+            // function, `u32::MAX`, equals nothing).
+            let shared = self.candidate.functions.len().min(self.js_stack.len());
+            if i < shared {
+                let ours = &self.js_stack_functions[i..shared];
+                let theirs = &self.candidate.functions[i..shared];
+                i += ours
+                    .iter()
+                    .zip(theirs)
+                    .position(|(&a, &b)| a != b || a == u32::MAX)
+                    .unwrap_or(shared - i);
             }
         } else {
             // The stack compared with itself: equal but for NaN lines.
-            while i < self.js_stack.len() {
-                if self.function_of[self.calls[self.js_stack[i] as usize].node as usize] == u32::MAX {
-                    break;
-                }
-                i += 1;
+            if i < self.js_stack.len() {
+                i += self.js_stack_functions[i..]
+                    .iter()
+                    .position(|&f| f == u32::MAX)
+                    .unwrap_or(self.js_stack.len() - i);
             }
         }
         self.truncate(i, ts);
         if has_candidate {
-            for frame in frames.iter().skip(i) {
-                if self.model.is_root_or_meta(frame.node) {
+            let model = self.model;
+            for k in i..self.candidate.frames.len() {
+                let node = self.candidate.frames[k];
+                if model.is_root_or_meta(node) {
                     continue;
                 }
                 if self.calls.len() > self.max_calls {
@@ -398,8 +429,8 @@ impl<'m> SamplesIntegrator<'m> {
                     break;
                 }
                 self.calls.push(ProfileCall {
-                    node: frame.node,
-                    ts: Micros(frame.ts),
+                    node,
+                    ts: Micros(ts),
                     dur: Micros::ZERO,
                 });
                 // At most `max_calls` (itself at most `u32::MAX`), checked
@@ -407,9 +438,9 @@ impl<'m> SamplesIntegrator<'m> {
                 #[allow(clippy::cast_possible_truncation)]
                 let call = (self.calls.len() - 1) as u32;
                 self.js_stack.push(call);
+                self.js_stack_functions.push(self.candidate.functions[k]);
             }
         }
-        self.scratch = frames;
     }
 
     /// The node a sample trace id points at, if any.
@@ -426,7 +457,8 @@ impl<'m> SamplesIntegrator<'m> {
     }
 
     /// Keeps the bottom `depth` calls of the JS stack (never fewer than the
-    /// locked depth) and ends every call of the stack at `time`.
+    /// locked depth) and ends every call of the stack at `time`: those that
+    /// leave it now, the others lazily (see `ended_at`).
     fn truncate(&mut self, mut depth: usize, time: f64) {
         if let Some(&locked) = self.locked_depths.last() {
             if locked != 0 && depth < locked {
@@ -434,11 +466,19 @@ impl<'m> SamplesIntegrator<'m> {
             }
         }
         depth = depth.min(self.js_stack.len());
-        for &k in &self.js_stack {
+        self.end_calls(depth..self.js_stack.len(), time);
+        self.js_stack.truncate(depth);
+        self.js_stack_functions.truncate(depth);
+        self.ended_at = time;
+        self.ended_below = depth;
+    }
+
+    /// Ends the calls at `positions` of the JS stack at `time`.
+    fn end_calls(&mut self, positions: std::ops::Range<usize>, time: f64) {
+        for &k in &self.js_stack[positions] {
             let call = &mut self.calls[k as usize];
             call.dur = Micros(non_negative(time - call.ts.0));
         }
-        self.js_stack.truncate(depth);
     }
 }
 
