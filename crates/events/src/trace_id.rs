@@ -42,7 +42,10 @@ fn value(raw: &str, interner: &mut Interner) -> Option<SampleTraceId> {
 /// `args.data.sampleTraceId`; `None` when absent or falsy.
 pub fn sample_trace_id(args: &str, interner: &mut Interner) -> Option<SampleTraceId> {
     // Wherever it is, the id is spelled out: most args are passed over.
-    memchr::memmem::find(args.as_bytes(), b"sampleTraceId")?;
+    // (One finder for every call: building one per call was 3% of a load.)
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"sampleTraceId"));
+    FINDER.find(args.as_bytes())?;
     fn nested(object: &str) -> Option<&str> {
         object_members(object)
             .filter(|(k, _)| k == "sampleTraceId")
