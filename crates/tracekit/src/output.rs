@@ -378,13 +378,34 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
         filter,
         "entries",
         false,
-        |out, label, track, node| {
+        // The label of each JS frame, escaped once: a frame is the label of
+        // thousands of calls.
+        |track| {
+            let mut label = String::new();
+            track
+                .js_frames
+                .iter()
+                .map(|frame| {
+                    label.clear();
+                    frame.call_frame.write_label(&mut label, interner);
+                    let mut escaped = String::with_capacity(label.len() + 2);
+                    write_json_string(&mut escaped, &label);
+                    escaped
+                })
+                .collect::<Vec<String>>()
+        },
+        |out, js_labels, track, node| {
             out.push('[');
             out.push_str(itoa::Buffer::new().format(node.depth));
             out.push(',');
-            label.clear();
-            write_label(label, track, &node.kind, interner);
-            write_json_string(out, label);
+            match (&node.kind, js_labels.get(node_frame(&node.kind))) {
+                (NodeKind::Call { .. }, Some(label)) => out.push_str(label),
+                (kind, _) => {
+                    let mut label = String::new();
+                    write_label(&mut label, track, kind, interner);
+                    write_json_string(out, &label);
+                }
+            }
             out.push(',');
             push_number(out, node.ts.0);
             out.push(',');
@@ -405,18 +426,28 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
     w.write_all(out.as_bytes())
 }
 
+/// The JS frame index of a call (`usize::MAX` for an event: no frame).
+fn node_frame(kind: &NodeKind) -> usize {
+    match kind {
+        NodeKind::Call { frame } => *frame as usize,
+        NodeKind::Event { .. } => usize::MAX,
+    }
+}
+
 /// Writes the `processes` array shared by the JSON formats: each process
 /// with its threads, each thread with its nodes under `nodes_key`, each
-/// node written by `write_node` (given a scratch string).
+/// node written by `write_node`, given what `prepare` made of its thread
+/// once.
 #[allow(clippy::too_many_arguments)]
-fn write_processes(
+fn write_processes<P: Sync>(
     out: &mut String,
     w: &mut dyn io::Write,
     analysis: &Analysis,
     filter: &Filter,
     nodes_key: &str,
     with_kept_flag: bool,
-    write_node: impl Fn(&mut String, &mut String, &ThreadTrack, &TrackNode) + Sync,
+    prepare: impl Fn(&ThreadTrack) -> P,
+    write_node: impl Fn(&mut String, &P, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
     let interner = &analysis.interner;
     let origin = analysis.bounds.min;
@@ -455,7 +486,7 @@ fn write_processes(
                 None => out.push_str("null"),
             }
             let _ = write!(out, ",\"{nodes_key}\":[");
-            let mut scratch = String::new();
+            let prepared = prepare(track);
             if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() && track.nodes.len() > 1 << 16 {
                 // Pieces of the track formatted on all cores, a window at a
                 // time so that memory stays bounded, and written in order.
@@ -464,12 +495,12 @@ fn write_processes(
                     let pieces: Vec<String> = window
                         .par_chunks(1 << 13)
                         .map(|nodes| {
-                            let (mut text, mut scratch) = (String::with_capacity(nodes.len() * 64), String::new());
+                            let mut text = String::with_capacity(nodes.len() * 64);
                             for (ni, node) in nodes.iter().enumerate() {
                                 if ni > 0 {
                                     text.push(',');
                                 }
-                                write_node(&mut text, &mut scratch, track, node);
+                                write_node(&mut text, &prepared, track, node);
                             }
                             text
                         })
@@ -487,7 +518,7 @@ fn write_processes(
                     if ni > 0 {
                         out.push(',');
                     }
-                    write_node(out, &mut scratch, track, node);
+                    write_node(out, &prepared, track, node);
                     flush_if_large(out, w)?;
                 }
             }
@@ -664,50 +695,59 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
     out.push_str(",\"max\":");
     write_json_number(&mut out, analysis.bounds.max.0);
     out.push_str("},\"processes\":");
-    write_processes(&mut out, w, analysis, filter, "nodes", true, |out, _, track, node| {
-        out.push_str("{\"depth\":");
-        out.push_str(itoa::Buffer::new().format(node.depth));
-        match (&node.kind, track.js_frame(&node.kind)) {
-            (NodeKind::Event { name, cat, ph, .. }, _) => {
-                out.push_str(",\"type\":\"event\",\"name\":");
-                write_json_string(out, interner.resolve(*name));
-                out.push_str(",\"cat\":");
-                write_json_string(out, interner.resolve(*cat));
-                out.push_str(",\"ph\":");
-                write_json_string(out, &(ph.0 as char).to_string());
+    write_processes(
+        &mut out,
+        w,
+        analysis,
+        filter,
+        "nodes",
+        true,
+        |_| (),
+        |out, _, track, node| {
+            out.push_str("{\"depth\":");
+            out.push_str(itoa::Buffer::new().format(node.depth));
+            match (&node.kind, track.js_frame(&node.kind)) {
+                (NodeKind::Event { name, cat, ph, .. }, _) => {
+                    out.push_str(",\"type\":\"event\",\"name\":");
+                    write_json_string(out, interner.resolve(*name));
+                    out.push_str(",\"cat\":");
+                    write_json_string(out, interner.resolve(*cat));
+                    out.push_str(",\"ph\":");
+                    write_json_string(out, &(ph.0 as char).to_string());
+                }
+                (NodeKind::Call { .. }, None) => out.push_str(",\"type\":\"js\""),
+                (
+                    NodeKind::Call { .. },
+                    Some(JsFrame {
+                        call_frame: frame,
+                        node_id,
+                    }),
+                ) => {
+                    out.push_str(",\"type\":\"js\",\"functionName\":");
+                    write_json_string(out, interner.resolve(frame.function_name));
+                    out.push_str(",\"url\":");
+                    write_json_string(out, interner.resolve(frame.url));
+                    out.push_str(",\"scriptId\":");
+                    write_json_string(out, interner.resolve(frame.script_id));
+                    out.push_str(",\"lineNumber\":");
+                    write_json_number(out, frame.line_number.unwrap_or(f64::NAN));
+                    out.push_str(",\"columnNumber\":");
+                    write_json_number(out, frame.column_number.unwrap_or(f64::NAN));
+                    let _ = write!(out, ",\"nodeId\":{node_id}");
+                }
             }
-            (NodeKind::Call { .. }, None) => out.push_str(",\"type\":\"js\""),
-            (
-                NodeKind::Call { .. },
-                Some(JsFrame {
-                    call_frame: frame,
-                    node_id,
-                }),
-            ) => {
-                out.push_str(",\"type\":\"js\",\"functionName\":");
-                write_json_string(out, interner.resolve(frame.function_name));
-                out.push_str(",\"url\":");
-                write_json_string(out, interner.resolve(frame.url));
-                out.push_str(",\"scriptId\":");
-                write_json_string(out, interner.resolve(frame.script_id));
-                out.push_str(",\"lineNumber\":");
-                write_json_number(out, frame.line_number.unwrap_or(f64::NAN));
-                out.push_str(",\"columnNumber\":");
-                write_json_number(out, frame.column_number.unwrap_or(f64::NAN));
-                let _ = write!(out, ",\"nodeId\":{node_id}");
+            out.push_str(",\"ts\":");
+            write_json_number(out, node.ts.0);
+            out.push_str(",\"dur\":");
+            write_json_number(out, node.dur.unwrap_or(Micros::ZERO).0);
+            out.push_str(",\"self\":");
+            match node.self_time {
+                Some(s) => write_json_number(out, s.0),
+                None => out.push_str("null"),
             }
-        }
-        out.push_str(",\"ts\":");
-        write_json_number(out, node.ts.0);
-        out.push_str(",\"dur\":");
-        write_json_number(out, node.dur.unwrap_or(Micros::ZERO).0);
-        out.push_str(",\"self\":");
-        match node.self_time {
-            Some(s) => write_json_number(out, s.0),
-            None => out.push_str("null"),
-        }
-        out.push('}');
-    })?;
+            out.push('}');
+        },
+    )?;
     out.push_str(",\"diagnostics\":");
     diagnostics_json(&mut out, &analysis.diagnostics);
     out.push_str("}\n");
