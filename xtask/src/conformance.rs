@@ -206,10 +206,9 @@ impl ViewsTotals {
 /// The engine's divergences met on `analysis`, if all are documented.
 fn documented_of(analysis: &tracekit::Analysis, documented: &[String]) -> Vec<String> {
     let met: Vec<String> = analysis
-        .diagnostics
-        .divergences
-        .keys()
-        .map(|d| d.as_str().to_owned())
+        .diagnostics()
+        .divergences()
+        .map(|(d, _)| d.as_str().to_owned())
         .collect();
     if met.iter().all(|d| documented.contains(d)) {
         met

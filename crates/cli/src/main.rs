@@ -665,7 +665,7 @@ fn print_warnings(input: &Input, analysis: &tracekit::Analysis, quiet: bool) {
     if quiet {
         return;
     }
-    for warning in tracekit::output::warnings(analysis) {
+    for warning in analysis.diagnostics().warnings() {
         eprintln!("tracekit: warning: {}: {warning}", input.name());
     }
 }
@@ -779,9 +779,10 @@ fn selected_threads(
     let Some(query) = thread else {
         return Ok(None);
     };
-    let found = tracekit::output::find_threads(analysis, query)
+    let found = analysis
+        .find_threads(query)
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
-    Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
+    Ok(Some(found.into_iter().map(|t| (t.pid(), t.tid())).collect()))
 }
 
 /// The aggregated views of no time are all zeros (or NaN percents): an
@@ -794,7 +795,7 @@ fn check_window_has_time(
     what: &str,
 ) -> Result<(), String> {
     let relative = asked.filter(|(a, b)| a.is_finite() || b.is_finite());
-    let window = tracekit_views::Window::new(analysis.bounds, relative);
+    let window = tracekit_views::Window::new(analysis.bounds(), relative);
     if !window.is_finite() {
         return Err(format!(
             "{}: the trace has no timed events, so no window to {what}",
@@ -802,7 +803,7 @@ fn check_window_has_time(
         ));
     }
     if window.end <= window.start {
-        let lasts = analysis.bounds.range().to_millis().0;
+        let lasts = analysis.bounds().range().to_millis().0;
         return Err(match asked {
             Some(asked) => format!(
                 "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",

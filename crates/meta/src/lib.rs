@@ -48,7 +48,7 @@ pub struct FrameInfo {
     /// `None` when the event gave no URL (as a string).
     pub url: Option<Sym>,
     /// The renderer process: the frame data's `processId`, or the pid of
-    /// the event for `CommitLoad`; [`Id::Missing`] when absent.
+    /// the event for `CommitLoad`; [`Id::MISSING`] when absent.
     pub process_id: Id,
 }
 
@@ -278,7 +278,7 @@ impl MetaHandler {
         FrameInfo {
             frame: frame.frame.as_ref().map(|f| interner.intern(f)),
             url: frame.url.as_ref().map(|u| interner.intern(u)),
-            process_id: frame.process_id.map_or(Id::Missing, Id::num),
+            process_id: frame.process_id.map_or(Id::MISSING, Id::num),
         }
     }
 

@@ -33,7 +33,7 @@ pub enum InputKind {
 /// loader.push(br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":1,"tid":1},"#).unwrap();
 /// loader.push(br#"{"name":"Layout","ph":"X","ts":2,"dur":1,"pid":1,"tid":1}]"#).unwrap();
 /// let analysis = loader.finish().unwrap();
-/// assert_eq!(analysis.event_count, 2);
+/// assert_eq!(analysis.event_count(), 2);
 /// ```
 pub struct Loader {
     layers: Layers,

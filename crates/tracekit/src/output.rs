@@ -7,7 +7,7 @@ use std::io;
 
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
-use tracekit_events::{Id, Interner};
+use tracekit_events::{Id, Strings};
 use tracekit_events::{Micros, Millis, Parallelism};
 use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
@@ -17,7 +17,7 @@ use crate::loader::InputKind;
 /// Which part of the tracks to print.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    /// Only the threads this names (see [`find_threads`]): a thread name,
+    /// Only the threads this names (see [`Analysis::find_threads`]): a thread name,
     /// matched case-insensitively, exactly or else by a substring of a
     /// single name, or a tid as printed. Check it with [`Filter::validate`]:
     /// a query that matches no thread, or threads of several names, keeps
@@ -162,8 +162,8 @@ impl std::fmt::Display for FilterError {
 impl std::error::Error for FilterError {}
 
 /// Every thread with tracks, in the order the formats print them.
-pub fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
-    let interner = &analysis.interner;
+pub(crate) fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
+    let interner = &analysis.strings;
     processes(analysis)
         .flat_map(|(pid, process)| {
             process.threads.iter().map(move |(tid, track)| ThreadRef {
@@ -182,7 +182,7 @@ fn threads_not_built(analysis: &Analysis) -> Vec<ThreadRef> {
     let Some(meta) = &analysis.meta else {
         return Vec::new();
     };
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = Vec::new();
     for (pid, threads) in &meta.threads_in_process {
         if analysis.processes.contains_key(pid) {
@@ -230,7 +230,7 @@ fn match_threads(query: &str, candidates: &[ThreadRef]) -> Result<Vec<ThreadRef>
 }
 
 /// The threads with tracks that `query` names (see [`Filter::thread`]).
-pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
+pub(crate) fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
     let threads = threads(analysis);
     match match_threads(query, &threads) {
         Ok(found) => Ok(found),
@@ -248,7 +248,7 @@ pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, 
 
 impl Filter {
     /// Checks the filter against an analysis: the thread query names
-    /// threads (see [`find_threads`]), and the window overlaps the trace.
+    /// threads (see [`Analysis::find_threads`]), and the window overlaps the trace.
     pub fn validate(&self, analysis: &Analysis) -> Result<(), FilterError> {
         let kept = match &self.thread {
             Some(query) => find_threads(analysis, query)?,
@@ -347,7 +347,7 @@ fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)>
     analysis.processes.iter()
 }
 
-fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Interner) {
+fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Strings) {
     match (kind, track.js_frame(kind)) {
         (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
         (NodeKind::Call { .. }, Some(js)) => js.call_frame.write_label(out, interner),
@@ -368,7 +368,7 @@ pub fn conformance(analysis: &Analysis) -> String {
 /// Writes [`conformance`] to `w` in pieces of about a megabyte (so that a
 /// large dump is never held whole), keeping only what `filter` keeps.
 pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"processes\":");
     write_processes(
@@ -418,7 +418,7 @@ fn write_processes(
     with_kept_flag: bool,
     write_node: impl Fn(&mut String, &mut String, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = analysis.bounds.min;
     let kept = filter.kept_threads(analysis);
     out.push('[');
@@ -514,7 +514,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`text`] to `w`, in pieces of about a megabyte.
 pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = if analysis.bounds.min.is_finite() {
         analysis.bounds.min
     } else {
@@ -623,9 +623,9 @@ pub fn write_js_location(out: &mut String, url: &str, line: Option<f64>, column:
 /// The process line of the text format: `process PID [NAME] [URL] [main
 /// frame] [not shown by DevTools]`.
 fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &ProcessTracks) {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let _ = write!(out, "process {}", pid.to_js_string(interner));
-    if let Some(name) = process_name(analysis, pid) {
+    if let Some(name) = analysis.process_name(pid) {
         let _ = write!(out, " {name}");
     }
     if let Some(url) = process.url {
@@ -640,13 +640,6 @@ fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &Proces
     out.push('\n');
 }
 
-/// The name of a process from the trace's `process_name` metadata
-/// (`Browser`, `GPU Process`, `Renderer`, ...).
-pub fn process_name(analysis: &Analysis, pid: Id) -> Option<&str> {
-    let name = analysis.meta.as_ref()?.process_names.get(&pid)?;
-    Some(analysis.interner.resolve(*name)).filter(|n| !n.is_empty())
-}
-
 /// The JSON document for viewers, one line; `docs/json-format.md` is its
 /// schema.
 pub fn json(analysis: &Analysis, filter: &Filter) -> String {
@@ -655,7 +648,7 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`json()`] to `w`, in pieces of about a megabyte.
 pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
     write_json_string(&mut out, &format!("{:?}", analysis.kind));
@@ -682,6 +675,7 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 Some(JsFrame {
                     call_frame: frame,
                     node_id,
+                    ..
                 }),
             ) => {
                 out.push_str(",\"type\":\"js\",\"functionName\":");
@@ -709,7 +703,7 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
         out.push('}');
     })?;
     out.push_str(",\"diagnostics\":");
-    diagnostics_json(&mut out, &analysis.diagnostics);
+    diagnostics_json(&mut out, &analysis.diagnostics.0);
     out.push_str("}\n");
     w.write_all(out.as_bytes())
 }
@@ -754,19 +748,12 @@ pub fn stats_without_warnings(analysis: &Analysis) -> String {
     out
 }
 
-/// The warnings of a load, each once, in order.
-pub fn warnings(analysis: &Analysis) -> Vec<&str> {
-    let mut seen = std::collections::HashSet::new();
-    let warnings = &analysis.diagnostics.warnings;
-    warnings
-        .iter()
-        .map(String::as_str)
-        .filter(|w| seen.insert(*w))
-        .collect()
-}
-
 fn warning_lines(analysis: &Analysis) -> String {
-    warnings(analysis).iter().map(|w| format!("warning: {w}\n")).collect()
+    analysis
+        .diagnostics
+        .warnings()
+        .map(|w| format!("warning: {w}\n"))
+        .collect()
 }
 
 /// What was skipped, repaired or done differently from DevTools while
@@ -780,7 +767,7 @@ pub fn diagnostics(analysis: &Analysis) -> String {
 /// The divergences and skips of [`diagnostics`].
 fn repairs(analysis: &Analysis) -> String {
     let mut out = String::new();
-    let d = &analysis.diagnostics;
+    let d = &analysis.diagnostics.0;
     for (name, example) in &d.divergences {
         let _ = writeln!(
             out,
@@ -821,7 +808,7 @@ pub fn kind_name(kind: InputKind) -> &'static str {
 /// CPU profile; then [`diagnostics`]. Load with
 /// [`crate::AnalyzeOptions::all_processes`] to see every process.
 pub fn info(analysis: &Analysis) -> String {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::new();
     let duration = analysis.bounds.range();
     let _ = writeln!(

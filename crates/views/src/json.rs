@@ -24,7 +24,7 @@ pub fn calltree_json(
     max_depth: Option<u32>,
     group_by: GroupBy,
 ) -> String {
-    let window = Window::new(analysis.bounds, relative);
+    let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
     out.push_str(",\"end\":");
@@ -60,7 +60,7 @@ pub fn calltree_json(
 /// One view's nodes: `[{"id","name","url","line","column","depth",
 /// "parent","selfMs","totalMs"[,"samples","selfCount"]}, ...]`.
 fn write_nodes(out: &mut String, analysis: &Analysis, views: &ThreadViews, view: View, max_depth: Option<u32>) {
-    let interner = &analysis.interner;
+    let interner = analysis.strings();
     let tree: &Tree = match view {
         View::TopDown => &views.top_down,
         View::BottomUp => &views.bottom_up,

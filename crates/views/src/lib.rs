@@ -47,7 +47,7 @@ pub use tracekit::styles;
 pub use json::calltree_json;
 
 use ahash::AHashMap;
-use tracekit::{Analysis, Bounds, CpuSample, Id, Interner, NodeKind, Sym, ThreadTrack};
+use tracekit::{Analysis, Bounds, CpuSample, Id, NodeKind, Strings, Sym, ThreadTrack};
 use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
@@ -369,7 +369,7 @@ pub(crate) fn truthy(x: f64) -> bool {
 }
 
 /// `f:NAME@LOCATION:LINE:COLUMN`, DevTools' id of a JS call.
-fn js_call_id(frame: &CallFrame, interner: &Interner) -> String {
+fn js_call_id(frame: &CallFrame, interner: &Strings) -> String {
     let mut out = String::from("f:");
     let name = interner.resolve(frame.function_name);
     if frame.url == names::NATIVE_V8_RUNTIME {
@@ -440,7 +440,7 @@ impl Ids {
 }
 
 /// `js NAME URL:LINE:COLUMN`, a JS call as the tracks' text format shows it.
-fn js_call_label(frame: &CallFrame, interner: &Interner) -> String {
+fn js_call_label(frame: &CallFrame, interner: &Strings) -> String {
     let name = interner.resolve(frame.function_name);
     let mut out = format!("js {}", if name.is_empty() { "(anonymous)" } else { name });
     tracekit::output::write_js_location(
@@ -456,7 +456,7 @@ fn js_call_label(frame: &CallFrame, interner: &Interner) -> String {
 /// Call Tree, Bottom-Up and Summary): its `entryIsVisibleInTimeline`, with
 /// the Styles lookups of the names seen so far cached.
 pub(crate) struct Visibility<'a> {
-    interner: &'a Interner,
+    interner: &'a Strings,
     generic: bool,
     visible_type: AHashMap<Sym, bool>,
 }
@@ -464,8 +464,8 @@ pub(crate) struct Visibility<'a> {
 impl<'a> Visibility<'a> {
     pub(crate) fn new(analysis: &'a Analysis) -> Visibility<'a> {
         Visibility {
-            interner: &analysis.interner,
-            generic: analysis.meta.as_ref().is_some_and(|m| m.trace_is_generic),
+            interner: analysis.strings(),
+            generic: analysis.is_generic(),
             visible_type: AHashMap::new(),
         }
     }
@@ -612,7 +612,7 @@ fn thread_events(
                         kept
                     }
                 };
-                let args = track.view_args(event).copied();
+                let args = tracekit_renderer::event_view_args(track, event).copied();
                 let id = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
                     let a = args.unwrap_or_default();
                     ids.intern(format!(
@@ -633,7 +633,7 @@ fn thread_events(
                 let (td_id, group) = match &mut grouped {
                     Some(g) => {
                         let group_args = if g.grouper.reads_args() {
-                            track.group_args(event)
+                            tracekit_renderer::event_group_args(track, event)
                         } else {
                             None
                         };
@@ -961,10 +961,7 @@ impl FirstLevel {
 
 /// The threads of the tracks, in the order of the tracks dump.
 pub(crate) fn threads(analysis: &Analysis) -> impl Iterator<Item = (Id, Id, &ThreadTrack)> {
-    analysis
-        .processes
-        .iter()
-        .flat_map(|(pid, p)| p.threads.iter().map(move |(tid, t)| (*pid, *tid, t)))
+    analysis.threads().map(|t| (t.pid(), t.tid(), t.track()))
 }
 
 /// Pre-order rows `(depth, node)` of a tree, siblings ordered by `order`,
@@ -1043,7 +1040,7 @@ pub fn calltree_conformance_of(
     max_depth: Option<u32>,
     group_by: GroupBy,
 ) -> String {
-    let window = Window::new(analysis.bounds, relative);
+    let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"threads\":[");
     let selected = threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))));
     for (i, (pid, tid, track)) in selected.enumerate() {
@@ -1068,9 +1065,9 @@ pub fn calltree_conformance_of(
 /// `"pid":…,"tid":…,"name":…` of a thread in the views' dumps.
 pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, tid: Id, track: &ThreadTrack) {
     out.push_str("\"pid\":");
-    pid.write_json(out, &analysis.interner);
+    pid.write_json(out, analysis.strings());
     out.push_str(",\"tid\":");
-    tid.write_json(out, &analysis.interner);
+    tid.write_json(out, analysis.strings());
     out.push_str(",\"name\":");
     match &track.name {
         Some(name) => write_json_string(out, name),
@@ -1115,10 +1112,10 @@ pub fn write_text(
     group_by: GroupBy,
 ) -> String {
     use std::fmt::Write;
-    let window = Window::new(analysis.bounds, relative);
-    let interner = &analysis.interner;
+    let window = Window::new(analysis.bounds(), relative);
+    let interner = analysis.strings();
     let span = window.end - window.start;
-    let origin = analysis.bounds.min.0 / 1000.0;
+    let origin = analysis.bounds().min.0 / 1000.0;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -1151,7 +1148,7 @@ pub fn write_text(
         };
         // A profile on its own: its samples are what the times come from.
         let samples = match (view, &views.samples) {
-            (View::TopDown, Some(samples)) if analysis.kind != tracekit::InputKind::ChromeTrace => Some(samples),
+            (View::TopDown, Some(samples)) if analysis.kind() != tracekit::InputKind::ChromeTrace => Some(samples),
             _ => None,
         };
         if let Some(samples) = samples {

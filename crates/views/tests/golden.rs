@@ -46,7 +46,7 @@ fn views_match_the_devtools_goldens() {
         let label = format!("{} ({})", case.trace, case.golden);
         eprintln!("{label}: {counts}");
         if let Some(first) = report.first_difference {
-            let divergences: Vec<&str> = analysis.diagnostics.divergences.keys().map(|d| d.as_str()).collect();
+            let divergences: Vec<&str> = analysis.diagnostics().divergences().map(|(d, _)| d.as_str()).collect();
             if let Some(reason) = known.get(&case.golden) {
                 diverging.push(format!("{label}: known difference ({reason}): {first}"));
             } else if !divergences.is_empty() && divergences.iter().all(|d| documented.iter().any(|x| x == d)) {

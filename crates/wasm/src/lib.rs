@@ -299,22 +299,23 @@ impl RawPackedTracks {
 /// DevTools met, the skips with their counts and first examples, and
 /// `text`, the lines `tracekit tracks --stats` prints (warnings included).
 pub fn diagnostics_json(analysis: &Analysis) -> String {
-    let d = &analysis.diagnostics;
+    let d = analysis.diagnostics();
     let mut out = String::from("{\"input\":");
-    write_json_string(&mut out, &format!("{:?}", analysis.kind));
+    write_json_string(&mut out, &format!("{:?}", analysis.kind()));
     let _ = write!(
         out,
         ",\"events\":{},\"inputBytes\":{},\"warnings\":[",
-        analysis.event_count, analysis.input_bytes
+        analysis.event_count(),
+        analysis.input_bytes()
     );
-    for (i, warning) in tracekit::output::warnings(analysis).into_iter().enumerate() {
+    for (i, warning) in d.warnings().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_json_string(&mut out, warning);
     }
     out.push_str("],\"divergences\":[");
-    for (i, (divergence, example)) in d.divergences.iter().enumerate() {
+    for (i, (divergence, example)) in d.divergences().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -325,7 +326,7 @@ pub fn diagnostics_json(analysis: &Analysis) -> String {
         out.push('}');
     }
     out.push_str("],\"skipped\":[");
-    for (i, (reason, record)) in d.skipped.iter().enumerate() {
+    for (i, (reason, record)) in d.skipped().enumerate() {
         if i > 0 {
             out.push(',');
         }

@@ -81,8 +81,8 @@ impl Query {
         let Some(query) = &self.thread else {
             return Ok(None);
         };
-        let found = tracekit::output::find_threads(analysis, query).map_err(|e| filter_error(&e))?;
-        Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
+        let found = analysis.find_threads(query).map_err(|e| filter_error(&e))?;
+        Ok(Some(found.into_iter().map(|t| (t.pid(), t.tid())).collect()))
     }
 
     /// As [`Query::threads`], and the window must hold time to aggregate,
@@ -90,12 +90,12 @@ impl Query {
     /// timed events, is an error saying why.
     pub fn aggregated_threads(&self, analysis: &Analysis) -> Result<Option<Vec<(Id, Id)>>, String> {
         let threads = self.threads(analysis)?;
-        let window = tracekit_views::Window::new(analysis.bounds, self.window);
+        let window = tracekit_views::Window::new(analysis.bounds(), self.window);
         if !window.is_finite() {
             return Err("the trace has no timed events, so no window to aggregate".into());
         }
         if window.end <= window.start {
-            let lasts = analysis.bounds.range().to_millis().0;
+            let lasts = analysis.bounds().range().to_millis().0;
             return Err(match self.window {
                 Some(asked) => format!(
                     "the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
