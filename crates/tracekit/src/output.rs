@@ -355,7 +355,12 @@ fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner:
     }
 }
 
-fn push_number(out: &mut String, x: f64) {
+/// A time in µs as the JSON formats write it: rounded to the nanosecond
+/// (3 decimals), as DevTools' own dumps round. The tracks' times are sums
+/// and differences of doubles (a node's self time is its duration less
+/// its children's), whose last bits are noise (`8800.000001986973`): a
+/// nanosecond is finer than any trace's clock, so rounding loses nothing.
+pub(crate) fn push_number(out: &mut String, x: f64) {
     write_json_number(out, round3(x));
 }
 
@@ -653,9 +658,9 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
     write_json_string(&mut out, &format!("{:?}", analysis.kind));
     out.push_str(",\"bounds\":{\"min\":");
-    write_json_number(&mut out, analysis.bounds.min.0);
+    push_number(&mut out, analysis.bounds.min.0);
     out.push_str(",\"max\":");
-    write_json_number(&mut out, analysis.bounds.max.0);
+    push_number(&mut out, analysis.bounds.max.0);
     out.push_str("},\"processes\":");
     write_processes(&mut out, w, analysis, filter, "nodes", true, |out, _, track, node| {
         out.push_str("{\"depth\":");
@@ -692,12 +697,12 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
             }
         }
         out.push_str(",\"ts\":");
-        write_json_number(out, node.ts.0);
+        push_number(out, node.ts.0);
         out.push_str(",\"dur\":");
-        write_json_number(out, node.dur.unwrap_or(Micros::ZERO).0);
+        push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
         out.push_str(",\"self\":");
         match node.self_time {
-            Some(s) => write_json_number(out, s.0),
+            Some(s) => push_number(out, s.0),
             None => out.push_str("null"),
         }
         out.push('}');

@@ -97,7 +97,7 @@ export interface TrackOptions {
 /** A process or thread id: a number, or a string if the trace used strings. */
 export type Id = number | string;
 
-/** A node of the plain tracks (docs/json-format.md). Times in µs, in the trace's clock. */
+/** A node of the plain tracks (docs/json-format.md). Times in µs, in the trace's clock, rounded to the nanosecond. */
 export type TrackNode =
   | {
       depth: number;

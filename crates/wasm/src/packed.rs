@@ -10,7 +10,7 @@ use std::fmt::Write;
 use ahash::AHashMap;
 use tracekit::output::Filter;
 use tracekit::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
-use tracekit_events::jsnum::write_json_number;
+use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
 use tracekit_events::names;
 
@@ -117,9 +117,9 @@ pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) 
     let mut header = String::from("{\"format\":\"tracekit-tracks-packed\",\"version\":1,\"input\":");
     write_json_string(&mut header, &format!("{:?}", analysis.kind()));
     header.push_str(",\"bounds\":{\"min\":");
-    write_json_number(&mut header, bounds.min.0);
+    write_json_number(&mut header, round3(bounds.min.0));
     header.push_str(",\"max\":");
-    write_json_number(&mut header, bounds.max.0);
+    write_json_number(&mut header, round3(bounds.max.0));
     header.push_str("},\"processes\":[");
     for (pi, process) in analysis.processes().enumerate() {
         if pi > 0 {
@@ -183,9 +183,10 @@ pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) 
 fn thread_columns(track: &ThreadTrack, filter: &Filter, origin: Micros, strings: &mut StringTable) -> Columns {
     let mut c = Columns::default();
     for node in filter.nodes(track, origin) {
-        c.ts.push(node.ts.0);
-        c.dur.push(node.dur.map_or(0.0, |d| d.0));
-        c.self_time.push(node.self_time.map_or(f64::NAN, |s| s.0));
+        // Rounded to the nanosecond, as `tracks()` (the JSON format) has them.
+        c.ts.push(round3(node.ts.0));
+        c.dur.push(node.dur.map_or(0.0, |d| round3(d.0)));
+        c.self_time.push(node.self_time.map_or(f64::NAN, |s| round3(s.0)));
         c.depth.push(node.depth);
         match node.kind {
             NodeKind::Event { name, cat, ph, .. } => {
