@@ -36,6 +36,9 @@
 //!   in the crate [`tracekit-views`](https://docs.rs/tracekit-views), a
 //!   layer over this one: add it beside `tracekit` and hand its functions
 //!   an [`Analysis`] and a thread's [`Thread::track`].
+//! - With the `serde` feature, the model implements `serde::Serialize`:
+//!   an [`Analysis`] serializes as the document of `tracekit tracks
+//!   --format json` (`docs/json-format.md`).
 //!
 //! This crate does no I/O (but read from a reader handed to
 //! [`Loader::read_from`]) and starts no thread, except through
@@ -52,6 +55,8 @@ mod input;
 mod loader;
 mod model;
 pub mod output;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod styles;
 
 pub use engine::Analysis;

@@ -210,6 +210,12 @@ impl<'a> Process<'a> {
         self.tracks.kept_by_devtools
     }
 
+    /// The strings of its analysis.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn strings(&self) -> &'a Strings {
+        &self.analysis.strings
+    }
+
     /// Its threads with tracks, in DevTools' order.
     pub fn threads(&self) -> impl ExactSizeIterator<Item = Thread<'a>> + 'a {
         let (analysis, pid) = (self.analysis, self.pid);
@@ -277,6 +283,12 @@ impl<'a> Thread<'a> {
     /// Its id, as the trace gives it: `thread.tid() == 19383`.
     pub fn tid(&self) -> Id {
         self.tid
+    }
+
+    /// The strings of its analysis.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn strings(&self) -> &'a Strings {
+        &self.analysis.strings
     }
 
     /// Its id as the outputs print it (`19383`; a string id as it is).

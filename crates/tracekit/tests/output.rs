@@ -317,7 +317,7 @@ fn json_times_are_rounded_to_the_nanosecond() {
             let written = node[key].as_f64().unwrap();
             assert_eq!(written, (time * 1000.0).round() / 1000.0, "{key} of {node}");
             assert!(
-                node[key].to_string().split('.').nth(1).map_or(true, |d| d.len() <= 3),
+                node[key].to_string().split('.').nth(1).is_none_or(|d| d.len() <= 3),
                 "{node}"
             );
         }
