@@ -46,7 +46,7 @@
 //! compiles to WebAssembly.
 //!
 //! A debug build of a crate that uses tracekit compiles tracekit without
-//! optimizations, which makes loading a trace about ten times slower; see
+//! optimizations, which makes loading a trace about 8 times slower; see
 //! "Use as a library" in the README for the two lines that fix it.
 
 mod engine;
