@@ -11,6 +11,12 @@ use crate::units::Micros;
 
 /// The `ph` field of a trace event: one ASCII character (the byte as
 /// written; any single-byte `ph` is kept, not only the ones named here).
+///
+/// ```
+/// # use tracekit_events::Phase;
+/// assert_eq!(Phase::from_str("X"), Phase::COMPLETE);
+/// assert_eq!(char::from(Phase::INSTANT.0), 'I');
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Phase(pub u8);
 

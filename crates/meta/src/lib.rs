@@ -18,7 +18,15 @@ pub use worklets::{AuctionWorklets, AuctionWorkletsHandler};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
-/// The span of the trace.
+/// The span of the trace, in µs in the trace's clock.
+///
+/// ```
+/// # use tracekit_meta::Bounds;
+/// # use tracekit_events::Micros;
+/// let bounds = Bounds { min: Micros(1000.0), max: Micros(3500.0) };
+/// assert_eq!(bounds.range().to_millis().0, 2.5);
+/// assert!(!Bounds::EMPTY.range().is_finite());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// The start of the trace.

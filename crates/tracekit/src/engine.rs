@@ -20,6 +20,24 @@ type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 /// process, and what was learnt and skipped on the way. Its accessors and
 /// the handles they return ([`Process`](crate::Process),
 /// [`Thread`](crate::Thread), [`Node`](crate::Node)) are in `model.rs`.
+///
+/// ```
+/// let trace = br#"[
+/// {"name":"process_name","ph":"M","pid":19383,"tid":1,"args":{"name":"Renderer"}},
+/// {"name":"thread_name","ph":"M","pid":19383,"tid":19383,"args":{"name":"CrRendererMain"}},
+/// {"name":"RunTask","cat":"toplevel","ph":"X","ts":1000,"dur":250,"pid":19383,"tid":19383},
+/// {"name":"Layout","cat":"devtools.timeline","ph":"X","ts":1100,"dur":100,"pid":19383,"tid":19383}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// assert_eq!(analysis.kind(), tracekit::InputKind::ChromeTrace);
+/// assert_eq!(analysis.bounds().range().to_millis().0, 0.25);
+/// let process = analysis.process(19383).unwrap();
+/// assert_eq!(process.name(), Some("Renderer"));
+/// let thread = process.thread(19383).unwrap();
+/// let names: Vec<&str> = thread.nodes().map(|n| n.name()).collect();
+/// assert_eq!(names, ["RunTask", "Layout"]);
+/// assert!(analysis.diagnostics().is_empty());
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 #[derive(Debug)]
 pub struct Analysis {
     /// What the input was.

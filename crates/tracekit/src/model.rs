@@ -38,7 +38,7 @@ impl Analysis {
         self.bounds
     }
 
-    /// The strings the tracks' symbols ([`Sym`]) stand for.
+    /// The strings the tracks' symbols ([`Sym`](crate::Sym)) stand for.
     pub fn strings(&self) -> &Strings {
         &self.strings
     }
@@ -174,6 +174,17 @@ impl Analysis {
 }
 
 /// A process with tracks (see [`Analysis::processes`]).
+///
+/// ```
+/// let trace = br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":7,"tid":8},
+///                  {"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":7,"tid":9}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// let process = analysis.process(7).unwrap();
+/// let tids: Vec<u64> = process.threads().filter_map(|t| t.tid().as_u64()).collect();
+/// assert_eq!(tids, [8, 9]);
+/// assert_eq!((process.url(), process.is_on_main_frame()), (None, false));
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Process<'a> {
     analysis: &'a Analysis,
@@ -308,7 +319,24 @@ impl<'a> Thread<'a> {
     }
 
     /// Its tracks as they are stored, for code that works on them in bulk
-    /// (the aggregated views of `tracekit-views` take them).
+    /// (the aggregated views of `tracekit-views` take them): the nodes in
+    /// pre-order, names as symbols of [`Analysis::strings`].
+    ///
+    /// ```
+    /// use tracekit::NodeKind;
+    /// let trace = br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":1,"tid":2},
+    ///                  {"name":"Layout","ph":"X","ts":2,"dur":3,"pid":1,"tid":2}]"#;
+    /// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+    /// let track = analysis.thread(1, 2).unwrap().track();
+    /// let layout = analysis.strings().lookup("Layout").unwrap();
+    /// let layouts = track
+    ///     .nodes
+    ///     .iter()
+    ///     .filter(|n| matches!(n.kind, NodeKind::Event { name, .. } if name == layout))
+    ///     .count();
+    /// assert_eq!(layouts, 1);
+    /// # Ok::<(), tracekit::LoadError>(())
+    /// ```
     pub fn track(&self) -> &'a ThreadTrack {
         self.track
     }
