@@ -239,7 +239,7 @@ fn views_fixtures() -> anyhow::Result<()> {
                 continue;
             }
         };
-        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
+        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by)?;
         let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;
         let report =
             compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).map_err(anyhow::Error::msg)?;

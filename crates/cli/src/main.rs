@@ -745,6 +745,7 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
     let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
     check_window_has_time(&input, &analysis, args.window, "aggregate")?;
     let window = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
+    // The analysis was loaded with what the grouping reads: no error.
     let text = match args.format {
         CalltreeFormat::Text => {
             let view = if args.bottom_up {
@@ -755,17 +756,15 @@ fn calltree(args: CalltreeArgs, quiet: bool, max_nodes: usize) -> Result<(), Str
             tracekit_views::write_text(&analysis, only.as_deref(), view, window, args.max_depth, group_by)
         }
         CalltreeFormat::Json => {
-            let mut s = tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth, group_by);
-            s.push('\n');
-            s
+            tracekit_views::calltree_json(&analysis, only.as_deref(), window, args.max_depth, group_by)
+                .map(|s| s + "\n")
         }
         CalltreeFormat::Conformance => {
-            let mut s =
-                tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth, group_by);
-            s.push('\n');
-            s
+            tracekit_views::calltree_conformance_of(&analysis, only.as_deref(), window, args.max_depth, group_by)
+                .map(|s| s + "\n")
         }
-    };
+    }
+    .map_err(|e| format!("{}: {e}", input.name()))?;
     Output::new(args.output).write(&text)
 }
 

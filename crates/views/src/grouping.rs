@@ -37,6 +37,33 @@ pub enum GroupBy {
     Frame,
 }
 
+/// Grouping by URL, domain, subdomain or frame asked of an analysis made
+/// without what it reads of the events
+/// ([`tracekit::AnalyzeOptions::with_group_args`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupingError {
+    group_by: GroupBy,
+}
+
+impl GroupingError {
+    /// The grouping asked for.
+    pub fn group_by(&self) -> GroupBy {
+        self.group_by
+    }
+}
+
+impl std::fmt::Display for GroupingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "grouping by {} needs an analysis made with AnalyzeOptions::with_group_args(true)",
+            self.group_by.name()
+        )
+    }
+}
+
+impl std::error::Error for GroupingError {}
+
 /// The group id of "no URL" and "no frame": DevTools' own empty group.
 const EMPTY_GROUP: &str = "";
 
@@ -76,6 +103,19 @@ impl GroupBy {
             self,
             GroupBy::Domain | GroupBy::Subdomain | GroupBy::Url | GroupBy::Frame
         )
+    }
+
+    /// Whether `analysis` holds what this grouping reads: the events'
+    /// group args when it [reads them](GroupBy::reads_args).
+    ///
+    /// # Errors
+    ///
+    /// [`GroupingError`] when the analysis was made without them.
+    pub fn check(self, analysis: &Analysis) -> Result<(), GroupingError> {
+        if self.reads_args() && !analysis.has_group_args() {
+            return Err(GroupingError { group_by: self });
+        }
+        Ok(())
     }
 
     /// The readable label of the group `id`, as the panel shows it: a
@@ -158,17 +198,10 @@ pub(crate) struct Grouper<'a> {
 }
 
 impl<'a> Grouper<'a> {
-    /// # Panics
-    ///
-    /// When grouping by URL, domain or frame, if the analysis did not keep
-    /// the events' group args ([`tracekit::AnalyzeOptions::group_args`]).
-    pub(crate) fn new(group_by: GroupBy, analysis: &'a Analysis) -> Grouper<'a> {
-        assert!(
-            !group_by.reads_args() || analysis.has_group_args(),
-            "grouping by {} needs an analysis made with AnalyzeOptions::with_group_args(true)",
-            group_by.name()
-        );
-        Grouper {
+    /// A grouper, if `analysis` holds what it reads ([`GroupBy::check`]).
+    pub(crate) fn new(group_by: GroupBy, analysis: &'a Analysis) -> Result<Grouper<'a>, GroupingError> {
+        group_by.check(analysis)?;
+        Ok(Grouper {
             group_by,
             analysis,
             ids: Vec::new(),
@@ -177,7 +210,7 @@ impl<'a> Grouper<'a> {
             categories: AHashMap::new(),
             by_category: AHashMap::new(),
             by_symbol: AHashMap::new(),
-        }
+        })
     }
 
     /// The group of a JS call of `frame`: `idle` for the `(idle)` function,

@@ -10,20 +10,25 @@ use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
 use crate::{
-    preorder, sibling_order, thread_views_to_depth, threads, write_thread_keys, GroupBy, ThreadViews, Tree, View,
-    Window,
+    preorder, sibling_order, thread_views_to_depth, threads, write_thread_keys, GroupBy, GroupingError, ThreadViews,
+    Tree, View, Window,
 };
 
 /// The JSON document of the threads `only` names (`None`: all), over the
 /// window `relative` (ms from the trace start; `None`: the trace), rows
 /// of depth < `max_depth`, grouped by `group_by`. One line, no newline.
+///
+/// # Errors
+///
+/// As [`thread_views_to_depth`](crate::thread_views_to_depth).
 pub fn calltree_json(
     analysis: &Analysis,
     only: Option<&[(Id, Id)]>,
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> String {
+) -> Result<String, GroupingError> {
+    group_by.check(analysis)?;
     let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
@@ -35,7 +40,7 @@ pub fn calltree_json(
         if i > 0 {
             out.push(',');
         }
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by)?;
         out.push('{');
         write_thread_keys(&mut out, analysis, pid, tid, track);
         if let Some(samples) = &views.samples {
@@ -54,7 +59,7 @@ pub fn calltree_json(
         out.push('}');
     }
     out.push_str("]}");
-    out
+    Ok(out)
 }
 
 /// One view's nodes: `[{"id","name","url","line","column","depth",

@@ -40,7 +40,7 @@ pub mod summary;
 mod url;
 
 use grouping::Grouper;
-pub use grouping::{domain_group, GroupBy};
+pub use grouping::{domain_group, GroupBy, GroupingError};
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
 pub use tracekit::styles;
 
@@ -680,6 +680,7 @@ struct Open {
 /// grouping.
 pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) -> ThreadViews {
     thread_views_to_depth(analysis, track, window, None, GroupBy::None)
+        .unwrap_or_else(|e| unreachable!("{e}: no grouping reads no args"))
 }
 
 /// [`thread_views`] grouped by `group_by`, with the Bottom-Up built only
@@ -687,10 +688,10 @@ pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) ->
 /// event and ancestor); group nodes are at depth 0. The Call Tree and the
 /// nodes built are the same as without a limit.
 ///
-/// # Panics
+/// # Errors
 ///
-/// When `group_by` reads the events' args ([`GroupBy::reads_args`]) and
-/// the analysis was made without them
+/// [`GroupingError`] when `group_by` reads the events' args
+/// ([`GroupBy::reads_args`]) and the analysis was made without them
 /// ([`tracekit::AnalyzeOptions::with_group_args`]).
 pub fn thread_views_to_depth(
     analysis: &Analysis,
@@ -698,18 +699,20 @@ pub fn thread_views_to_depth(
     window: Window,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> ThreadViews {
+) -> Result<ThreadViews, GroupingError> {
     // Callers of a chain of depth d (0-based, counted without the group
     // level) are built for d + 1 + group levels < max_depth.
     let group_levels = usize::from(group_by != GroupBy::None);
     let callers = max_depth.map_or(usize::MAX, |m| (m as usize).saturating_sub(1 + group_levels));
     let mut ids = Ids::default();
-    let mut grouper = (group_by != GroupBy::None).then(|| Grouper::new(group_by, analysis));
+    let mut grouper = (group_by != GroupBy::None)
+        .then(|| Grouper::new(group_by, analysis))
+        .transpose()?;
     let mut top_down = Tree::new();
     let mut bottom_up = Tree::new();
     if !window.is_finite() {
         let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
-        return ThreadViews {
+        return Ok(ThreadViews {
             ids: ids.strings,
             labels: ids.labels,
             frames: ids.frames,
@@ -718,7 +721,7 @@ pub fn thread_views_to_depth(
             top_down,
             bottom_up,
             samples: None,
-        };
+        });
     }
     let grouped = grouper.as_mut().map(|grouper| GroupedIds {
         grouper,
@@ -927,7 +930,7 @@ pub fn thread_views_to_depth(
     // After the group nodes: the counts of a group are its nodes'.
     let samples = samples.map(|s| s.finish(&top_down));
     let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
-    ThreadViews {
+    Ok(ThreadViews {
         ids: ids.strings,
         labels: ids.labels,
         frames: ids.frames,
@@ -936,7 +939,7 @@ pub fn thread_views_to_depth(
         top_down,
         bottom_up,
         samples,
-    }
+    })
 }
 
 /// A row of the Bottom-Up's first level, while the walk sums it.
@@ -1024,13 +1027,14 @@ fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Opt
 /// of depth < `max_depth`, and no grouping.
 pub fn calltree_conformance(analysis: &Analysis, relative: Option<(f64, f64)>, max_depth: Option<u32>) -> String {
     calltree_conformance_of(analysis, None, relative, max_depth, GroupBy::None)
+        .unwrap_or_else(|e| unreachable!("{e}: no grouping reads no args"))
 }
 
 /// [`calltree_conformance`] of the threads `only` names (`(pid, tid)`;
 /// `None`: every thread), grouped by `group_by` (`calltree.mjs
 /// --group-by`): group nodes are rows of depth 0, with their group id.
 ///
-/// # Panics
+/// # Errors
 ///
 /// As [`thread_views_to_depth`].
 pub fn calltree_conformance_of(
@@ -1039,7 +1043,8 @@ pub fn calltree_conformance_of(
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> String {
+) -> Result<String, GroupingError> {
+    group_by.check(analysis)?;
     let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"threads\":[");
     let selected = threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))));
@@ -1047,7 +1052,7 @@ pub fn calltree_conformance_of(
         if i > 0 {
             out.push(',');
         }
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by)?;
         out.push('{');
         write_thread_keys(&mut out, analysis, pid, tid, track);
         out.push_str(",\"topDown\":[");
@@ -1059,7 +1064,7 @@ pub fn calltree_conformance_of(
     out.push_str("],");
     write_rounded_window(&mut out, window);
     out.push('}');
-    out
+    Ok(out)
 }
 
 /// `"pid":…,"tid":…,"name":…` of a thread in the views' dumps.
@@ -1100,7 +1105,7 @@ pub enum View {
 /// kind and [`GroupBy::label`] (`category Scripting`, `domain
 /// [unattributed]`); rows of depth < `max_depth`.
 ///
-/// # Panics
+/// # Errors
 ///
 /// As [`thread_views_to_depth`].
 pub fn write_text(
@@ -1110,8 +1115,9 @@ pub fn write_text(
     relative: Option<(f64, f64)>,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> String {
+) -> Result<String, GroupingError> {
     use std::fmt::Write;
+    group_by.check(analysis)?;
     let window = Window::new(analysis.bounds(), relative);
     let interner = analysis.strings();
     let span = window.end - window.start;
@@ -1134,7 +1140,7 @@ pub fn write_text(
     );
     let percent = |x: f64| if span > 0.0 { x / span * 100.0 } else { 0.0 };
     for (pid, tid, track) in threads(analysis).filter(|(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid)))) {
-        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by);
+        let views = thread_views_to_depth(analysis, track, window, max_depth, group_by)?;
         let _ = writeln!(
             out,
             "thread {}{} (pid {})",
@@ -1194,7 +1200,7 @@ pub fn write_text(
             out.push('\n');
         }
     }
-    out
+    Ok(out)
 }
 
 /// The order of siblings as the panel sorts them by default: by total

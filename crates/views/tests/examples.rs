@@ -95,7 +95,8 @@ fn text_shows_labels_times_and_percents() {
         None,
         None,
         tracekit_views::GroupBy::None,
-    );
+    )
+    .unwrap();
     assert_eq!(
         text,
         "Call Tree, window 0.000..3.000 ms from the trace start (3.000 ms)
@@ -114,7 +115,8 @@ thread 1 CrRendererMain (pid 1)
         None,
         Some(2),
         tracekit_views::GroupBy::None,
-    );
+    )
+    .unwrap();
     assert!(bu.starts_with(
         "Bottom-Up, window 0.000..3.000 ms from the trace start (3.000 ms)
 thread 1 CrRendererMain (pid 1)

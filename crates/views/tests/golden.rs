@@ -36,7 +36,7 @@ fn views_match_the_devtools_goldens() {
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
         let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
         let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
-        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by);
+        let ours = tracekit_views::calltree_conformance_of(&analysis, None, case.window, None, group_by).unwrap();
         let golden = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&case.golden)).unwrap();
         let report = compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).unwrap();
         let set = Path::new(&case.trace).parent().unwrap().to_string_lossy().into_owned();

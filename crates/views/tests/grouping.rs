@@ -19,10 +19,9 @@ fn analysis(name: &str) -> tracekit::Analysis {
 /// rows under the group `group` only (`None`: all), joined by ` | `.
 fn rows(name: &str, group_by: GroupBy, view: &str, thread: &str, group: Option<&str>) -> String {
     let analysis = analysis(name);
-    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance_of(
-        &analysis, None, None, None, group_by,
-    ))
-    .unwrap();
+    let dump: serde_json::Value =
+        serde_json::from_str(&tracekit_views::calltree_conformance_of(&analysis, None, None, None, group_by).unwrap())
+            .unwrap();
     let thread = dump["threads"]
         .as_array()
         .unwrap()
@@ -178,7 +177,8 @@ fn a_depth_limit_is_a_pure_filter_of_the_grouped_rows() {
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &options).unwrap();
     let dump = |depth: Option<u32>| -> serde_json::Value {
         let text =
-            tracekit_views::calltree_conformance_of(&analysis, None, Some((600.0, 1400.0)), depth, GroupBy::Domain);
+            tracekit_views::calltree_conformance_of(&analysis, None, Some((600.0, 1400.0)), depth, GroupBy::Domain)
+                .unwrap();
         serde_json::from_str(&text).unwrap()
     };
     let full = dump(None);
@@ -213,10 +213,18 @@ fn categories_need_no_args_but_urls_do() {
     let dump = |a: &tracekit::Analysis, g| tracekit_views::calltree_conformance_of(a, None, None, None, g);
     assert_eq!(dump(&without, GroupBy::Category), dump(&with, GroupBy::Category));
     assert_eq!(dump(&without, GroupBy::None), dump(&with, GroupBy::None));
-    let no_urls = std::panic::catch_unwind(|| dump(&without, GroupBy::Url)).unwrap_err();
-    let message = no_urls.downcast_ref::<String>().unwrap();
+    for group_by in [GroupBy::Url, GroupBy::Domain, GroupBy::Subdomain, GroupBy::Frame] {
+        let error = dump(&without, group_by).unwrap_err();
+        assert_eq!(error.group_by(), group_by);
+        assert_eq!(
+            error,
+            tracekit_views::calltree_json(&without, None, None, None, group_by).unwrap_err()
+        );
+        assert_eq!(error, group_by.check(&without).unwrap_err());
+        assert!(dump(&with, group_by).is_ok());
+    }
     assert_eq!(
-        message,
+        dump(&without, GroupBy::Url).unwrap_err().to_string(),
         "grouping by url needs an analysis made with AnalyzeOptions::with_group_args(true)"
     );
 }
@@ -224,23 +232,11 @@ fn categories_need_no_args_but_urls_do() {
 #[test]
 fn text_of_the_grouped_views() {
     let analysis = analysis("grouping.json");
-    let mut text = tracekit_views::write_text(&analysis, None, View::TopDown, None, None, GroupBy::Domain);
-    text.push_str(&tracekit_views::write_text(
-        &analysis,
-        None,
-        View::BottomUp,
-        None,
-        Some(2),
-        GroupBy::Category,
-    ));
-    text.push_str(&tracekit_views::write_text(
-        &analysis,
-        None,
-        View::TopDown,
-        None,
-        Some(1),
-        GroupBy::Frame,
-    ));
+    let mut text = tracekit_views::write_text(&analysis, None, View::TopDown, None, None, GroupBy::Domain).unwrap();
+    text.push_str(
+        &tracekit_views::write_text(&analysis, None, View::BottomUp, None, Some(2), GroupBy::Category).unwrap(),
+    );
+    text.push_str(&tracekit_views::write_text(&analysis, None, View::TopDown, None, Some(1), GroupBy::Frame).unwrap());
     insta::with_settings!({
         snapshot_path => "../../../fixtures/snapshots",
         prepend_module_to_snapshot => false,
