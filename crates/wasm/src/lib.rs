@@ -193,8 +193,14 @@ impl RawTrace {
         let query = Query::new(thread, window_start, window_end, max_depth, None)?;
         group_by.check(&self.analysis).map_err(|e| query::grouping_error(&e))?;
         let threads = query.aggregated_threads(&self.analysis)?;
-        tracekit_views::calltree_json(&self.analysis, threads.as_deref(), query.window, query.max_depth, group_by)
-            .map_err(|e| query::grouping_error(&e))
+        tracekit_views::calltree_json(
+            &self.analysis,
+            threads.as_deref(),
+            query.window,
+            query.max_depth,
+            group_by,
+        )
+        .map_err(|e| query::grouping_error(&e))
     }
 
     /// The flame chart's data (`tracekit chart`'s, `docs/chart.md`) of the
@@ -439,7 +445,9 @@ mod tests {
     fn the_chart_is_the_chart_commands_data() {
         let a = analysis();
         let trace = RawTrace { analysis: a };
-        let mut chart = trace.chart(Some("CrRendererMain".into()), None, None, Some("t".into())).unwrap();
+        let mut chart = trace
+            .chart(Some("CrRendererMain".into()), None, None, Some("t".into()))
+            .unwrap();
         let expected = tracekit::export::chart::data(
             &trace.analysis,
             &tracekit::output::Filter {
