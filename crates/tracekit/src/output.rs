@@ -14,7 +14,25 @@ use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode
 use crate::engine::Analysis;
 use crate::loader::InputKind;
 
-/// Which part of the tracks to print.
+/// Which part of the tracks to print: the options of `tracekit tracks`.
+///
+/// ```
+/// use tracekit::output::{text, Filter};
+/// let trace = br#"[
+/// {"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
+/// {"name":"RunTask","ph":"X","ts":1000,"dur":5000,"pid":1,"tid":10},
+/// {"name":"Layout","ph":"X","ts":2000,"dur":50,"pid":1,"tid":10}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// let filter = Filter {
+///     thread: Some("CrRendererMain".into()),
+///     min_duration_ms: Some(1.0),
+///     ..Filter::default()
+/// };
+/// filter.validate(&analysis).expect("the thread exists");
+/// let out = text(&analysis, &filter);
+/// assert!(out.contains("RunTask  @0.000 +5.000 self 4.950") && !out.contains("Layout"), "{out}");
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     /// Only the threads this names (see [`Analysis::find_threads`]): a thread name,
@@ -37,6 +55,7 @@ pub struct Filter {
 
 /// A thread with tracks, as thread matching and its errors name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ThreadRef {
     /// Its process.
     pub pid: Id,
@@ -61,6 +80,7 @@ impl std::fmt::Display for ThreadRef {
 
 /// Why a [`Filter`] cannot be used on an analysis.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum FilterError {
     /// No thread with tracks matches the query. `threads` are those that
     /// exist; `not_built` are threads that match it in processes that

@@ -42,6 +42,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The data of a chart, as the renderer reads it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ChartData {
     /// The header: one JSON object (`docs/chart.md`).
     pub header: String,

@@ -45,6 +45,7 @@ pub use speedscope::speedscope;
 
 /// An export format, for front ends that choose one by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// speedscope's JSON file format ([`speedscope()`]).
     Speedscope,
