@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
     for (name, parallelism) in [("sequential", Parallelism::Sequential), ("rayon", Parallelism::Rayon)] {
         let options = AnalyzeOptions::default().with_parallelism(parallelism);
         group.bench_function(format!("kitchen-sink 12 MB, {name}"), |b| {
-            b.iter(|| analyze_bytes(black_box(&bytes), &options).expect("loads").event_count)
+            b.iter(|| analyze_bytes(black_box(&bytes), &options).expect("loads").event_count())
         });
     }
     let analysis = analyze_bytes(&bytes, &AnalyzeOptions::default()).expect("loads");

@@ -20,8 +20,8 @@ fn bench(c: &mut Criterion) {
     let bytes = tracekit_benches::kitchen_sink();
     let options = AnalyzeOptions::default().with_parallelism(Parallelism::Sequential);
     let analysis = analyze_bytes(&bytes, &options).expect("the fixture loads");
-    let window = Window::new(analysis.bounds, None);
-    let threads: Vec<_> = analysis.processes.values().flat_map(|p| p.threads.values()).collect();
+    let window = Window::new(analysis.bounds(), None);
+    let threads: Vec<_> = analysis.threads().map(|t| t.track()).collect();
     let mut group = c.benchmark_group("views");
     group
         .sampling_mode(SamplingMode::Flat)

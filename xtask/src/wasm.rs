@@ -28,6 +28,11 @@ const DEBIAN_WASM_LD: &str = "/usr/lib/llvm-22/bin/wasm-ld";
 const DEBIAN_STD_SOURCES: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
 /// The package's files copied from crates/wasm/js/ as they are.
 const PACKAGE_FILES: &[&str] = &["tracekit.js", "tracekit.d.ts", "README.md", "demo/index.html"];
+/// The flame chart's renderer, `tracekit chart`'s own
+/// (`crates/tracekit/src/export/chart/renderer.js`), copied into the
+/// package as this file: the demo draws with it, and so can a page of
+/// the package's users.
+const CHART_RENDERER: &str = "chart/renderer.js";
 /// The files wasm-bindgen writes (`--out-name tracekit_wasm`).
 const GLUE_FILES: &[&str] = &["tracekit_wasm.js", "tracekit_wasm_bg.wasm"];
 
@@ -285,12 +290,17 @@ fn write_package(bindgen: &Path, module: &Path, out: &Path) -> anyhow::Result<()
             .arg(module),
     )?;
     let js = crate::root().join("crates/wasm/js");
-    for name in PACKAGE_FILES {
+    let renderer = crate::root().join("crates/tracekit/src/export/chart/renderer.js");
+    let copies = PACKAGE_FILES
+        .iter()
+        .map(|name| (js.join(name), *name))
+        .chain([(renderer, CHART_RENDERER)]);
+    for (from, name) in copies {
         let to = out.join(name);
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        std::fs::copy(js.join(name), &to).with_context(|| format!("copying {name}"))?;
+        std::fs::copy(&from, &to).with_context(|| format!("copying {}", from.display()))?;
     }
     std::fs::write(out.join("package.json"), package_json()).context("writing package.json")?;
     Ok(())
@@ -302,6 +312,7 @@ fn package_json() -> String {
     let version = env!("CARGO_PKG_VERSION");
     let mut files: Vec<&str> = PACKAGE_FILES.to_vec();
     files.extend(GLUE_FILES);
+    files.push(CHART_RENDERER);
     let files: Vec<String> = files.iter().map(|f| format!("\"{f}\"")).collect();
     format!(
         r#"{{
@@ -319,10 +330,11 @@ fn package_json() -> String {
       "default": "./tracekit.js"
     }},
     "./tracekit_wasm_bg.wasm": "./tracekit_wasm_bg.wasm",
+    "./{CHART_RENDERER}": "./{CHART_RENDERER}",
     "./package.json": "./package.json"
   }},
   "files": [{}],
-  "sideEffects": false,
+  "sideEffects": ["./{CHART_RENDERER}"],
   "engines": {{
     "node": ">=20"
   }},

@@ -613,7 +613,7 @@ fn load(input: &Input, options: &AnalyzeOptions, quiet: bool) -> Result<Loaded, 
     progress.finish();
     read.map_err(|e| e.to_string())?;
     let analysis = loader.finish().map_err(|e| e.to_string())?;
-    span.record("json_bytes", analysis.input_bytes as u64);
+    span.record("json_bytes", analysis.input_bytes() as u64);
     Ok(Loaded { analysis, bytes, gzip })
 }
 
@@ -700,7 +700,7 @@ fn print_warnings(input: &Input, analysis: &tracekit::Analysis, quiet: bool) {
     if quiet {
         return;
     }
-    for warning in tracekit::output::warnings(analysis) {
+    for warning in analysis.diagnostics().warnings() {
         eprintln!("tracekit: warning: {}: {warning}", input.name());
     }
 }
@@ -780,17 +780,11 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
             };
             tracekit_views::write_text(&analysis, view, &view_options)
         }
-        CalltreeFormat::Json => {
-            let mut s = tracekit_views::calltree_json(&analysis, &view_options);
-            s.push('\n');
-            s
-        }
-        CalltreeFormat::Conformance => {
-            let mut s = tracekit_views::calltree_conformance(&analysis, &view_options);
-            s.push('\n');
-            s
-        }
-    };
+        CalltreeFormat::Json => tracekit_views::calltree_json(&analysis, &view_options).map(|s| s + "\n"),
+        CalltreeFormat::Conformance => tracekit_views::calltree_conformance(&analysis, &view_options).map(|s| s + "\n"),
+    }
+    // The analysis was loaded with what the grouping reads: no error.
+    .map_err(|e| format!("{}: {e}", input.name()))?;
     drop(_span);
     Output::new(args.output).write(&text)
 }
@@ -805,9 +799,10 @@ fn selected_threads(
     let Some(query) = thread else {
         return Ok(None);
     };
-    let found = tracekit::output::find_threads(analysis, query)
+    let found = analysis
+        .find_threads(query)
         .map_err(|e| format!("{}: {}", input.name(), filter_error(&e)))?;
-    Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
+    Ok(Some(found.into_iter().map(|t| (t.pid(), t.tid())).collect()))
 }
 
 /// The aggregated views of no time are all zeros (or NaN percents): an
@@ -820,7 +815,7 @@ fn check_window_has_time(
     what: &str,
 ) -> Result<(), String> {
     let relative = asked.filter(|(a, b)| a.is_finite() || b.is_finite());
-    let window = tracekit_views::Window::new(analysis.bounds, relative);
+    let window = tracekit_views::Window::new(analysis.bounds(), relative);
     if !window.is_finite() {
         return Err(format!(
             "{}: the trace has no timed events, so no window to {what}",
@@ -828,7 +823,7 @@ fn check_window_has_time(
         ));
     }
     if window.end <= window.start {
-        let lasts = analysis.bounds.range().to_millis().0;
+        let lasts = analysis.bounds().range().to_millis().0;
         return Err(match asked {
             Some(asked) => format!(
                 "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",

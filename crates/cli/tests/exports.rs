@@ -74,8 +74,8 @@ struct ExpectedThread {
 /// The threads with nodes of an analysis, in the formats' order.
 fn expected_threads(analysis: &tracekit::Analysis) -> Vec<ExpectedThread> {
     let mut out = Vec::new();
-    for thread in tracekit::output::threads(analysis) {
-        let track = &analysis.processes[&thread.pid].threads[&thread.tid];
+    for thread in analysis.threads() {
+        let track = thread.track();
         if track.nodes.is_empty() {
             continue;
         }
@@ -88,16 +88,16 @@ fn expected_threads(analysis: &tracekit::Analysis) -> Vec<ExpectedThread> {
             .iter()
             .filter(|n| {
                 track.js_frame(&n.kind).is_some_and(|f| {
-                    let url = analysis.interner.resolve(f.call_frame.url);
+                    let url = analysis.strings().resolve(f.call_frame.url);
                     !url.is_empty() || f.call_frame.line_number.is_some_and(|l| l >= 0.0)
                 })
             })
             .count();
         out.push(ExpectedThread {
-            pid: thread.pid.to_js_string(&analysis.interner),
+            pid: thread.pid().to_js_string(analysis.strings()),
             label: thread.to_string(),
-            name: thread.name.clone(),
-            tid: thread.tid_text.clone(),
+            name: thread.name().map(str::to_owned),
+            tid: thread.tid_text(),
             self_us: track.nodes.iter().filter_map(|n| n.self_time).map(|t| t.0).sum(),
             nodes: track.nodes.len(),
             js_calls: js.len(),
@@ -750,10 +750,9 @@ fn perfetto_trace_decodes_with_perfettos_python_bindings() {
             let tolerance = 1e-3 * thread.nodes as f64;
             assert_close(&what, track["selfUs"].as_f64().unwrap(), thread.self_us, tolerance);
             let process = analysis
-                .processes
-                .keys()
-                .find(|p| p.to_js_string(&analysis.interner) == thread.pid);
-            let process_name = process.and_then(|p| tracekit::output::process_name(&analysis, *p));
+                .processes()
+                .find(|p| p.pid().to_js_string(analysis.strings()) == thread.pid);
+            let process_name = process.and_then(|p| p.name());
             assert_eq!(track["process"].as_str(), process_name, "{what}: the process's name");
         }
         if name == "kitchen-sink.json.gz" {

@@ -216,10 +216,9 @@ pub fn run_ours(file: &Path, parallelism: tracekit::Parallelism) -> Result<Ours,
     Ok(Ours {
         dump: tracekit::output::conformance(&analysis),
         divergences: analysis
-            .diagnostics
-            .divergences
-            .iter()
-            .map(|(d, example)| (d.as_str().to_owned(), example.clone()))
+            .diagnostics()
+            .divergences()
+            .map(|(d, example)| (d.as_str().to_owned(), example.to_owned()))
             .collect(),
     })
 }

@@ -607,7 +607,7 @@ fn dump_of(bytes: &[u8]) -> (String, Vec<String>) {
     let analysis = tracekit::analyze_bytes(bytes, &tracekit::AnalyzeOptions::default()).unwrap();
     (
         tracekit::output::conformance(&analysis),
-        analysis.diagnostics.warnings.clone(),
+        analysis.diagnostics().warnings().map(str::to_owned).collect(),
     )
 }
 

@@ -1,7 +1,7 @@
 //! Call frames: where a profile node's function lives.
 
 use tracekit_events::jsnum::write_js_number;
-use tracekit_events::{Interner, Sym};
+use tracekit_events::{Strings, Sym};
 
 /// A function location. Strings are interned; a number the profile left
 /// out is `None` and prints as JavaScript prints `undefined`. A string the
@@ -73,7 +73,7 @@ impl CallFrame {
 
     /// `js:<functionName>@<url>:<lineNumber>:<columnNumber>`, the label of a
     /// JS call in the conformance dump.
-    pub fn write_label(&self, out: &mut String, interner: &Interner) {
+    pub fn write_label(&self, out: &mut String, interner: &Strings) {
         out.push_str("js:");
         out.push_str(interner.resolve(self.function_name));
         out.push('@');
@@ -85,7 +85,7 @@ impl CallFrame {
     }
 
     /// [`CallFrame::write_label`] into a new string.
-    pub fn label(&self, interner: &Interner) -> String {
+    pub fn label(&self, interner: &Strings) -> String {
         let mut s = String::new();
         self.write_label(&mut s, interner);
         s

@@ -213,7 +213,7 @@ impl Scalar<'_> {
     fn id(&self, interner: &mut Interner) -> Option<Id> {
         match self {
             Scalar::Num(x) if x.is_finite() => Some(Id::num(*x)),
-            Scalar::Str(s) => Some(Id::Str(interner.intern(s))),
+            Scalar::Str(s) => Some(Id::str(interner.intern(s))),
             _ => None,
         }
     }
@@ -842,7 +842,7 @@ mod tests {
         assert_eq!(profiles.len(), 2);
 
         let main = &profiles[0];
-        assert_eq!(main.tid, Id::Str(interner.lookup("main").unwrap()));
+        assert_eq!(main.tid, Id::str(interner.lookup("main").unwrap()));
         assert_eq!(main.pid, Some(Id::num(7.0)), "the tid's other samples give the pid");
         assert_eq!(
             nodes(main, &interner),
@@ -913,8 +913,8 @@ mod tests {
             {"tid":"1","ts":4,"sf":1,"pid":"p"}]"#;
         let (profiles, interner, _) = convert(samples, frames);
         assert_eq!(profiles.len(), 2);
-        assert_eq!(profiles[0].tid, Id::Str(interner.lookup("1").unwrap()));
-        assert_eq!(profiles[0].pid, Some(Id::Str(interner.lookup("p").unwrap())));
+        assert_eq!(profiles[0].tid, Id::str(interner.lookup("1").unwrap()));
+        assert_eq!(profiles[0].pid, Some(Id::str(interner.lookup("p").unwrap())));
         assert_eq!(profiles[0].raw.samples.as_ref().unwrap().len(), 2);
         assert_eq!(profiles[1].tid, Id::num(1.0));
         assert_eq!(profiles[1].pid, None);
@@ -1128,7 +1128,7 @@ mod tests {
         assert!(diag.skipped.is_empty(), "{:?}", diag.skipped);
         assert_eq!(profiles.len(), 2);
         let js = &profiles[0];
-        assert_eq!(js.tid, Id::Str(interner.lookup("4242").unwrap()));
+        assert_eq!(js.tid, Id::str(interner.lookup("4242").unwrap()));
         assert_eq!(js.pid, Some(Id::num(4200.0)));
         assert_eq!(
             nodes(js, &interner),
@@ -1145,7 +1145,7 @@ mod tests {
         assert_eq!(js.raw.start_time, Micros(5_000_000.0));
         assert_eq!(js.raw.end_time, Micros(5_008_000.0));
         let worker = &profiles[1];
-        assert_eq!(worker.tid, Id::Str(interner.lookup("4243").unwrap()));
+        assert_eq!(worker.tid, Id::str(interner.lookup("4243").unwrap()));
         assert_eq!(worker.raw.samples, Some(vec![2, 2, 3]));
         for p in &profiles {
             assert_model_accepts(p);
@@ -1173,7 +1173,7 @@ mod tests {
         assert!(diag.skipped.is_empty(), "{:?}", diag.skipped);
         assert_eq!(profiles.len(), 1);
         let p = &profiles[0];
-        assert_eq!(p.tid, Id::Str(interner.lookup("7695").unwrap()));
+        assert_eq!(p.tid, Id::str(interner.lookup("7695").unwrap()));
         assert_eq!(p.pid, Some(Id::num(7512.0)));
         let bundle = "http://localhost:8081/index.bundle?platform=android&dev=false&minify=false&app=org.toshi&modulesOnly=false&runModule=true";
         assert_eq!(

@@ -288,10 +288,7 @@ impl<'a> ScannedBlock<'a> {
         for chunk in self.chunks {
             let remap: Vec<Sym> = chunk.interner.iter().map(|s| interner.intern(s)).collect();
             let sym = |s: Sym| remap[s.0 as usize];
-            let id = |v: Id| match v {
-                Id::Str(s) => Id::Str(sym(s)),
-                other => other,
-            };
+            let id = |v: Id| v.as_sym().map_or(v, |s| Id::str(sym(s)));
             events.extend(chunk.events.into_iter().map(|e| Event {
                 name: sym(e.name),
                 cat: sym(e.cat),
@@ -348,8 +345,8 @@ fn finish_event<'a>(
         ph,
         ts,
         dur: raw.dur.map(|n| Micros(n.value)),
-        pid: raw.pid.map(|p| p.intern(interner)).unwrap_or(Id::Missing),
-        tid: raw.tid.map(|t| t.intern(interner)).unwrap_or(Id::Missing),
+        pid: raw.pid.map(|p| p.intern(interner)).unwrap_or(Id::MISSING),
+        tid: raw.tid.map(|t| t.intern(interner)).unwrap_or(Id::MISSING),
         id: raw.id.map(|i| i.intern(interner)),
         sample_trace_id: match (ph, raw.args) {
             (Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT, Some(args)) => {

@@ -152,6 +152,7 @@ reasons! {
 
 /// One kind of skipped data: how often it happened and the first example.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SkipRecord {
     /// How many times.
     pub count: u64,

@@ -25,7 +25,15 @@ pub enum ErrorKind {
     TooManyNodes,
 }
 
-/// A load failure: its kind, what is wrong and where.
+/// A load failure: its kind, what is wrong and where. Its text is the
+/// one line the CLI prints after the file's name.
+///
+/// ```
+/// # use tracekit_events::{ErrorKind, LoadError};
+/// let error = LoadError::at(ErrorKind::NotATrace, 16, "invalid JSON");
+/// assert_eq!((error.kind(), error.offset()), (ErrorKind::NotATrace, Some(16)));
+/// assert_eq!(error.to_string(), "byte 16: invalid JSON");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     kind: ErrorKind,

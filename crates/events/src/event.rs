@@ -6,11 +6,17 @@ use std::borrow::Cow;
 use crate::scan::{self, ScanError};
 
 use crate::jsnum::write_js_number;
-use crate::sym::{Interner, Sym};
+use crate::sym::{Interner, Strings, Sym};
 use crate::units::Micros;
 
 /// The `ph` field of a trace event: one ASCII character (the byte as
 /// written; any single-byte `ph` is kept, not only the ones named here).
+///
+/// ```
+/// # use tracekit_events::Phase;
+/// assert_eq!(Phase::from_str("X"), Phase::COMPLETE);
+/// assert_eq!(char::from(Phase::INSTANT.0), 'I');
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Phase(pub u8);
 
@@ -43,46 +49,142 @@ impl Phase {
     }
 }
 
-/// A process, thread, or event id as the trace spells it. JavaScript keys
-/// maps by value and type, so `1` and `1.0` are the same id and `"1"` is
-/// another one; so are they here.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Id {
+/// A process, thread or event id as the trace spells it: a number, a
+/// string, or nothing. It compares with the numbers the trace and the
+/// outputs print:
+///
+/// ```
+/// # use tracekit_events::Id;
+/// let pid = Id::num(19383.0);
+/// assert_eq!(pid, 19383);
+/// assert_eq!(pid, Id::from(19383));
+/// assert_eq!(pid.as_u64(), Some(19383));
+/// assert_eq!(format!("{pid:?}"), "Id(19383)");
+/// ```
+///
+/// As in JavaScript, whose `Map`s key DevTools' tracks by value and type,
+/// `1` and `1.0` are the same id, `-0` is `0`, and the string `"1"` is
+/// another id, never equal to a number (its text is
+/// [`Strings::resolve`]`(id.as_sym()?)`). The order ([`Ord`]) is only a
+/// fixed one (missing, then numbers, then strings), for sorting.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(IdValue);
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum IdValue {
     /// Absent from the event (JavaScript's `undefined`).
     Missing,
-    /// A number, stored as the bits of the double (with -0 folded into 0).
+    /// A number, as the bits of the double (with -0 folded into 0), so
+    /// that ids can be hashed and compared as JavaScript keys them.
     Num(u64),
-    /// A string, interned: never equal to a number, even one it spells.
+    /// A string, interned.
     Str(Sym),
 }
 
 impl Id {
+    /// The id of an event that has none (JavaScript's `undefined`).
+    pub const MISSING: Id = Id(IdValue::Missing);
+
     /// The id of the number `x`, with -0 folded into 0 so that the two are
     /// one key, as they are in a JavaScript `Map`.
     pub fn num(x: f64) -> Id {
         let x = if x == 0.0 { 0.0 } else { x };
-        Id::Num(x.to_bits())
+        Id(IdValue::Num(x.to_bits()))
     }
 
-    /// Writes the id as a JSON value (`null` when missing).
-    pub fn write_json(self, out: &mut String, interner: &Interner) {
-        match self {
-            Id::Missing => out.push_str("null"),
-            Id::Num(bits) => crate::jsnum::write_json_number(out, f64::from_bits(bits)),
-            Id::Str(sym) => crate::json::write_json_string(out, interner.resolve(sym)),
+    /// The id of a string, interned in the trace's [`Strings`].
+    pub fn str(sym: Sym) -> Id {
+        Id(IdValue::Str(sym))
+    }
+
+    /// Whether the event gave no id.
+    pub fn is_missing(self) -> bool {
+        self.0 == IdValue::Missing
+    }
+
+    /// The number, if the id is one.
+    pub fn as_f64(self) -> Option<f64> {
+        match self.0 {
+            IdValue::Num(bits) => Some(f64::from_bits(bits)),
+            _ => None,
         }
     }
 
-    /// The id as JavaScript's template strings print it (`${tid}`).
-    pub fn to_js_string(self, interner: &Interner) -> String {
-        match self {
-            Id::Missing => "undefined".to_owned(),
-            Id::Num(bits) => {
+    /// The number, if the id is a whole number from 0 to 2^53 (which every
+    /// pid and tid Chrome writes is).
+    pub fn as_u64(self) -> Option<u64> {
+        let x = self.as_f64()?;
+        // Whole and within 0..=2^53: exact as a u64.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (x.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&x)).then_some(x as u64)
+    }
+
+    /// The string's symbol, if the id is a string.
+    pub fn as_sym(self) -> Option<Sym> {
+        match self.0 {
+            IdValue::Str(sym) => Some(sym),
+            _ => None,
+        }
+    }
+
+    /// Writes the id as a JSON value (`null` when missing).
+    pub fn write_json(self, out: &mut String, strings: &Strings) {
+        match self.0 {
+            IdValue::Missing => out.push_str("null"),
+            IdValue::Num(bits) => crate::jsnum::write_json_number(out, f64::from_bits(bits)),
+            IdValue::Str(sym) => crate::json::write_json_string(out, strings.resolve(sym)),
+        }
+    }
+
+    /// The id as JavaScript's template strings print it (`${tid}`), which
+    /// is how the outputs print it: `19383`, `undefined` when missing, a
+    /// string as it is.
+    pub fn to_js_string(self, strings: &Strings) -> String {
+        match self.0 {
+            IdValue::Missing => "undefined".to_owned(),
+            IdValue::Num(bits) => {
                 let mut s = String::new();
                 write_js_number(&mut s, f64::from_bits(bits));
                 s
             }
-            Id::Str(sym) => interner.resolve(sym).to_owned(),
+            IdValue::Str(sym) => strings.resolve(sym).to_owned(),
+        }
+    }
+}
+
+impl From<u64> for Id {
+    /// The id of a number (above 2^53, the nearest double, as JavaScript
+    /// reads it).
+    fn from(x: u64) -> Id {
+        // As JSON.parse reads a number: the nearest double.
+        #[allow(clippy::cast_precision_loss)]
+        Id::num(x as f64)
+    }
+}
+
+impl PartialEq<u64> for Id {
+    fn eq(&self, other: &u64) -> bool {
+        *self == Id::from(*other)
+    }
+}
+
+impl PartialEq<Id> for u64 {
+    fn eq(&self, other: &Id) -> bool {
+        other == self
+    }
+}
+
+impl std::fmt::Debug for Id {
+    /// `Id(19383)`, `Id(Sym(42))` for a string, `Id(missing)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            IdValue::Missing => f.write_str("Id(missing)"),
+            IdValue::Num(bits) => {
+                let mut s = String::new();
+                write_js_number(&mut s, f64::from_bits(bits));
+                write!(f, "Id({s})")
+            }
+            IdValue::Str(sym) => write!(f, "Id({sym:?})"),
         }
     }
 }
@@ -104,9 +206,9 @@ pub struct Event<'a> {
     pub ts: Micros,
     /// How long it lasted (`X` events).
     pub dur: Option<Micros>,
-    /// The process, [`Id::Missing`] when absent.
+    /// The process, [`Id::MISSING`] when absent.
     pub pid: Id,
-    /// The thread, [`Id::Missing`] when absent.
+    /// The thread, [`Id::MISSING`] when absent.
     pub tid: Id,
     /// The event's own `id` (e.g. a `Profile`'s, which its `ProfileChunk`s
     /// repeat), when it has one.
@@ -148,7 +250,7 @@ impl IdJson<'_> {
     pub(crate) fn intern(&self, interner: &mut Interner) -> Id {
         match self {
             IdJson::Num(x) => Id::num(*x),
-            IdJson::Str(s) => Id::Str(interner.intern(s)),
+            IdJson::Str(s) => Id::str(interner.intern(s)),
         }
     }
 }

@@ -32,7 +32,17 @@ pub enum Parallelism {
 /// nodes takes about 1.5 GB to build.
 pub const DEFAULT_MAX_NODES: usize = 20_000_000;
 
-/// What an analysis is asked to do.
+/// What an analysis is asked to do: the defaults, changed with the
+/// `with_` methods.
+///
+/// ```
+/// # use tracekit_events::{AnalyzeOptions, Parallelism};
+/// let options = AnalyzeOptions::default()
+///     .with_all_processes(true)               // also the browser, GPU, ... processes
+///     .with_parallelism(Parallelism::Rayon)   // per-thread work on all cores
+///     .with_group_args(true);                 // for grouping the views by URL or frame
+/// assert!(options.all_processes && options.group_args);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AnalyzeOptions {

@@ -34,7 +34,7 @@ pub use diag::{Diagnostics, Divergence, Skip, SkipRecord};
 pub use error::{ErrorKind, LoadError};
 pub use event::{Event, Id, Phase};
 pub use handler::{feed, AnalyzeOptions, Context, EventIndex, Handler, Parallelism, DEFAULT_MAX_NODES};
-pub use sym::{names, Interner, Sym};
+pub use sym::{names, Interner, Strings, Sym};
 pub use tokenizer::{EventSink, Tokenized, Tokenizer, TopLevel, BLOCK};
 pub use trace_id::SampleTraceId;
 pub use units::{Micros, Millis, Seconds};

@@ -3,9 +3,10 @@
 
 use ahash::AHashMap;
 
-/// An interned string. Cheap to copy, compare and hash. The number is its
-/// index in the [`Interner`] that made it, meaningful only there; two
-/// symbols of one interner are equal exactly when their strings are.
+/// An interned string: an index into a trace's [`Strings`], cheap to copy,
+/// compare and hash, meaningful only with that table
+/// ([`Strings::resolve`] gives its string). Two symbols of one table are
+/// equal exactly when their strings are.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Sym(pub u32);
 
@@ -68,11 +69,63 @@ known_names! {
     DECODE_LAZY_PIXEL_REF = "Decode LazyPixelRef",
 }
 
-/// The string table of one trace.
+/// The strings of one trace, each stored once: what a [`Sym`] stands for.
+/// Read-only; the loader fills it through an [`Interner`].
+///
+/// ```
+/// # use tracekit_events::Interner;
+/// let mut interner = Interner::new();
+/// let layout = interner.intern("Layout");
+/// let strings = interner.into_strings();
+/// assert_eq!(strings.resolve(layout), "Layout");
+/// assert_eq!(strings.lookup("Layout"), Some(layout));
+/// assert_eq!(strings.lookup("Paint"), None);
+/// ```
 #[derive(Debug, Clone)]
-pub struct Interner {
+pub struct Strings {
     index: AHashMap<Box<str>, Sym>,
     strings: Vec<Box<str>>,
+}
+
+impl Strings {
+    /// The symbol of `s`, if the trace has that string (a name, a
+    /// category, a URL...): comparing symbols is cheaper than comparing
+    /// strings.
+    pub fn lookup(&self, s: &str) -> Option<Sym> {
+        self.index.get(s).copied()
+    }
+
+    /// The string of `sym`, which must come from this table (a symbol of
+    /// another one gives another string, or panics if out of range).
+    pub fn resolve(&self, sym: Sym) -> &str {
+        &self.strings[sym.0 as usize]
+    }
+
+    /// How many strings there are (a few dozen names every table holds
+    /// included).
+    pub fn len(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// The strings, in the order of their symbols.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.strings.iter().map(|s| &**s)
+    }
+
+    /// Whether there is no string (never true of a trace's table, which
+    /// holds the [`names`] the handlers test for).
+    pub fn is_empty(&self) -> bool {
+        self.strings.is_empty()
+    }
+}
+
+/// Interning while loading: the [`Strings`] of a trace being filled, with
+/// what the handlers precompute about each string. It reads as the table
+/// it fills ([`Deref`](std::ops::Deref) to [`Strings`]);
+/// [`Interner::into_strings`] gives the table once loading is done.
+#[derive(Debug, Clone)]
+pub struct Interner {
+    strings: Strings,
     /// Whether each symbol's name starts with "v8" or "V8": DevTools counts
     /// every such event as a JS invocation.
     v8_prefixed: Vec<bool>,
@@ -87,12 +140,22 @@ impl Default for Interner {
     }
 }
 
+impl std::ops::Deref for Interner {
+    type Target = Strings;
+
+    fn deref(&self) -> &Strings {
+        &self.strings
+    }
+}
+
 impl Interner {
     /// An interner holding the [`names`] at their fixed symbols.
     pub fn new() -> Self {
         let mut interner = Interner {
-            index: AHashMap::with_capacity(1024),
-            strings: Vec::with_capacity(1024),
+            strings: Strings {
+                index: AHashMap::with_capacity(1024),
+                strings: Vec::with_capacity(1024),
+            },
             v8_prefixed: Vec::with_capacity(1024),
             uma_suffixed: Vec::with_capacity(1024),
         };
@@ -108,26 +171,16 @@ impl Interner {
     ///
     /// When `s` would be the 2^32nd distinct string (symbols are `u32`).
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.index.get(s) {
+        if let Some(&sym) = self.strings.index.get(s) {
             return sym;
         }
-        let sym = Sym(u32::try_from(self.strings.len()).expect("more than 4 billion distinct strings"));
-        self.strings.push(s.into());
+        let table = &mut self.strings;
+        let sym = Sym(u32::try_from(table.strings.len()).expect("more than 4 billion distinct strings"));
+        table.strings.push(s.into());
+        table.index.insert(s.into(), sym);
         self.v8_prefixed.push(s.starts_with("v8") || s.starts_with("V8"));
         self.uma_suffixed.push(s.ends_with("::UMA"));
-        self.index.insert(s.into(), sym);
         sym
-    }
-
-    /// The symbol of `s` if it was interned, without interning it.
-    pub fn lookup(&self, s: &str) -> Option<Sym> {
-        self.index.get(s).copied()
-    }
-
-    /// The string of `sym`, which must come from this interner (a symbol
-    /// of another one gives another string, or panics if out of range).
-    pub fn resolve(&self, sym: Sym) -> &str {
-        &self.strings[sym.0 as usize]
     }
 
     /// Whether the string of `sym` starts with "v8" or "V8" (DevTools
@@ -143,20 +196,10 @@ impl Interner {
         self.uma_suffixed[sym.0 as usize]
     }
 
-    /// How many strings are interned, the [`names`] included.
-    pub fn len(&self) -> usize {
-        self.strings.len()
-    }
-
-    /// The strings, in the order of their symbols.
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.strings.iter().map(|s| &**s)
-    }
-
-    /// Whether no string is interned (never true of an interner made by
-    /// [`Interner::new`], which holds the [`names`]).
-    pub fn is_empty(&self) -> bool {
-        self.strings.is_empty()
+    /// The table, once loading is done (what load-time flags the interner
+    /// kept about each string are dropped).
+    pub fn into_strings(self) -> Strings {
+        self.strings
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::jsnum::js_number_string;
 use crate::json::{js_truthy, object_members};
-use crate::sym::{Interner, Sym};
+use crate::sym::{Interner, Strings, Sym};
 
 /// A `sampleTraceId` value, as the event wrote it.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub enum SampleTraceId {
 impl SampleTraceId {
     /// The text JavaScript uses as the property key of this value, which
     /// is what a profile's `trace_ids` map is keyed by.
-    pub fn key(self, interner: &Interner) -> String {
+    pub fn key(self, interner: &Strings) -> String {
         match self {
             SampleTraceId::Num(x) => js_number_string(x),
             SampleTraceId::Str(s) => interner.resolve(s).to_owned(),

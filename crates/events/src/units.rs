@@ -63,6 +63,14 @@ macro_rules! unit {
 
 unit!(
     /// Microseconds: the unit of trace event timestamps and of the tracks.
+    ///
+    /// ```
+    /// # use tracekit_events::Micros;
+    /// let duration = Micros(1500.0);
+    /// assert_eq!(duration.to_millis().0, 1.5);
+    /// assert_eq!((Micros(10.0) + duration).0, 1510.0);
+    /// assert_eq!(duration.to_string(), "1500 µs");
+    /// ```
     Micros,
     "µs"
 );

@@ -18,7 +18,15 @@ pub use worklets::{AuctionWorklets, AuctionWorkletsHandler};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
-/// The span of the trace.
+/// The span of the trace, in µs in the trace's clock.
+///
+/// ```
+/// # use tracekit_meta::Bounds;
+/// # use tracekit_events::Micros;
+/// let bounds = Bounds { min: Micros(1000.0), max: Micros(3500.0) };
+/// assert_eq!(bounds.range().to_millis().0, 2.5);
+/// assert!(!Bounds::EMPTY.range().is_finite());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     /// The start of the trace.
@@ -48,7 +56,7 @@ pub struct FrameInfo {
     /// `None` when the event gave no URL (as a string).
     pub url: Option<Sym>,
     /// The renderer process: the frame data's `processId`, or the pid of
-    /// the event for `CommitLoad`; [`Id::Missing`] when absent.
+    /// the event for `CommitLoad`; [`Id::MISSING`] when absent.
     pub process_id: Id,
 }
 
@@ -278,7 +286,7 @@ impl MetaHandler {
         FrameInfo {
             frame: frame.frame.as_ref().map(|f| interner.intern(f)),
             url: frame.url.as_ref().map(|u| interner.intern(u)),
-            process_id: frame.process_id.map_or(Id::Missing, Id::num),
+            process_id: frame.process_id.map_or(Id::MISSING, Id::num),
         }
     }
 

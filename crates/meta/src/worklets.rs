@@ -61,7 +61,7 @@ impl Handler for AuctionWorkletsHandler {
         let parsed = event.args.map(serde_json::from_str::<WorkletArgs>);
         match parsed {
             Some(Ok(WorkletArgs { data: Some(data) })) => {
-                let pid = data.pid.map_or(Id::Missing, Id::num);
+                let pid = data.pid.map_or(Id::MISSING, Id::num);
                 target.insert(pid, data.host.map(|h| interner.intern(&h)));
             }
             _ => cx

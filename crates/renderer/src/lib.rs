@@ -25,8 +25,9 @@ use tracekit_samples::{SamplesData, ThreadProfile};
 
 use integrator::{SamplesIntegrator, TraceEntry};
 use timeline::{build_tree, merge, Span};
+use view_args::PendingGroupArgs;
 use view_args::UrlTracker;
-pub use view_args::{ArgKey, EventUrls, GroupArgs, UrlSource, ViewArgs};
+pub use view_args::{GroupArgs, ViewArgs};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
@@ -54,7 +55,7 @@ struct ThreadEntries {
     /// The aggregated views' few args of some entries, by event index.
     view_args: Vec<(u32, ViewArgs)>,
     /// What grouping needs of some entries, by event index.
-    group_args: Vec<(u32, GroupArgs)>,
+    group_args: Vec<(u32, PendingGroupArgs)>,
 }
 
 #[derive(Debug, Default)]
@@ -62,7 +63,10 @@ struct ProcessEntries {
     threads: Map<Id, ThreadEntries>,
 }
 
-/// What a node of a track is.
+/// What a node of a track is: a trace event, or a JS call built from CPU
+/// samples. A track holds nothing else (asynchronous events, frames,
+/// network requests are other tracks of the panel), so this is not
+/// expected to grow.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NodeKind {
     /// A trace event: its name, category and phase, and the index of the
@@ -74,7 +78,8 @@ pub enum NodeKind {
         cat: Sym,
         /// Its phase: `X` for a begin/end pair, else as written (`X`, `I`).
         ph: Phase,
-        /// Its index in the loaded trace ([`EventIndex`]).
+        /// Its index among the trace's events, counting only those that
+        /// could be read.
         event: u32,
     },
     /// A JS call built from samples: an index into its thread's
@@ -85,8 +90,9 @@ pub enum NodeKind {
     },
 }
 
-/// A function of a thread's CPU profile.
+/// A function of a thread's CPU profile: a node of the profile's tree.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct JsFrame {
     /// Where the function lives.
     pub call_frame: CallFrame,
@@ -97,6 +103,7 @@ pub struct JsFrame {
 /// A CPU sample of a thread's profile: when it was taken, and the frame on
 /// top of the stack then.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct CpuSample {
     /// When it was taken, as the JS calls built from it start then.
     pub ts: Micros,
@@ -104,8 +111,10 @@ pub struct CpuSample {
     pub frame: u32,
 }
 
-/// A node of a thread's call tree. Times in microseconds.
+/// A node of a thread's call tree. Times in microseconds, in the trace's
+/// clock.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct TrackNode {
     /// A trace event or a JS call.
     pub kind: NodeKind,
@@ -115,11 +124,27 @@ pub struct TrackNode {
     pub ts: Micros,
     /// How long it lasted; `None` for entries without a duration (instants).
     pub dur: Option<Micros>,
-    /// Its duration less its children's.
+    /// Its duration less its children's; `None` where DevTools has none
+    /// (an unclosed frame of a profile on its own).
     pub self_time: Option<Micros>,
 }
 
-/// A thread's call tree, nodes in pre-order.
+impl TrackNode {
+    /// A node (for tests and for tracks built by hand; loading makes the
+    /// tracks' own).
+    pub fn new(kind: NodeKind, depth: u32, ts: Micros, dur: Option<Micros>, self_time: Option<Micros>) -> TrackNode {
+        TrackNode {
+            kind,
+            depth,
+            ts,
+            dur,
+            self_time,
+        }
+    }
+}
+
+/// A thread's call tree, nodes in pre-order, with the functions and CPU
+/// samples of its profile.
 #[derive(Debug, Clone, Default)]
 pub struct ThreadTrack {
     /// The thread's name from its metadata, or its id when the metadata
@@ -134,41 +159,71 @@ pub struct ThreadTrack {
     /// The CPU samples of the thread's profile, in time order (empty
     /// without a profile).
     pub samples: Vec<CpuSample>,
+    /// The thread would have more nodes than
+    /// [`AnalyzeOptions::max_nodes`](tracekit_events::AnalyzeOptions::max_nodes)
+    /// allows (at least this many): it was not built, and `nodes` is
+    /// empty. Output that selects it is an error; the others load.
+    pub over_budget: Option<usize>,
     /// The aggregated views' args ([`ViewArgs`]) of the entries that need
-    /// them, by the index of their source event, sorted.
-    pub view_args: Vec<(u32, ViewArgs)>,
+    /// them, by the index of their source event, sorted
+    /// ([`event_view_args`]).
+    pub(crate) view_args: Vec<(u32, ViewArgs)>,
     /// What grouping the aggregated views needs ([`GroupArgs`]) of the
     /// entries that have a URL or a frame, by the index of their source
-    /// event, sorted.
-    pub group_args: Vec<(u32, GroupArgs)>,
-    /// The thread would have more nodes than
-    /// [`tracekit_events::AnalyzeOptions::max_nodes`] allows (at least
-    /// this many): it was not built, and `nodes` is empty. Output that
-    /// selects it is an error; the others load.
-    pub over_budget: Option<usize>,
+    /// event, sorted ([`event_group_args`]).
+    pub(crate) group_args: Vec<(u32, GroupArgs)>,
 }
 
 impl ThreadTrack {
-    /// The function of a JS call node.
+    /// The function of a JS call node (`None` for a trace event).
     pub fn js_frame(&self, kind: &NodeKind) -> Option<&JsFrame> {
         match kind {
             NodeKind::Call { frame } => self.js_frames.get(*frame as usize),
             NodeKind::Event { .. } => None,
         }
     }
+}
 
-    /// The [`ViewArgs`] of the entry made from source event `event`.
-    pub fn view_args(&self, event: u32) -> Option<&ViewArgs> {
-        let at = self.view_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
-        Some(&self.view_args[at].1)
-    }
+/// The [`ViewArgs`] of the entry of `track` made from source event `event`
+/// (what the aggregated views read of it).
+pub fn event_view_args(track: &ThreadTrack, event: u32) -> Option<&ViewArgs> {
+    let at = track.view_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
+    Some(&track.view_args[at].1)
+}
 
-    /// The [`GroupArgs`] of the entry made from source event `event`
-    /// (`None`: it has no URL and no frame).
-    pub fn group_args(&self, event: u32) -> Option<&GroupArgs> {
-        let at = self.group_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
-        Some(&self.group_args[at].1)
-    }
+/// The [`GroupArgs`] of the entry of `track` made from source event
+/// `event` (`None`: it has no URL and no frame, or the analysis did not
+/// keep them: [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args)).
+pub fn event_group_args(track: &ThreadTrack, event: u32) -> Option<&GroupArgs> {
+    let at = track.group_args.binary_search_by_key(&event, |(e, _)| *e).ok()?;
+    Some(&track.group_args[at].1)
+}
+
+/// The track of a profile on its own: its tree (the profile's frames,
+/// `(program)`, `(idle)` and `(garbage collector)` included, as DevTools
+/// draws a CPU profile file), functions and samples. `Err(count)`: the
+/// tree would have more than `max_nodes` nodes (at least `count`).
+pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: usize) -> Result<ThreadTrack, usize> {
+    let tree = tracekit_samples::profile_only_tree(model, max_nodes)?;
+    let nodes = tree
+        .into_iter()
+        .map(|n| TrackNode {
+            kind: NodeKind::Call { frame: n.node },
+            depth: n.depth.max(0) as u32,
+            ts: n.ts,
+            dur: Some(n.dur),
+            self_time: n.self_time,
+        })
+        .collect();
+    Ok(ThreadTrack {
+        name: None,
+        nodes,
+        js_frames: js_frames_of(model),
+        samples: cpu_samples_of(model),
+        over_budget: None,
+        view_args: Vec::new(),
+        group_args: Vec::new(),
+    })
 }
 
 /// The tracks of one process.
@@ -191,10 +246,6 @@ pub struct ProcessTracks {
 pub struct RendererData {
     /// By process id.
     pub processes: Map<Id, ProcessTracks>,
-    /// The tables the URLs of the tracks' events may point into; `None`
-    /// unless [`tracekit_events::AnalyzeOptions::group_args`] asked for
-    /// them (the tracks' [`GroupArgs`] are then not kept either).
-    pub event_urls: Option<EventUrls>,
 }
 
 /// The Renderer handler (see the crate documentation): it keeps the
@@ -321,12 +372,12 @@ impl RendererHandler {
         let built = build_threads(jobs, samples, meta, cx);
 
         let mut built = built.into_iter();
+        let event_urls = cx
+            .options
+            .group_args
+            .then(|| std::mem::take(&mut self.urls).finish(&cx.interner));
         let mut data = RendererData {
             processes: Map::default(),
-            event_urls: cx
-                .options
-                .group_args
-                .then(|| std::mem::take(&mut self.urls).finish(&cx.interner)),
         };
         for (pid, process) in self.processes {
             let identity = identities[&pid];
@@ -362,7 +413,10 @@ impl RendererHandler {
                         js_frames,
                         samples,
                         view_args: thread.view_args,
-                        group_args: thread.group_args,
+                        group_args: event_urls
+                            .as_ref()
+                            .map(|urls| urls.resolve_all(thread.group_args))
+                            .unwrap_or_default(),
                         over_budget,
                     },
                 );

@@ -5,10 +5,10 @@
 //!   the received-data events);
 //! - [`GroupArgs`]: what grouping needs, the event's URL (as DevTools'
 //!   `getNonResolvedURL` finds it with the handlers' data) and its frame
-//!   (`frameIDForEvent`);
-//! - [`EventUrls`]: the trace-wide tables some URLs are looked up in: the
-//!   NetworkRequests handler's request URLs and the ImagePainting handler's
-//!   ties of `Decode Image` events to PaintImage events.
+//!   (`frameIDForEvent`). While loading, an event's URL may point into
+//!   trace-wide tables (`EventUrls`: the NetworkRequests handler's request
+//!   URLs and the ImagePainting handler's ties of `Decode Image` events to
+//!   PaintImage events); it is looked up there once every event was seen.
 //!
 //! Only strings count as URLs and frames, and only strings and numbers as
 //! request ids and `LazyPixelRef`s (DevTools would use other values as they
@@ -242,7 +242,7 @@ fn non_empty(v: Option<Raw<'_>>, interner: &mut Interner) -> Option<Sym> {
 /// other: same type, same text (a number by its `String()` text, which
 /// tells numbers apart as `Map` does, `-0` being `0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ArgKey {
+pub(crate) struct ArgKey {
     /// The string, or the number's `String()` text.
     pub text: Sym,
     /// Whether the value is a number.
@@ -275,7 +275,7 @@ impl ArgKey {
 /// Where DevTools' `getNonResolvedURL` finds an event's URL. An empty or
 /// absent URL is [`UrlSource::None`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UrlSource {
+pub(crate) enum UrlSource {
     /// The event has no URL.
     #[default]
     None,
@@ -293,13 +293,23 @@ pub enum UrlSource {
     LazyPixelRef(ArgKey),
 }
 
-/// What grouping needs of an event: where its URL is and its frame.
+/// What grouping needs of an event: its URL and its frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GroupArgs {
-    /// Where its URL is.
-    pub url: UrlSource,
+    /// Its URL (`getNonResolvedURL`'s), `None` when it has none.
+    pub url: Option<Sym>,
     /// Its frame (`args.beginData.frame` if that is a string, else a
     /// non-empty `args.data.frame`); `None` when empty or absent.
+    pub frame: Option<Sym>,
+}
+
+/// [`GroupArgs`] as an event gives them, while loading: where its URL is
+/// (perhaps in a table that later events fill) and its frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct PendingGroupArgs {
+    /// Where its URL is.
+    pub url: UrlSource,
+    /// Its frame.
     pub frame: Option<Sym>,
 }
 
@@ -394,7 +404,7 @@ pub(crate) struct UrlTracker {
 impl UrlTracker {
     /// Takes one event; for a complete, instant or begin event, returns
     /// what grouping needs of it (`None`: no URL and no frame).
-    pub(crate) fn on_event(&mut self, event: &Event<'_>, interner: &mut Interner) -> Option<GroupArgs> {
+    pub(crate) fn on_event(&mut self, event: &Event<'_>, interner: &mut Interner) -> Option<PendingGroupArgs> {
         let name = event.name;
         let sync = matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT);
         let named = matches!(
@@ -461,11 +471,11 @@ impl UrlTracker {
         } else {
             event.ph
         };
-        let out = GroupArgs {
+        let out = PendingGroupArgs {
             url: url_source(name, ph, args.as_ref(), data.as_ref(), decode_image, interner),
             frame: frame_of(args.as_ref(), data.as_ref(), interner),
         };
-        (out != GroupArgs::default()).then_some(out)
+        (out != PendingGroupArgs::default()).then_some(out)
     }
 
     /// The tables, once every event was seen: the requests the
@@ -488,7 +498,7 @@ impl UrlTracker {
 
 /// The trace-wide tables an event's [`UrlSource`] may point into.
 #[derive(Debug, Clone, Default)]
-pub struct EventUrls {
+pub(crate) struct EventUrls {
     /// The URL source of each PaintImage event's own args, in input order.
     paint_images: Vec<UrlSource>,
     /// The PaintImage each `LazyPixelRef` was last drawn with.
@@ -499,7 +509,7 @@ pub struct EventUrls {
 
 impl EventUrls {
     /// The URL a source gives, `None` when there is none.
-    pub fn resolve(&self, source: UrlSource) -> Option<Sym> {
+    pub(crate) fn resolve(&self, source: UrlSource) -> Option<Sym> {
         match source {
             UrlSource::PaintImage(index) => self.resolve_own(*self.paint_images.get(index as usize)?),
             UrlSource::LazyPixelRef(key) => {
@@ -508,6 +518,23 @@ impl EventUrls {
             }
             own => self.resolve_own(own),
         }
+    }
+
+    /// The [`GroupArgs`] of events as they gave them (sorted by event
+    /// index), their URLs looked up; events left with neither a URL nor a
+    /// frame are left out.
+    pub(crate) fn resolve_all(&self, pending: Vec<(u32, PendingGroupArgs)>) -> Vec<(u32, GroupArgs)> {
+        pending
+            .into_iter()
+            .map(|(event, args)| {
+                let resolved = GroupArgs {
+                    url: self.resolve(args.url),
+                    frame: args.frame,
+                };
+                (event, resolved)
+            })
+            .filter(|(_, args)| *args != GroupArgs::default())
+            .collect()
     }
 
     /// The URL of a source read from one event's own args.

@@ -118,7 +118,7 @@ impl SamplesHandler {
         self.pending
             .entry(event.pid)
             .or_default()
-            .entry(event.id.unwrap_or(Id::Missing))
+            .entry(event.id.unwrap_or(Id::MISSING))
             .or_default()
     }
 
@@ -247,7 +247,7 @@ impl SamplesHandler {
                     data.profiles.entry(pid).or_default().insert(
                         tid,
                         ThreadProfile {
-                            profile_id: Id::Missing,
+                            profile_id: Id::MISSING,
                             model,
                             from_trace_samples: true,
                         },

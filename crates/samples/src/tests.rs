@@ -47,7 +47,7 @@ fn pid(x: u32) -> Id {
 }
 
 fn str_id(interner: &Interner, s: &str) -> Id {
-    Id::Str(interner.lookup(s).unwrap())
+    Id::str(interner.lookup(s).unwrap())
 }
 
 /// The node ids of a model, in its order.
@@ -338,7 +338,7 @@ fn top_level_samples_serve_only_threads_without_a_profile() {
     assert_eq!(function_name(&own.model, 2, &cx.interner), "own");
     let from_samples = data.profile(pid(1), pid(2)).unwrap();
     assert!(from_samples.from_trace_samples);
-    assert_eq!(from_samples.profile_id, Id::Missing);
+    assert_eq!(from_samples.profile_id, Id::MISSING);
     let names: Vec<String> = sample_ids(&from_samples.model)
         .iter()
         .map(|&id| function_name(&from_samples.model, id, &cx.interner))

@@ -5,49 +5,67 @@
 use indexmap::IndexMap;
 use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile};
 use tracekit_events::{
-    Context, Diagnostics, ErrorKind, Event, EventIndex, EventSink, Handler, Id, Interner, LoadError, Micros, Skip,
-    TopLevel,
+    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, Skip, Strings, TopLevel,
 };
 use tracekit_meta::{AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
-use tracekit_renderer::{EventUrls, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
-use tracekit_samples::{profile_only_tree, SamplesHandler};
+use tracekit_renderer::{ProcessTracks, RendererHandler};
+use tracekit_samples::SamplesHandler;
 
 use crate::loader::InputKind;
+use crate::model::Diagnostics;
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
-/// The result: the sync tracks of every process, and what was learnt and
-/// skipped on the way.
+/// The result of loading one trace or profile: the sync tracks of every
+/// process, and what was learnt and skipped on the way. Its accessors and
+/// the handles they return ([`Process`](crate::Process),
+/// [`Thread`](crate::Thread), [`Node`](crate::Node)) are in `model.rs`.
+///
+/// ```
+/// let trace = br#"[
+/// {"name":"process_name","ph":"M","pid":19383,"tid":1,"args":{"name":"Renderer"}},
+/// {"name":"thread_name","ph":"M","pid":19383,"tid":19383,"args":{"name":"CrRendererMain"}},
+/// {"name":"RunTask","cat":"toplevel","ph":"X","ts":1000,"dur":250,"pid":19383,"tid":19383},
+/// {"name":"Layout","cat":"devtools.timeline","ph":"X","ts":1100,"dur":100,"pid":19383,"tid":19383}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// assert_eq!(analysis.kind(), tracekit::InputKind::ChromeTrace);
+/// assert_eq!(analysis.bounds().range().to_millis().0, 0.25);
+/// let process = analysis.process(19383).unwrap();
+/// assert_eq!(process.name(), Some("Renderer"));
+/// let thread = process.thread(19383).unwrap();
+/// let names: Vec<&str> = thread.nodes().map(|n| n.name()).collect();
+/// assert_eq!(names, ["RunTask", "Layout"]);
+/// assert!(analysis.diagnostics().is_empty());
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 #[derive(Debug)]
 pub struct Analysis {
     /// What the input was.
-    pub kind: InputKind,
+    pub(crate) kind: InputKind,
     /// The span of the trace, in microseconds.
-    pub bounds: Bounds,
+    pub(crate) bounds: Bounds,
     /// The tracks, by process, in DevTools' order.
-    pub processes: Map<Id, ProcessTracks>,
-    /// The tables the URLs of the tracks' events may point into (the
-    /// aggregated views' grouping reads them); `None` unless
-    /// [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args)
-    /// asked for them with the events' [`tracekit_renderer::GroupArgs`].
-    /// A profile on its own has no events: always `Some`.
-    pub event_urls: Option<EventUrls>,
+    pub(crate) processes: Map<Id, ProcessTracks>,
+    /// Whether the tracks keep the events' group args (URLs and frames,
+    /// [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args));
+    /// always true of a profile on its own, which has no events.
+    pub(crate) group_args: bool,
     /// What the Meta handler found; `None` for inputs that are a profile on
     /// their own.
-    pub meta: Option<MetaData>,
+    pub(crate) meta: Option<MetaData>,
     /// The raw `metadata` object of a trace in object form.
-    pub metadata: Option<String>,
+    pub(crate) metadata: Option<String>,
     /// The strings the tracks refer to.
-    pub interner: Interner,
+    pub(crate) strings: Strings,
     /// What was skipped or repaired.
-    pub diagnostics: Diagnostics,
+    pub(crate) diagnostics: Diagnostics,
     /// How many events were read.
-    pub event_count: usize,
+    pub(crate) event_count: usize,
     /// Size of the (decompressed) input in bytes.
-    pub input_bytes: usize,
+    pub(crate) input_bytes: usize,
     /// The number of CPU samples of each thread's profile, by process and
     /// thread (every profile read, whether its thread has tracks or not).
-    pub profile_samples: Map<Id, Map<Id, usize>>,
+    pub(crate) profile_samples: Map<Id, Map<Id, usize>>,
 }
 
 /// The handlers of a trace, fed the events in input order. To add a
@@ -116,11 +134,11 @@ impl TraceHandlers {
             kind: InputKind::ChromeTrace,
             bounds: meta.bounds,
             processes: tracks.processes,
-            event_urls: tracks.event_urls,
+            group_args: cx.options.group_args,
             meta: Some(meta),
             metadata: top_level.metadata,
-            interner: cx.interner,
-            diagnostics: cx.diagnostics,
+            strings: cx.interner.into_strings(),
+            diagnostics: Diagnostics(cx.diagnostics),
             event_count: self.events as usize,
             input_bytes,
             profile_samples,
@@ -206,7 +224,7 @@ pub(crate) fn analyze_profile(
         match CpuProfileModel::new(raw, &mut diagnostics) {
             Ok(model) => {
                 profile_samples.entry(pid).or_default().insert(pid, model.samples.len());
-                let tree = profile_only_tree(&model, options.max_nodes).map_err(|count| {
+                let track = tracekit_renderer::profile_track(&model, options.max_nodes).map_err(|count| {
                     LoadError::new(
                         ErrorKind::TooManyNodes,
                         format!(
@@ -215,31 +233,8 @@ pub(crate) fn analyze_profile(
                         ),
                     )
                 })?;
-                let nodes: Vec<TrackNode> = tree
-                    .into_iter()
-                    .map(|n| TrackNode {
-                        kind: NodeKind::Call { frame: n.node },
-                        depth: n.depth.max(0) as u32,
-                        ts: n.ts,
-                        dur: Some(n.dur),
-                        self_time: n.self_time,
-                    })
-                    .collect();
-                if !nodes.is_empty() {
-                    let js_frames = tracekit_renderer::js_frames_of(&model);
-                    let samples = tracekit_renderer::cpu_samples_of(&model);
-                    process.threads.insert(
-                        pid,
-                        ThreadTrack {
-                            name: None,
-                            nodes,
-                            js_frames,
-                            samples,
-                            over_budget: None,
-                            view_args: Vec::new(),
-                            group_args: Vec::new(),
-                        },
-                    );
+                if !track.nodes.is_empty() {
+                    process.threads.insert(pid, track);
                 }
             }
             Err(e) => diagnostics.skip(Skip::SamplesUnusableProfile, || e.to_string()),
@@ -250,11 +245,11 @@ pub(crate) fn analyze_profile(
         kind,
         bounds,
         processes,
-        event_urls: Some(EventUrls::default()),
+        group_args: true,
         meta: None,
         metadata: None,
-        interner,
-        diagnostics,
+        strings: interner.into_strings(),
+        diagnostics: Diagnostics(diagnostics),
         event_count: 0,
         input_bytes,
         profile_samples,

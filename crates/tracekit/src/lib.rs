@@ -2,39 +2,70 @@
 //! tracks, in Rust. It loads a Chrome trace, a V8 CPU profile or a JS
 //! Self-Profiling trace from bytes, runs the Meta, Samples and Renderer
 //! handlers over its events in one pass, finalizes them in dependency
-//! order, and returns one call tree per thread (the sync tracks), which
-//! [`output`] prints in several formats.
+//! order, and returns one call tree per thread (the sync tracks).
 //!
 //! ```no_run
-//! let bytes = std::fs::read("trace.json.gz").unwrap();
-//! let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-//! print!("{}", tracekit::output::conformance(&analysis));
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let bytes = std::fs::read("trace.json.gz")?;
+//! let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default())?;
+//! for thread in analysis.find_threads("CrRendererMain")? {
+//!     for node in thread.nodes().filter(|n| n.depth() < 2) {
+//!         let indent = "  ".repeat(node.depth() as usize);
+//!         println!("{indent}{} {:.3} ms", node.name(), node.duration().to_millis().0);
+//!     }
+//! }
+//! # Ok(())
+//! # }
 //! ```
 //!
-//! [`export`] writes them in the formats other tools read (speedscope,
-//! pprof, Perfetto, folded stacks, d3-flame-graph).
+//! - Loading: [`analyze_bytes`] for an input in memory, or a [`Loader`]
+//!   fed in pieces ([`Loader::push`], [`Loader::read_from`]) for a trace of
+//!   any size in bounded memory; [`AnalyzeOptions`] say what to build.
+//!   Errors are [`LoadError`]s, with a [`LoadError::kind`] to act on.
+//! - The result, [`Analysis`]: its [`Process`]es, each with its
+//!   [`Thread`]s, each with its call tree of [`Node`]s (trace events, and
+//!   JS calls whose [`Function`] comes from the CPU profile), names as
+//!   text and ids ([`Id`]) as the numbers the trace gives; what was
+//!   skipped ([`Diagnostics`]).
+//! - [`output`] prints the tracks as `tracekit tracks` does (text for
+//!   people and snapshot tests, JSON for programs, the conformance dump);
+//!   [`export`] writes them in the formats other tools read (speedscope,
+//!   pprof, Perfetto, folded stacks, d3-flame-graph, a flame chart in one
+//!   HTML file).
+//! - The aggregated views (Call Tree, Bottom-Up, grouping, Summary) are
+//!   in the crate [`tracekit-views`](https://docs.rs/tracekit-views), a
+//!   layer over this one: add it beside `tracekit` and hand its functions
+//!   an [`Analysis`] and a thread's [`Thread::track`].
+//! - With the `serde` feature, the model implements `serde::Serialize`:
+//!   an [`Analysis`] serializes as the document of `tracekit tracks
+//!   --format json` (`docs/json-format.md`).
 //!
-//! [`Loader`] takes the input in pieces instead, so that a trace of any
-//! size loads in bounded memory. [`export`] turns an analysis into files
-//! other tools read: [`export::chart`] is a flame chart in one HTML file.
+//! This crate does no I/O (but read from a reader handed to
+//! [`Loader::read_from`]) and starts no thread, except through
+//! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool. It
+//! compiles to WebAssembly.
 //!
-//! This crate does no I/O and starts no thread, except through
-//! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool.
+//! A debug build of a crate that uses tracekit compiles tracekit without
+//! optimizations, which makes loading a trace about 8 times slower; see
+//! "Use as a library" in the README for the two lines that fix it.
 
 mod engine;
 pub mod export;
 mod input;
 mod loader;
+mod model;
 pub mod output;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod styles;
 
 pub use engine::Analysis;
 pub use loader::{analyze_bytes, InputKind, Loader};
+pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
+pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{
-    AnalyzeOptions, Diagnostics, Divergence, ErrorKind, Id, Interner, LoadError, Parallelism, Skip, SkipRecord, Sym,
-    DEFAULT_MAX_NODES,
+    AnalyzeOptions, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
+    SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
 pub use tracekit_meta::Bounds;
-pub use tracekit_renderer::{
-    CpuSample, EventUrls, GroupArgs, NodeKind, ProcessTracks, ThreadTrack, TrackNode, UrlSource,
-};
+pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ThreadTrack, TrackNode};

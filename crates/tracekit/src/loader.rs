@@ -33,7 +33,7 @@ pub enum InputKind {
 /// loader.push(br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":1,"tid":1},"#).unwrap();
 /// loader.push(br#"{"name":"Layout","ph":"X","ts":2,"dur":1,"pid":1,"tid":1}]"#).unwrap();
 /// let analysis = loader.finish().unwrap();
-/// assert_eq!(analysis.event_count, 2);
+/// assert_eq!(analysis.event_count(), 2);
 /// ```
 pub struct Loader {
     layers: Layers,
@@ -89,8 +89,20 @@ impl Loader {
     }
 }
 
-/// Loads a whole input held in memory. A plain UTF-8 input is decoded in
-/// place, without a copy.
+/// Loads a whole input held in memory (gzipped or not, any format
+/// [`Loader`] reads). A plain UTF-8 input is decoded in place, without a
+/// copy.
+///
+/// ```
+/// let trace = br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":1,"tid":2}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// assert_eq!(analysis.threads().count(), 1);
+/// let error = tracekit::analyze_bytes(b"[]", &tracekit::AnalyzeOptions::default()).unwrap_err();
+/// assert_eq!(error.to_string(), "the trace holds no events");
+/// let error = tracekit::analyze_bytes(b"{\"foo\": 1}", &tracekit::AnalyzeOptions::default()).unwrap_err();
+/// assert_eq!(error.kind(), tracekit::ErrorKind::NotATrace);
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 pub fn analyze_bytes(bytes: &[u8], options: &AnalyzeOptions) -> Result<Analysis, LoadError> {
     let needs_layers = bytes.starts_with(&GZIP_MAGIC) || crate::input::utf16::sniff(bytes).is_some();
     if needs_layers {

@@ -7,17 +7,35 @@ use std::io;
 
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
-use tracekit_events::{Id, Interner};
+use tracekit_events::{Id, Strings};
 use tracekit_events::{Micros, Millis, Parallelism};
 use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
 use crate::loader::InputKind;
 
-/// Which part of the tracks to print.
+/// Which part of the tracks to print: the options of `tracekit tracks`.
+///
+/// ```
+/// use tracekit::output::{text, Filter};
+/// let trace = br#"[
+/// {"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
+/// {"name":"RunTask","ph":"X","ts":1000,"dur":5000,"pid":1,"tid":10},
+/// {"name":"Layout","ph":"X","ts":2000,"dur":50,"pid":1,"tid":10}]"#;
+/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+/// let filter = Filter {
+///     thread: Some("CrRendererMain".into()),
+///     min_duration_ms: Some(1.0),
+///     ..Filter::default()
+/// };
+/// filter.validate(&analysis).expect("the thread exists");
+/// let out = text(&analysis, &filter);
+/// assert!(out.contains("RunTask  @0.000 +5.000 self 4.950") && !out.contains("Layout"), "{out}");
+/// # Ok::<(), tracekit::LoadError>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    /// Only the threads this names (see [`find_threads`]): a thread name,
+    /// Only the threads this names (see [`Analysis::find_threads`]): a thread name,
     /// matched case-insensitively, exactly or else by a substring of a
     /// single name, or a tid as printed. Check it with [`Filter::validate`]:
     /// a query that matches no thread, or threads of several names, keeps
@@ -37,6 +55,7 @@ pub struct Filter {
 
 /// A thread with tracks, as thread matching and its errors name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ThreadRef {
     /// Its process.
     pub pid: Id,
@@ -61,6 +80,7 @@ impl std::fmt::Display for ThreadRef {
 
 /// Why a [`Filter`] cannot be used on an analysis.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum FilterError {
     /// No thread with tracks matches the query. `threads` are those that
     /// exist; `not_built` are threads that match it in processes that
@@ -162,8 +182,8 @@ impl std::fmt::Display for FilterError {
 impl std::error::Error for FilterError {}
 
 /// Every thread with tracks, in the order the formats print them.
-pub fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
-    let interner = &analysis.interner;
+pub(crate) fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
+    let interner = &analysis.strings;
     processes(analysis)
         .flat_map(|(pid, process)| {
             process.threads.iter().map(move |(tid, track)| ThreadRef {
@@ -182,7 +202,7 @@ fn threads_not_built(analysis: &Analysis) -> Vec<ThreadRef> {
     let Some(meta) = &analysis.meta else {
         return Vec::new();
     };
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = Vec::new();
     for (pid, threads) in &meta.threads_in_process {
         if analysis.processes.contains_key(pid) {
@@ -230,7 +250,7 @@ fn match_threads(query: &str, candidates: &[ThreadRef]) -> Result<Vec<ThreadRef>
 }
 
 /// The threads with tracks that `query` names (see [`Filter::thread`]).
-pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
+pub(crate) fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
     let threads = threads(analysis);
     match match_threads(query, &threads) {
         Ok(found) => Ok(found),
@@ -248,7 +268,7 @@ pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, 
 
 impl Filter {
     /// Checks the filter against an analysis: the thread query names
-    /// threads (see [`find_threads`]), and the window overlaps the trace.
+    /// threads (see [`Analysis::find_threads`]), and the window overlaps the trace.
     pub fn validate(&self, analysis: &Analysis) -> Result<(), FilterError> {
         let kept = match &self.thread {
             Some(query) => find_threads(analysis, query)?,
@@ -347,7 +367,7 @@ fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)>
     analysis.processes.iter()
 }
 
-fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Interner) {
+fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Strings) {
     match (kind, track.js_frame(kind)) {
         (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
         (NodeKind::Call { .. }, Some(js)) => js.call_frame.write_label(out, interner),
@@ -355,7 +375,12 @@ fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner:
     }
 }
 
-fn push_number(out: &mut String, x: f64) {
+/// A time in µs as the JSON formats write it: rounded to the nanosecond
+/// (3 decimals), as DevTools' own dumps round. The tracks' times are sums
+/// and differences of doubles (a node's self time is its duration less
+/// its children's), whose last bits are noise (`8800.000001986973`): a
+/// nanosecond is finer than any trace's clock, so rounding loses nothing.
+pub(crate) fn push_number(out: &mut String, x: f64) {
     write_json_number(out, round3(x));
 }
 
@@ -368,7 +393,7 @@ pub fn conformance(analysis: &Analysis) -> String {
 /// Writes [`conformance`] to `w` in pieces of about a megabyte (so that a
 /// large dump is never held whole), keeping only what `filter` keeps.
 pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"processes\":");
     write_processes(
@@ -449,7 +474,7 @@ fn write_processes<P: Sync>(
     prepare: impl Fn(&ThreadTrack) -> P,
     write_node: impl Fn(&mut String, &P, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = analysis.bounds.min;
     let kept = filter.kept_threads(analysis);
     out.push('[');
@@ -545,7 +570,7 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`text`] to `w`, in pieces of about a megabyte.
 pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = if analysis.bounds.min.is_finite() {
         analysis.bounds.min
     } else {
@@ -654,9 +679,9 @@ pub fn write_js_location(out: &mut String, url: &str, line: Option<f64>, column:
 /// The process line of the text format: `process PID [NAME] [URL] [main
 /// frame] [not shown by DevTools]`.
 fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &ProcessTracks) {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let _ = write!(out, "process {}", pid.to_js_string(interner));
-    if let Some(name) = process_name(analysis, pid) {
+    if let Some(name) = analysis.process_name(pid) {
         let _ = write!(out, " {name}");
     }
     if let Some(url) = process.url {
@@ -671,13 +696,6 @@ fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &Proces
     out.push('\n');
 }
 
-/// The name of a process from the trace's `process_name` metadata
-/// (`Browser`, `GPU Process`, `Renderer`, ...).
-pub fn process_name(analysis: &Analysis, pid: Id) -> Option<&str> {
-    let name = analysis.meta.as_ref()?.process_names.get(&pid)?;
-    Some(analysis.interner.resolve(*name)).filter(|n| !n.is_empty())
-}
-
 /// The JSON document for viewers, one line; `docs/json-format.md` is its
 /// schema.
 pub fn json(analysis: &Analysis, filter: &Filter) -> String {
@@ -686,14 +704,14 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`json()`] to `w`, in pieces of about a megabyte.
 pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
     write_json_string(&mut out, &format!("{:?}", analysis.kind));
     out.push_str(",\"bounds\":{\"min\":");
-    write_json_number(&mut out, analysis.bounds.min.0);
+    push_number(&mut out, analysis.bounds.min.0);
     out.push_str(",\"max\":");
-    write_json_number(&mut out, analysis.bounds.max.0);
+    push_number(&mut out, analysis.bounds.max.0);
     out.push_str("},\"processes\":");
     write_processes(
         &mut out,
@@ -721,6 +739,7 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                     Some(JsFrame {
                         call_frame: frame,
                         node_id,
+                        ..
                     }),
                 ) => {
                     out.push_str(",\"type\":\"js\",\"functionName\":");
@@ -737,19 +756,19 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 }
             }
             out.push_str(",\"ts\":");
-            write_json_number(out, node.ts.0);
+            push_number(out, node.ts.0);
             out.push_str(",\"dur\":");
-            write_json_number(out, node.dur.unwrap_or(Micros::ZERO).0);
+            push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
             out.push_str(",\"self\":");
             match node.self_time {
-                Some(s) => write_json_number(out, s.0),
+                Some(s) => push_number(out, s.0),
                 None => out.push_str("null"),
             }
             out.push('}');
         },
     )?;
     out.push_str(",\"diagnostics\":");
-    diagnostics_json(&mut out, &analysis.diagnostics);
+    diagnostics_json(&mut out, &analysis.diagnostics.0);
     out.push_str("}\n");
     w.write_all(out.as_bytes())
 }
@@ -794,19 +813,12 @@ pub fn stats_without_warnings(analysis: &Analysis) -> String {
     out
 }
 
-/// The warnings of a load, each once, in order.
-pub fn warnings(analysis: &Analysis) -> Vec<&str> {
-    let mut seen = std::collections::HashSet::new();
-    let warnings = &analysis.diagnostics.warnings;
-    warnings
-        .iter()
-        .map(String::as_str)
-        .filter(|w| seen.insert(*w))
-        .collect()
-}
-
 fn warning_lines(analysis: &Analysis) -> String {
-    warnings(analysis).iter().map(|w| format!("warning: {w}\n")).collect()
+    analysis
+        .diagnostics
+        .warnings()
+        .map(|w| format!("warning: {w}\n"))
+        .collect()
 }
 
 /// What was skipped, repaired or done differently from DevTools while
@@ -820,7 +832,7 @@ pub fn diagnostics(analysis: &Analysis) -> String {
 /// The divergences and skips of [`diagnostics`].
 fn repairs(analysis: &Analysis) -> String {
     let mut out = String::new();
-    let d = &analysis.diagnostics;
+    let d = &analysis.diagnostics.0;
     for (name, example) in &d.divergences {
         let _ = writeln!(
             out,
@@ -861,7 +873,7 @@ pub fn kind_name(kind: InputKind) -> &'static str {
 /// CPU profile; then [`diagnostics`]. Load with
 /// [`crate::AnalyzeOptions::all_processes`] to see every process.
 pub fn info(analysis: &Analysis) -> String {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut out = String::new();
     let duration = analysis.bounds.range();
     let _ = writeln!(

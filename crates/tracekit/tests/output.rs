@@ -291,3 +291,35 @@ fn every_format_ends_with_a_newline_and_only_the_text_has_more_than_one_line() {
     }
     assert_eq!(text(&analysis, &filter).lines().count(), 10);
 }
+
+/// The JSON document's times are rounded to the nanosecond: sums and
+/// differences of doubles carry noise in their last bits (a profile's
+/// `dur` of `699.9999999999318` µs), which a reader should not see.
+#[test]
+fn json_times_are_rounded_to_the_nanosecond() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/handwritten/node.cpuprofile"
+    );
+    let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &AnalyzeOptions::default()).unwrap();
+    let thread = analysis.threads().next().unwrap();
+    let raw = thread.nodes().next().unwrap().duration().0;
+    assert!(raw != 700.0 && (raw - 700.0).abs() < 1e-9, "the fixture's noise: {raw}");
+    let doc: Value = serde_json::from_str(&json(&analysis, &Filter::default())).unwrap();
+    let nodes = doc["processes"][0]["threads"][0]["nodes"].as_array().unwrap();
+    assert_eq!(nodes[0]["dur"], 700);
+    for (node, ours) in nodes.iter().zip(thread.nodes()) {
+        for (key, time) in [
+            ("ts", ours.start().0),
+            ("dur", ours.duration().0),
+            ("self", ours.self_time().unwrap().0),
+        ] {
+            let written = node[key].as_f64().unwrap();
+            assert_eq!(written, (time * 1000.0).round() / 1000.0, "{key} of {node}");
+            assert!(
+                node[key].to_string().split('.').nth(1).is_none_or(|d| d.len() <= 3),
+                "{node}"
+            );
+        }
+    }
+}

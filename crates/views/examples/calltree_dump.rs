@@ -15,5 +15,6 @@ fn main() {
             &analysis,
             &tracekit_views::ViewOptions::new().window(window).max_depth(depth)
         )
+        .unwrap()
     );
 }

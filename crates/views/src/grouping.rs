@@ -6,9 +6,10 @@
 //! group nodes. The rules are those of `docs/views.md`, "Grouping".
 
 use ahash::AHashMap;
-use tracekit::{Analysis, GroupArgs, Sym};
+use tracekit::{Analysis, Sym};
 use tracekit_cpuprofile::CallFrame;
 use tracekit_events::names;
+use tracekit_renderer::GroupArgs;
 
 use crate::styles::{self, Category};
 use crate::url::scheme_and_host;
@@ -35,6 +36,33 @@ pub enum GroupBy {
     /// By the event's frame (the main frame when it names none).
     Frame,
 }
+
+/// Grouping by URL, domain, subdomain or frame asked of an analysis made
+/// without what it reads of the events
+/// ([`tracekit::AnalyzeOptions::with_group_args`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupingError {
+    group_by: GroupBy,
+}
+
+impl GroupingError {
+    /// The grouping asked for.
+    pub fn group_by(&self) -> GroupBy {
+        self.group_by
+    }
+}
+
+impl std::fmt::Display for GroupingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "grouping by {} needs an analysis made with AnalyzeOptions::with_group_args(true)",
+            self.group_by.name()
+        )
+    }
+}
+
+impl std::error::Error for GroupingError {}
 
 /// The group id of "no URL" and "no frame": DevTools' own empty group.
 const EMPTY_GROUP: &str = "";
@@ -77,6 +105,19 @@ impl GroupBy {
         )
     }
 
+    /// Whether `analysis` holds what this grouping reads: the events'
+    /// group args when it [reads them](GroupBy::reads_args).
+    ///
+    /// # Errors
+    ///
+    /// [`GroupingError`] when the analysis was made without them.
+    pub fn check(self, analysis: &Analysis) -> Result<(), GroupingError> {
+        if self.reads_args() && !analysis.has_group_args() {
+            return Err(GroupingError { group_by: self });
+        }
+        Ok(())
+    }
+
     /// The readable label of the group `id`, as the panel shows it: a
     /// category's title; `[unattributed]` for the empty group of URLs and
     /// domains, `[Chrome extensions overhead]` and `[V8 Runtime]` for those
@@ -94,22 +135,10 @@ impl GroupBy {
             },
             GroupBy::Url if id.is_empty() => UNATTRIBUTED.to_owned(),
             GroupBy::Frame if id.is_empty() => "Page".to_owned(),
-            GroupBy::Frame => frame_url(analysis, id).unwrap_or(id).to_owned(),
+            GroupBy::Frame => analysis.frame_url(id).unwrap_or(id).to_owned(),
             GroupBy::None | GroupBy::Url => id.to_owned(),
         }
     }
-}
-
-/// The URL the trace's metadata gives frame `id`, if any.
-fn frame_url<'a>(analysis: &'a Analysis, id: &str) -> Option<&'a str> {
-    let meta = analysis.meta.as_ref()?;
-    let interner = &analysis.interner;
-    let (_, by_process) = meta
-        .renderer_processes_by_frame
-        .iter()
-        .find(|(frame, _)| frame.is_some_and(|f| interner.resolve(f) == id))?;
-    let url = by_process.values().flatten().find_map(|w| w.frame.url)?;
-    Some(interner.resolve(url)).filter(|u| !u.is_empty())
 }
 
 /// URLs of the browser's extension internals, one domain group.
@@ -169,17 +198,10 @@ pub(crate) struct Grouper<'a> {
 }
 
 impl<'a> Grouper<'a> {
-    /// # Panics
-    ///
-    /// When grouping by URL, domain or frame, if the analysis did not keep
-    /// the events' group args ([`tracekit::AnalyzeOptions::group_args`]).
-    pub(crate) fn new(group_by: GroupBy, analysis: &'a Analysis) -> Grouper<'a> {
-        assert!(
-            !group_by.reads_args() || analysis.event_urls.is_some(),
-            "grouping by {} needs an analysis made with AnalyzeOptions::with_group_args(true)",
-            group_by.name()
-        );
-        Grouper {
+    /// A grouper, if `analysis` holds what it reads ([`GroupBy::check`]).
+    pub(crate) fn new(group_by: GroupBy, analysis: &'a Analysis) -> Result<Grouper<'a>, GroupingError> {
+        group_by.check(analysis)?;
+        Ok(Grouper {
             group_by,
             analysis,
             ids: Vec::new(),
@@ -188,7 +210,7 @@ impl<'a> Grouper<'a> {
             categories: AHashMap::new(),
             by_category: AHashMap::new(),
             by_symbol: AHashMap::new(),
-        }
+        })
     }
 
     /// The group of a JS call of `frame`: `idle` for the `(idle)` function,
@@ -211,7 +233,7 @@ impl<'a> Grouper<'a> {
     pub(crate) fn of_event(&mut self, name: Sym, cat: Sym, args: Option<&GroupArgs>) -> u32 {
         match self.group_by {
             GroupBy::Category => {
-                let interner = &self.analysis.interner;
+                let interner = self.analysis.strings();
                 let category = if matches!(interner.resolve(cat), "blink.console" | "blink.user_timing") {
                     Category::Scripting
                 } else {
@@ -223,11 +245,7 @@ impl<'a> Grouper<'a> {
                 self.of_category(category)
             }
             GroupBy::Frame => self.of_symbol(args.and_then(|a| a.frame)),
-            _ => {
-                let urls = self.analysis.event_urls.as_ref();
-                let url = args.and_then(|a| urls?.resolve(a.url));
-                self.of_symbol(url)
-            }
+            _ => self.of_symbol(args.and_then(|a| a.url)),
         }
     }
 
@@ -246,12 +264,12 @@ impl<'a> Grouper<'a> {
         if let Some(&group) = self.by_symbol.get(&symbol) {
             return group;
         }
-        let interner = &self.analysis.interner;
+        let interner = self.analysis.strings();
         let text = |s: Option<Sym>| s.map_or("", |s| interner.resolve(s));
         let id = match self.group_by {
             GroupBy::Frame => {
-                let main = self.analysis.meta.as_ref().and_then(|m| m.main_frame_id);
-                text(symbol.or(main)).to_owned()
+                let main = self.analysis.main_frame_id();
+                symbol.map(|s| interner.resolve(s)).or(main).unwrap_or("").to_owned()
             }
             GroupBy::Domain | GroupBy::Subdomain => domain_group(text(symbol), self.group_by == GroupBy::Subdomain),
             _ => text(symbol).to_owned(),

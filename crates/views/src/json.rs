@@ -9,17 +9,19 @@ use tracekit::Analysis;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{per_thread, preorder, sibling_order, write_thread_keys, ThreadViews, Tree, View, ViewOptions, Window};
+use crate::{
+    per_thread, preorder, sibling_order, write_thread_keys, GroupingError, ThreadViews, Tree, View, ViewOptions, Window,
+};
 
 /// The JSON document of the threads `options` selects, over its window,
 /// depth and grouping. One line, no newline.
 ///
-/// # Panics
+/// # Errors
 ///
 /// As [`crate::thread_views_to_depth`].
-pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> String {
+pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> Result<String, GroupingError> {
     let max_depth = options.max_depth;
-    let window = Window::new(analysis.bounds, options.window);
+    let window = Window::new(analysis.bounds(), options.window);
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
     out.push_str(",\"end\":");
@@ -43,16 +45,16 @@ pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> String {
         write_nodes(&mut out, analysis, views, View::BottomUp, max_depth);
         out.push('}');
         out
-    });
+    })?;
     out.push_str(&pieces.join(","));
     out.push_str("]}");
-    out
+    Ok(out)
 }
 
 /// One view's nodes: `[{"id","name","url","line","column","depth",
 /// "parent","selfMs","totalMs"[,"samples","selfCount"]}, ...]`.
 fn write_nodes(out: &mut String, analysis: &Analysis, views: &ThreadViews, view: View, max_depth: Option<u32>) {
-    let interner = &analysis.interner;
+    let interner = analysis.strings();
     let tree: &Tree = match view {
         View::TopDown => &views.top_down,
         View::BottomUp => &views.bottom_up,

@@ -40,14 +40,14 @@ pub mod summary;
 mod url;
 
 use grouping::Grouper;
-pub use grouping::{domain_group, GroupBy};
+pub use grouping::{domain_group, GroupBy, GroupingError};
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
 pub use tracekit::styles;
 
 pub use json::calltree_json;
 
 use ahash::AHashMap;
-use tracekit::{Analysis, Bounds, CpuSample, Id, Interner, NodeKind, Parallelism, Sym, ThreadTrack};
+use tracekit::{Analysis, Bounds, CpuSample, Id, NodeKind, Parallelism, Strings, Sym, ThreadTrack};
 use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
@@ -369,7 +369,7 @@ pub(crate) fn truthy(x: f64) -> bool {
 }
 
 /// `f:NAME@LOCATION:LINE:COLUMN`, DevTools' id of a JS call.
-fn js_call_id(frame: &CallFrame, interner: &Interner) -> String {
+fn js_call_id(frame: &CallFrame, interner: &Strings) -> String {
     let mut out = String::from("f:");
     let name = interner.resolve(frame.function_name);
     if frame.url == names::NATIVE_V8_RUNTIME {
@@ -440,7 +440,7 @@ impl Ids {
 }
 
 /// `js NAME URL:LINE:COLUMN`, a JS call as the tracks' text format shows it.
-fn js_call_label(frame: &CallFrame, interner: &Interner) -> String {
+fn js_call_label(frame: &CallFrame, interner: &Strings) -> String {
     let name = interner.resolve(frame.function_name);
     let mut out = format!("js {}", if name.is_empty() { "(anonymous)" } else { name });
     tracekit::output::write_js_location(
@@ -456,7 +456,7 @@ fn js_call_label(frame: &CallFrame, interner: &Interner) -> String {
 /// Call Tree, Bottom-Up and Summary): its `entryIsVisibleInTimeline`, with
 /// the Styles lookups of the names seen so far cached.
 pub(crate) struct Visibility<'a> {
-    interner: &'a Interner,
+    interner: &'a Strings,
     generic: bool,
     visible_type: AHashMap<Sym, bool>,
 }
@@ -464,8 +464,8 @@ pub(crate) struct Visibility<'a> {
 impl<'a> Visibility<'a> {
     pub(crate) fn new(analysis: &'a Analysis) -> Visibility<'a> {
         Visibility {
-            interner: &analysis.interner,
-            generic: analysis.meta.as_ref().is_some_and(|m| m.trace_is_generic),
+            interner: analysis.strings(),
+            generic: analysis.is_generic(),
             visible_type: AHashMap::new(),
         }
     }
@@ -612,7 +612,7 @@ fn thread_events(
                         kept
                     }
                 };
-                let args = track.view_args(event).copied();
+                let args = tracekit_renderer::event_view_args(track, event).copied();
                 let id = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
                     let a = args.unwrap_or_default();
                     ids.intern(format!(
@@ -633,7 +633,7 @@ fn thread_events(
                 let (td_id, group) = match &mut grouped {
                     Some(g) => {
                         let group_args = if g.grouper.reads_args() {
-                            track.group_args(event)
+                            tracekit_renderer::event_group_args(track, event)
                         } else {
                             None
                         };
@@ -680,6 +680,7 @@ struct Open {
 /// grouping.
 pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) -> ThreadViews {
     thread_views_to_depth(analysis, track, window, None, GroupBy::None)
+        .unwrap_or_else(|e| unreachable!("{e}: no grouping reads no args"))
 }
 
 /// [`thread_views`] grouped by `group_by`, with the Bottom-Up built only
@@ -687,10 +688,10 @@ pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) ->
 /// event and ancestor); group nodes are at depth 0. The Call Tree and the
 /// nodes built are the same as without a limit.
 ///
-/// # Panics
+/// # Errors
 ///
-/// When `group_by` reads the events' args ([`GroupBy::reads_args`]) and
-/// the analysis was made without them
+/// [`GroupingError`] when `group_by` reads the events' args
+/// ([`GroupBy::reads_args`]) and the analysis was made without them
 /// ([`tracekit::AnalyzeOptions::with_group_args`]).
 pub fn thread_views_to_depth(
     analysis: &Analysis,
@@ -698,17 +699,19 @@ pub fn thread_views_to_depth(
     window: Window,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> ThreadViews {
+) -> Result<ThreadViews, GroupingError> {
     // Callers of a chain of depth d (0-based, counted without the group
     // level) are built for d + 1 + group levels < max_depth.
     let group_levels = usize::from(group_by != GroupBy::None);
     let callers = max_depth.map_or(usize::MAX, |m| (m as usize).saturating_sub(1 + group_levels));
     let mut ids = Ids::default();
-    let mut grouper = (group_by != GroupBy::None).then(|| Grouper::new(group_by, analysis));
+    let mut grouper = (group_by != GroupBy::None)
+        .then(|| Grouper::new(group_by, analysis))
+        .transpose()?;
     let mut top_down = Tree::new();
     if !window.is_finite() {
         let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
-        return ThreadViews {
+        return Ok(ThreadViews {
             ids: ids.strings,
             labels: ids.labels,
             frames: ids.frames,
@@ -717,7 +720,7 @@ pub fn thread_views_to_depth(
             top_down,
             bottom_up: Tree::new(),
             samples: None,
-        };
+        });
     }
     let grouped = grouper.as_mut().map(|grouper| GroupedIds {
         grouper,
@@ -860,7 +863,7 @@ pub fn thread_views_to_depth(
     // After the group nodes: the counts of a group are its nodes'.
     let samples = samples.map(|s| s.finish(&top_down));
     let (group_ids, group_labels) = grouper.map(|g| (g.ids, g.labels)).unwrap_or_default();
-    ThreadViews {
+    Ok(ThreadViews {
         ids: ids.strings,
         labels: ids.labels,
         frames: ids.frames,
@@ -869,7 +872,7 @@ pub fn thread_views_to_depth(
         top_down,
         bottom_up,
         samples,
-    }
+    })
 }
 
 /// A row of the Bottom-Up's first level, while the walk sums it.
@@ -1044,10 +1047,7 @@ impl BottomUpBuilder {
 
 /// The threads of the tracks, in the order of the tracks dump.
 pub(crate) fn threads(analysis: &Analysis) -> impl Iterator<Item = (Id, Id, &ThreadTrack)> {
-    analysis
-        .processes
-        .iter()
-        .flat_map(|(pid, p)| p.threads.iter().map(move |(tid, t)| (*pid, *tid, t)))
+    analysis.threads().map(|t| (t.pid(), t.tid(), t.track()))
 }
 
 /// Pre-order rows `(depth, node)` of a tree, siblings ordered by `order`,
@@ -1171,16 +1171,22 @@ impl<'a> ViewOptions<'a> {
 /// Computes the views of each thread `options` selects and hands them to
 /// `write`, which makes that thread's piece of a dump; the pieces come
 /// back in the order of the tracks dump, whatever the parallelism.
-pub(crate) fn per_thread<W>(analysis: &Analysis, options: &ViewOptions, window: Window, write: W) -> Vec<String>
+pub(crate) fn per_thread<W>(
+    analysis: &Analysis,
+    options: &ViewOptions,
+    window: Window,
+    write: W,
+) -> Result<Vec<String>, GroupingError>
 where
     W: Fn(Id, Id, &ThreadTrack, &ThreadViews) -> String + Sync,
 {
+    options.group_by.check(analysis)?;
     let selected: Vec<(Id, Id, &ThreadTrack)> = threads(analysis)
         .filter(|(pid, tid, _)| options.only.is_none_or(|o| o.contains(&(*pid, *tid))))
         .collect();
     let piece = |&(pid, tid, track): &(Id, Id, &ThreadTrack)| {
-        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by);
-        write(pid, tid, track, &views)
+        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by)?;
+        Ok(write(pid, tid, track, &views))
     };
     match options.parallelism {
         Parallelism::Sequential => selected.iter().map(piece).collect(),
@@ -1193,10 +1199,10 @@ where
             let mut pieces: Vec<(usize, String)> = order
                 .into_par_iter()
                 .with_max_len(1)
-                .map(|i| (i, piece(&selected[i])))
-                .collect();
+                .map(|i| piece(&selected[i]).map(|p| (i, p)))
+                .collect::<Result<_, _>>()?;
             pieces.sort_by_key(|(i, _)| *i);
-            pieces.into_iter().map(|(_, p)| p).collect()
+            Ok(pieces.into_iter().map(|(_, p)| p).collect())
         }
     }
 }
@@ -1207,11 +1213,11 @@ where
 /// (`calltree.mjs --group-by`: group nodes are rows of depth 0, with their
 /// group id).
 ///
-/// # Panics
+/// # Errors
 ///
 /// As [`thread_views_to_depth`].
-pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> String {
-    let window = Window::new(analysis.bounds, options.window);
+pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> Result<String, GroupingError> {
+    let window = Window::new(analysis.bounds(), options.window);
     let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
         let mut out = String::from("{");
         write_thread_keys(&mut out, analysis, pid, tid, track);
@@ -1221,21 +1227,21 @@ pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> Strin
         write_rows(&mut out, views, &views.bottom_up, options.max_depth);
         out.push_str("]}");
         out
-    });
+    })?;
     let mut out = String::from("{\"threads\":[");
     out.push_str(&pieces.join(","));
     out.push_str("],");
     write_rounded_window(&mut out, window);
     out.push('}');
-    out
+    Ok(out)
 }
 
 /// `"pid":…,"tid":…,"name":…` of a thread in the views' dumps.
 pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, tid: Id, track: &ThreadTrack) {
     out.push_str("\"pid\":");
-    pid.write_json(out, &analysis.interner);
+    pid.write_json(out, analysis.strings());
     out.push_str(",\"tid\":");
-    tid.write_json(out, &analysis.interner);
+    tid.write_json(out, analysis.strings());
     out.push_str(",\"name\":");
     match &track.name {
         Some(name) => write_json_string(out, name),
@@ -1267,16 +1273,16 @@ pub enum View {
 /// kind and [`GroupBy::label`] (`category Scripting`, `domain
 /// [unattributed]`); rows of depth < `max_depth`.
 ///
-/// # Panics
+/// # Errors
 ///
 /// As [`thread_views_to_depth`].
-pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> String {
+pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Result<String, GroupingError> {
     use std::fmt::Write;
     let (max_depth, group_by) = (options.max_depth, options.group_by);
-    let window = Window::new(analysis.bounds, options.window);
-    let interner = &analysis.interner;
+    let window = Window::new(analysis.bounds(), options.window);
+    let interner = analysis.strings();
     let span = window.end - window.start;
-    let origin = analysis.bounds.min.0 / 1000.0;
+    let origin = analysis.bounds().min.0 / 1000.0;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -1309,7 +1315,7 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Str
         };
         // A profile on its own: its samples are what the times come from.
         let samples = match (view, &views.samples) {
-            (View::TopDown, Some(samples)) if analysis.kind != tracekit::InputKind::ChromeTrace => Some(samples),
+            (View::TopDown, Some(samples)) if analysis.kind() != tracekit::InputKind::ChromeTrace => Some(samples),
             _ => None,
         };
         if let Some(samples) = samples {
@@ -1355,9 +1361,9 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Str
             out.push('\n');
         }
         out
-    });
+    })?;
     out.extend(pieces);
-    out
+    Ok(out)
 }
 
 /// The order of siblings as the panel sorts them by default: by total

@@ -54,7 +54,7 @@ impl WalkEvent {
 /// Call Tree (`docs/views.md`, "Events of a thread"), `RunTask` included,
 /// each with its category, sorted by start.
 fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<WalkEvent> {
-    let interner = &analysis.interner;
+    let interner = analysis.strings();
     let mut visibility = Visibility::new(analysis);
     let mut category_of: ahash::AHashMap<Sym, Category> = ahash::AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
@@ -337,7 +337,7 @@ pub fn summaries<'a>(
     only: Option<&'a [(Id, Id)]>,
     relative: Option<(f64, f64)>,
 ) -> impl Iterator<Item = (Id, Id, &'a ThreadTrack, CategoryTimes)> + 'a {
-    let window = Window::new(analysis.bounds, relative);
+    let window = Window::new(analysis.bounds(), relative);
     threads(analysis)
         .filter(move |(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))))
         .map(move |(pid, tid, track)| (pid, tid, track, thread_summary(analysis, track, window)))
@@ -351,7 +351,7 @@ pub fn summaries<'a>(
 /// "window":{"start":MS,"end":MS}}`, the categories DevTools' stats hold in
 /// palette order, ms rounded as `Math.round(x*1000)/1000`.
 pub fn summary_conformance_of(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
-    let window = Window::new(analysis.bounds, relative);
+    let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"threads\":[");
     for (i, (pid, tid, track, times)) in summaries(analysis, only, relative).enumerate() {
         if i > 0 {
@@ -397,9 +397,9 @@ fn percent(ms: f64, total: f64) -> f64 {
 /// Idle and Total.
 pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
     use std::fmt::Write;
-    let window = Window::new(analysis.bounds, relative);
-    let origin = analysis.bounds.min.0 / 1000.0;
-    let interner = &analysis.interner;
+    let window = Window::new(analysis.bounds(), relative);
+    let origin = analysis.bounds().min.0 / 1000.0;
+    let interner = analysis.strings();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -435,13 +435,13 @@ pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Opti
 /// "title","ms","percent"},...],"idle","total"}]}`, categories as the
 /// panel lists them (see [`CategoryTimes::rows`]), percents of the total.
 pub fn write_json(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
-    let window = Window::new(analysis.bounds, relative);
+    let window = Window::new(analysis.bounds(), relative);
     let mut out = String::from("{\"window\":{\"start\":");
     write_json_number(&mut out, window.start);
     out.push_str(",\"end\":");
     write_json_number(&mut out, window.end);
     out.push_str(",\"traceStart\":");
-    write_json_number(&mut out, analysis.bounds.min.0 / 1000.0);
+    write_json_number(&mut out, analysis.bounds().min.0 / 1000.0);
     out.push_str("},\"threads\":[");
     for (i, (pid, tid, track, times)) in summaries(analysis, only, relative).enumerate() {
         if i > 0 {

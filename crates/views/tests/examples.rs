@@ -9,10 +9,9 @@ fn views(name: &str, window: Option<(f64, f64)>) -> (String, String) {
         .join("../../fixtures/handwritten/views")
         .join(name);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
-        &analysis,
-        &tracekit_views::ViewOptions::new().window(window),
-    ))
+    let dump: serde_json::Value = serde_json::from_str(
+        &tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(window)).unwrap(),
+    )
     .unwrap();
     let rows = |key: &str| {
         dump["threads"][0][key]
@@ -95,7 +94,8 @@ fn text_shows_labels_times_and_percents() {
         &analysis,
         tracekit_views::View::TopDown,
         &tracekit_views::ViewOptions::new(),
-    );
+    )
+    .unwrap();
     assert_eq!(
         text,
         "Call Tree, window 0.000..3.000 ms from the trace start (3.000 ms)
@@ -111,7 +111,8 @@ thread 1 CrRendererMain (pid 1)
         &analysis,
         tracekit_views::View::BottomUp,
         &tracekit_views::ViewOptions::new().max_depth(Some(2)),
-    );
+    )
+    .unwrap();
     assert!(bu.starts_with(
         "Bottom-Up, window 0.000..3.000 ms from the trace start (3.000 ms)
 thread 1 CrRendererMain (pid 1)
@@ -126,18 +127,24 @@ thread 1 CrRendererMain (pid 1)
 fn a_depth_limit_is_a_pure_filter_of_the_rows() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces/main-thread.json.gz");
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    let full: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
-        &analysis,
-        &tracekit_views::ViewOptions::new().window(Some((600.0, 1400.0))),
-    ))
+    let full: serde_json::Value = serde_json::from_str(
+        &tracekit_views::calltree_conformance(
+            &analysis,
+            &tracekit_views::ViewOptions::new().window(Some((600.0, 1400.0))),
+        )
+        .unwrap(),
+    )
     .unwrap();
     for depth in [1, 3, 6] {
-        let limited: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
-            &analysis,
-            &tracekit_views::ViewOptions::new()
-                .window(Some((600.0, 1400.0)))
-                .max_depth(Some(depth)),
-        ))
+        let limited: serde_json::Value = serde_json::from_str(
+            &tracekit_views::calltree_conformance(
+                &analysis,
+                &tracekit_views::ViewOptions::new()
+                    .window(Some((600.0, 1400.0)))
+                    .max_depth(Some(depth)),
+            )
+            .unwrap(),
+        )
         .unwrap();
         for (t, l) in full["threads"]
             .as_array()

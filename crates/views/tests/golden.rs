@@ -41,7 +41,8 @@ fn views_match_the_devtools_goldens() {
             &tracekit_views::ViewOptions::new()
                 .window(case.window)
                 .group_by(group_by),
-        );
+        )
+        .unwrap();
         let golden = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&case.golden)).unwrap();
         let report = compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).unwrap();
         let set = Path::new(&case.trace).parent().unwrap().to_string_lossy().into_owned();
@@ -51,7 +52,7 @@ fn views_match_the_devtools_goldens() {
         let label = format!("{} ({})", case.trace, case.golden);
         eprintln!("{label}: {counts}");
         if let Some(first) = report.first_difference {
-            let divergences: Vec<&str> = analysis.diagnostics.divergences.keys().map(|d| d.as_str()).collect();
+            let divergences: Vec<&str> = analysis.diagnostics().divergences().map(|(d, _)| d.as_str()).collect();
             if let Some(reason) = known.get(&case.golden) {
                 diverging.push(format!("{label}: known difference ({reason}): {first}"));
             } else if !divergences.is_empty() && divergences.iter().all(|d| documented.iter().any(|x| x == d)) {
@@ -94,7 +95,8 @@ fn known_differences_still_differ() {
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
         let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
         let ours =
-            tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(case.window));
+            tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(case.window))
+                .unwrap();
         let text = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&golden)).unwrap();
         let report = compare_views(&ours, &text, case.top_down_depth, case.bottom_up_depth).unwrap();
         assert!(
@@ -112,7 +114,7 @@ fn an_event_without_category_gets_views() {
     let bytes = std::fs::read(root().join("fixtures/handwritten/views/nocat.json")).unwrap();
     let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
     assert_eq!(
-        tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new()),
+        tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new()).unwrap(),
         r#"{"threads":[{"pid":1,"tid":1,"name":"CrRendererMain","topDown":[[0,"FunctionCall",0.5,0.5]],"bottomUp":[[0,"FunctionCall",0.5,0.5]]}],"window":{"start":0,"end":2}}"#
     );
 }

@@ -19,10 +19,10 @@ fn analysis(name: &str) -> tracekit::Analysis {
 /// rows under the group `group` only (`None`: all), joined by ` | `.
 fn rows(name: &str, group_by: GroupBy, view: &str, thread: &str, group: Option<&str>) -> String {
     let analysis = analysis(name);
-    let dump: serde_json::Value = serde_json::from_str(&tracekit_views::calltree_conformance(
-        &analysis,
-        &tracekit_views::ViewOptions::new().group_by(group_by),
-    ))
+    let dump: serde_json::Value = serde_json::from_str(
+        &tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().group_by(group_by))
+            .unwrap(),
+    )
     .unwrap();
     let thread = dump["threads"]
         .as_array()
@@ -184,7 +184,8 @@ fn a_depth_limit_is_a_pure_filter_of_the_grouped_rows() {
                 .window(Some((600.0, 1400.0)))
                 .max_depth(depth)
                 .group_by(GroupBy::Domain),
-        );
+        )
+        .unwrap();
         serde_json::from_str(&text).unwrap()
     };
     let full = dump(None);
@@ -221,10 +222,27 @@ fn categories_need_no_args_but_urls_do() {
     };
     assert_eq!(dump(&without, GroupBy::Category), dump(&with, GroupBy::Category));
     assert_eq!(dump(&without, GroupBy::None), dump(&with, GroupBy::None));
-    let no_urls = std::panic::catch_unwind(|| dump(&without, GroupBy::Url)).unwrap_err();
-    let message = no_urls.downcast_ref::<String>().unwrap();
+    assert!(dump(&with, GroupBy::Category).is_ok());
+    for group_by in [GroupBy::Url, GroupBy::Domain, GroupBy::Subdomain, GroupBy::Frame] {
+        let error = dump(&without, group_by).unwrap_err();
+        assert_eq!(error.group_by(), group_by);
+        assert_eq!(
+            error,
+            tracekit_views::calltree_json(&without, &tracekit_views::ViewOptions::new().group_by(group_by))
+                .unwrap_err()
+        );
+        assert_eq!(error, group_by.check(&without).unwrap_err());
+        let parallel = tracekit_views::ViewOptions::new()
+            .group_by(group_by)
+            .parallelism(tracekit::Parallelism::Rayon);
+        assert_eq!(
+            error,
+            tracekit_views::calltree_conformance(&without, &parallel).unwrap_err()
+        );
+        assert!(dump(&with, group_by).is_ok());
+    }
     assert_eq!(
-        message,
+        dump(&without, GroupBy::Url).unwrap_err().to_string(),
         "grouping by url needs an analysis made with AnalyzeOptions::with_group_args(true)"
     );
 }
@@ -236,21 +254,28 @@ fn text_of_the_grouped_views() {
         &analysis,
         View::TopDown,
         &tracekit_views::ViewOptions::new().group_by(GroupBy::Domain),
+    )
+    .unwrap();
+    text.push_str(
+        &tracekit_views::write_text(
+            &analysis,
+            View::BottomUp,
+            &tracekit_views::ViewOptions::new()
+                .max_depth(Some(2))
+                .group_by(GroupBy::Category),
+        )
+        .unwrap(),
     );
-    text.push_str(&tracekit_views::write_text(
-        &analysis,
-        View::BottomUp,
-        &tracekit_views::ViewOptions::new()
-            .max_depth(Some(2))
-            .group_by(GroupBy::Category),
-    ));
-    text.push_str(&tracekit_views::write_text(
-        &analysis,
-        View::TopDown,
-        &tracekit_views::ViewOptions::new()
-            .max_depth(Some(1))
-            .group_by(GroupBy::Frame),
-    ));
+    text.push_str(
+        &tracekit_views::write_text(
+            &analysis,
+            View::TopDown,
+            &tracekit_views::ViewOptions::new()
+                .max_depth(Some(1))
+                .group_by(GroupBy::Frame),
+        )
+        .unwrap(),
+    );
     insta::with_settings!({
         snapshot_path => "../../../fixtures/snapshots",
         prepend_module_to_snapshot => false,

@@ -128,16 +128,8 @@ fn ours(
     analysis: &tracekit::Analysis,
     window: Option<(f64, f64)>,
 ) -> (BTreeMap<Vec<String>, u32>, tracekit_views::SampleCounts) {
-    let track = analysis
-        .processes
-        .values()
-        .next()
-        .unwrap()
-        .threads
-        .values()
-        .next()
-        .unwrap();
-    let window = tracekit_views::Window::new(analysis.bounds, window);
+    let track = analysis.threads().next().unwrap().track();
+    let window = tracekit_views::Window::new(analysis.bounds(), window);
     let views = tracekit_views::thread_views(analysis, track, window);
     let counts = views.samples.clone().expect("a profile has sample counts");
     let tree = &views.top_down;
@@ -172,7 +164,7 @@ fn check(name: &str, window: Option<(f64, f64)>, paths: bool) {
     let bytes = read(&fixture(name));
     let profile: Value = serde_json::from_slice(&bytes).unwrap();
     let analysis = tracekit::analyze_bytes(&bytes, &Default::default()).unwrap();
-    let origin = analysis.bounds.min.0;
+    let origin = analysis.bounds().min.0;
     let (start, end) = match window {
         Some((a, b)) => (origin + a * 1000.0, origin + b * 1000.0),
         None => (f64::NEG_INFINITY, f64::INFINITY),

@@ -91,7 +91,7 @@ fn compare(case: &Case, analysis: &tracekit::Analysis, oracle: &Value) -> (usize
     };
     // The rounded dump, for the threads and the window as printed.
     let dump: Value = serde_json::from_str(&summary_conformance(analysis, case.window)).unwrap();
-    let window = Window::new(analysis.bounds, case.window);
+    let window = Window::new(analysis.bounds(), case.window);
     for (key, ours) in [("start", window.start), ("end", window.end)] {
         if !Golden::of(&oracle["window"][key]).matches(ours) {
             note(format!("window {key} {ours} vs oracle {}", oracle["window"][key]));
@@ -171,7 +171,7 @@ fn summaries_match_the_devtools_goldens() {
         let label = format!("{} ({})", case.trace, case.golden);
         eprintln!("{label}: times matched {matched}/{count}");
         if let Some(first) = first {
-            let divergences: Vec<&str> = analysis.diagnostics.divergences.keys().map(|d| d.as_str()).collect();
+            let divergences: Vec<&str> = analysis.diagnostics().divergences().map(|(d, _)| d.as_str()).collect();
             if !divergences.is_empty() && divergences.iter().all(|d| documented.iter().any(|x| x == d)) {
                 diverging.push(format!("{label}: diverges ({}): {first}", divergences.join(", ")));
             } else {

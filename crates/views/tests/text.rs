@@ -15,7 +15,7 @@ fn text(name: &str, view: View, window: Option<(f64, f64)>) -> String {
         .join("../../fixtures/handwritten/views")
         .join(name);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    write_text(&analysis, view, &tracekit_views::ViewOptions::new().window(window))
+    write_text(&analysis, view, &tracekit_views::ViewOptions::new().window(window)).unwrap()
 }
 
 fn snapshot(name: &str, view: View, window: Option<(f64, f64)>) {

@@ -32,6 +32,13 @@ export interface LoadOptions {
    * Default 20 million, as the CLI's `--max-nodes`.
    */
   maxNodes?: number;
+  /**
+   * Also keep what grouping the call tree by URL, domain, subdomain or
+   * frame reads of the events (`callTree({groupBy})`), as `tracekit
+   * calltree --group-by` does. It costs some loading time (the args of the
+   * events with a URL or a frame are read). Default false.
+   */
+  groupArgs?: boolean;
 }
 
 /**
@@ -97,7 +104,7 @@ export interface TrackOptions {
 /** A process or thread id: a number, or a string if the trace used strings. */
 export type Id = number | string;
 
-/** A node of the plain tracks (docs/json-format.md). Times in µs, in the trace's clock. */
+/** A node of the plain tracks (docs/json-format.md). Times in µs, in the trace's clock, rounded to the nanosecond. */
 export type TrackNode =
   | {
       depth: number;
@@ -229,8 +236,12 @@ export interface CallTreeOptions {
   window?: TrackOptions['window'];
   /** Only the Bottom-Up (true) or only the Call Tree (false); both when left out. */
   bottomUp?: boolean;
-  /** Only `'none'` for now: the binding does not pass grouping yet (docs/wasm.md). */
-  groupBy?: 'none';
+  /**
+   * Group the top level as the panel's "Group by" (`tracekit calltree
+   * --group-by`): group rows come first at depth 0. The kinds that read
+   * URLs and frames need a trace loaded with `{groupArgs: true}`.
+   */
+  groupBy?: 'none' | 'category' | 'domain' | 'subdomain' | 'url' | 'frame';
   /** Only the first N levels of each view. */
   maxDepth?: number;
 }
@@ -242,6 +253,8 @@ export interface CallTreeNode {
   url: string | null;
   line: number | null;
   column: number | null;
+  /** A group row (with `groupBy`): `name` is the group's label, `id` its id. */
+  group?: boolean;
   depth: number;
   /** The position of the parent row in the same list; null for a root. */
   parent: number | null;
@@ -281,6 +294,33 @@ export interface Diagnostics {
   text: string;
 }
 
+/** Which flame chart to make. */
+export interface ChartOptions {
+  /** As `TrackOptions.thread`: only its lanes. */
+  thread?: string | number;
+  /** The first view, in ms from the start of the trace (as `TrackOptions.window`); nodes outside it are left out. */
+  window?: TrackOptions['window'];
+  /** The chart's title (a file name, say). */
+  title?: string;
+}
+
+/**
+ * The flame chart's data (docs/chart.md): what `chart/renderer.js` in this
+ * package draws, `TracekitChart.decode(header, columns)`.
+ */
+export interface ChartData {
+  /** The JSON header: lanes, string table, labels, colours. */
+  header: {
+    format: 'tracekit-chart';
+    version: number;
+    title: string;
+    lanes: { pid: string; tid: string; process: string | null; url: string | null; thread: string | null; nodes: number }[];
+    [key: string]: unknown;
+  };
+  /** The lanes' columns (typed arrays, little-endian), `header.bytes` long. */
+  columns: Uint8Array;
+}
+
 /** A loaded trace. */
 export class Trace {
   private constructor();
@@ -297,6 +337,8 @@ export class Trace {
   tracksPacked(options?: TrackOptions): PackedTracks;
   /** The Call Tree and Bottom-Up of each thread. */
   callTree(options?: CallTreeOptions): CallTree;
+  /** The flame chart's data, for the renderer in `chart/renderer.js`. */
+  chart(options?: ChartOptions): ChartData;
   /** What was skipped or repaired while loading, as `--stats`. */
   diagnostics(): Diagnostics;
   /** Frees the trace's memory now (the garbage collector does it later otherwise). */

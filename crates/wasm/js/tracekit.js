@@ -113,14 +113,17 @@ function loadOptions(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options: expected an object, not ${describe(options)}`);
   }
-  const { allProcesses = false, maxNodes } = options;
+  const { allProcesses = false, maxNodes, groupArgs = false } = options;
   if (typeof allProcesses !== 'boolean') {
     throw new TypeError(`allProcesses: expected a boolean, not ${describe(allProcesses)}`);
   }
   if (maxNodes !== undefined && typeof maxNodes !== 'number') {
     throw new TypeError(`maxNodes: expected a number, not ${describe(maxNodes)}`);
   }
-  return [allProcesses, maxNodes];
+  if (typeof groupArgs !== 'boolean') {
+    throw new TypeError(`groupArgs: expected a boolean, not ${describe(groupArgs)}`);
+  }
+  return [allProcesses, maxNodes, groupArgs];
 }
 
 /** A number option, or undefined; `null` counts as left out. */
@@ -326,24 +329,51 @@ export class Trace {
   /**
    * The Call Tree and the Bottom-Up of each thread (`tracekit calltree
    * --format json`); `bottomUp: true` keeps only the Bottom-Up, `false`
-   * only the Call Tree, left out both.
+   * only the Call Tree, left out both. `groupBy` groups the top level as
+   * `--group-by` does: 'none', 'category', or, for a trace loaded with
+   * `{groupArgs: true}`, 'domain', 'subdomain', 'url' or 'frame'.
    */
   callTree(options = {}) {
     const { bottomUp, groupBy } = options ?? {};
-    if (groupBy !== undefined && groupBy !== null && groupBy !== 'none') {
-      throw new RangeError(`groupBy: '${groupBy}' is not supported yet: the views have no grouping (only 'none')`);
+    if (groupBy !== undefined && groupBy !== null && typeof groupBy !== 'string') {
+      throw new TypeError(`groupBy: expected a string, not ${describe(groupBy)}`);
     }
     if (bottomUp !== undefined && typeof bottomUp !== 'boolean') {
       throw new TypeError(`bottomUp: expected a boolean, not ${describe(bottomUp)}`);
     }
     const [thread, start, end, maxDepth] = queryArgs({ ...options, minDuration: undefined });
-    const views = JSON.parse(call(() => this.#trace().callTreeJson(thread, start, end, maxDepth)));
+    const views = JSON.parse(
+      call(() => this.#trace().callTreeJson(thread, start, end, maxDepth, groupBy ?? undefined)),
+    );
     if (bottomUp !== undefined) {
       for (const t of views.threads) {
         delete t[bottomUp ? 'topDown' : 'bottomUp'];
       }
     }
     return views;
+  }
+
+  /**
+   * The flame chart's data, as `tracekit chart` embeds it (docs/chart.md):
+   * `{header, columns}`, the parsed JSON header and the columns as one
+   * Uint8Array, for the chart's renderer (`chart/renderer.js` in this
+   * package): `new TracekitChart.FlameChart(element,
+   * TracekitChart.decode(header, columns))`. `thread` and `window` choose
+   * the lanes and the first view, as for `tracks()`; `title` names the
+   * chart.
+   */
+  chart(options = {}) {
+    const { title } = options ?? {};
+    if (title !== undefined && title !== null && typeof title !== 'string') {
+      throw new TypeError(`title: expected a string, not ${describe(title)}`);
+    }
+    const [thread, start, end] = queryArgs({ ...options, maxDepth: undefined, minDuration: undefined });
+    const chart = call(() => this.#trace().chart(thread, start, end, title ?? undefined));
+    try {
+      return { header: JSON.parse(chart.header()), columns: call(() => chart.takeColumns()) };
+    } finally {
+      chart.free();
+    }
   }
 
   /** What was skipped, repaired or done differently from DevTools while loading. */

@@ -65,11 +65,12 @@ pub struct RawLoader {
 #[wasm_bindgen(js_class = "RawLoader")]
 impl RawLoader {
     /// A loader; `max_nodes` bounds the track nodes of one thread
-    /// (`tracekit::DEFAULT_MAX_NODES` when `None`).
+    /// (`tracekit::DEFAULT_MAX_NODES` when `None`); `group_args` keeps what
+    /// grouping the call tree by URL, domain or frame reads.
     #[wasm_bindgen(constructor)]
-    pub fn new(all_processes: bool, max_nodes: Option<f64>) -> Result<RawLoader, String> {
+    pub fn new(all_processes: bool, max_nodes: Option<f64>, group_args: bool) -> Result<RawLoader, String> {
         Ok(RawLoader {
-            loader: Some(tracekit::Loader::new(options(all_processes, max_nodes)?)),
+            loader: Some(tracekit::Loader::new(options(all_processes, max_nodes, group_args)?)),
         })
     }
 
@@ -91,9 +92,10 @@ impl RawLoader {
 const FINISHED: &str = "this Loader was finished (or failed): make a new one";
 
 /// The library's options from the JS ones.
-fn options(all_processes: bool, max_nodes: Option<f64>) -> Result<AnalyzeOptions, String> {
+fn options(all_processes: bool, max_nodes: Option<f64>, group_args: bool) -> Result<AnalyzeOptions, String> {
     let mut options = AnalyzeOptions::default()
         .with_all_processes(all_processes)
+        .with_group_args(group_args)
         .with_parallelism(Parallelism::Sequential);
     if let Some(n) = max_nodes {
         if !(n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
@@ -110,8 +112,14 @@ fn options(all_processes: bool, max_nodes: Option<f64>) -> Result<AnalyzeOptions
 
 /// Loads a whole input held in one buffer.
 #[wasm_bindgen(js_name = "rawAnalyze")]
-pub fn raw_analyze(bytes: &[u8], all_processes: bool, max_nodes: Option<f64>) -> Result<RawTrace, String> {
-    let analysis = tracekit::analyze_bytes(bytes, &options(all_processes, max_nodes)?).map_err(|e| e.to_string())?;
+pub fn raw_analyze(
+    bytes: &[u8],
+    all_processes: bool,
+    max_nodes: Option<f64>,
+    group_args: bool,
+) -> Result<RawTrace, String> {
+    let options = options(all_processes, max_nodes, group_args)?;
+    let analysis = tracekit::analyze_bytes(bytes, &options).map_err(|e| e.to_string())?;
     Ok(RawTrace { analysis })
 }
 
@@ -170,7 +178,8 @@ impl RawTrace {
         Ok(RawPackedTracks { packed })
     }
 
-    /// `tracekit calltree --format json`: both views of each thread.
+    /// `tracekit calltree --format json [--group-by GROUP_BY]`: both views
+    /// of each thread.
     #[wasm_bindgen(js_name = "callTreeJson")]
     pub fn call_tree_json(
         &self,
@@ -178,18 +187,41 @@ impl RawTrace {
         window_start: Option<f64>,
         window_end: Option<f64>,
         max_depth: Option<u32>,
+        group_by: Option<String>,
     ) -> Result<String, String> {
+        let group_by = query::group_by(group_by.as_deref())?;
         let query = Query::new(thread, window_start, window_end, max_depth, None)?;
+        group_by.check(&self.analysis).map_err(|e| query::grouping_error(&e))?;
         let threads = query.aggregated_threads(&self.analysis)?;
-        // Grouping (`groupBy` other than 'none') is not bound yet: the URL
-        // kinds need the loader to keep the URL args (docs/wasm.md).
-        Ok(tracekit_views::calltree_json(
+        tracekit_views::calltree_json(
             &self.analysis,
             &tracekit_views::ViewOptions::new()
                 .threads(threads.as_deref())
                 .window(query.window)
-                .max_depth(query.max_depth),
-        ))
+                .max_depth(query.max_depth)
+                .group_by(group_by),
+        )
+        .map_err(|e| query::grouping_error(&e))
+    }
+
+    /// The flame chart's data (`tracekit chart`'s, `docs/chart.md`) of the
+    /// threads and window the query selects: the JSON header and the
+    /// columns, which the chart's renderer (`chart/renderer.js` in the
+    /// package) draws as they are.
+    pub fn chart(
+        &self,
+        thread: Option<String>,
+        window_start: Option<f64>,
+        window_end: Option<f64>,
+        title: Option<String>,
+    ) -> Result<RawChart, String> {
+        let query = Query::new(thread, window_start, window_end, None, None)?;
+        query.threads(&self.analysis)?;
+        let data = tracekit::export::chart::data(&self.analysis, &query.filter(), title.as_deref().unwrap_or(""));
+        Ok(RawChart {
+            header: data.header,
+            columns: data.columns,
+        })
     }
 
     /// What was skipped or repaired ([`diagnostics_json`]).
@@ -294,27 +326,49 @@ impl RawPackedTracks {
     }
 }
 
+/// The flame chart's data, taken out once by the JS side.
+#[wasm_bindgen(js_name = "RawChart")]
+pub struct RawChart {
+    header: String,
+    columns: Vec<u8>,
+}
+
+#[wasm_bindgen(js_class = "RawChart")]
+impl RawChart {
+    /// The JSON header.
+    pub fn header(&self) -> String {
+        self.header.clone()
+    }
+
+    /// The columns, moved out (one copy into JavaScript's memory).
+    #[wasm_bindgen(js_name = "takeColumns")]
+    pub fn take_columns(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.columns)
+    }
+}
+
 /// What `trace.diagnostics()` returns, as JSON: the input's kind, its
 /// events and bytes, the warnings (each once), the divergences from
 /// DevTools met, the skips with their counts and first examples, and
 /// `text`, the lines `tracekit tracks --stats` prints (warnings included).
 pub fn diagnostics_json(analysis: &Analysis) -> String {
-    let d = &analysis.diagnostics;
+    let d = analysis.diagnostics();
     let mut out = String::from("{\"input\":");
-    write_json_string(&mut out, &format!("{:?}", analysis.kind));
+    write_json_string(&mut out, &format!("{:?}", analysis.kind()));
     let _ = write!(
         out,
         ",\"events\":{},\"inputBytes\":{},\"warnings\":[",
-        analysis.event_count, analysis.input_bytes
+        analysis.event_count(),
+        analysis.input_bytes()
     );
-    for (i, warning) in tracekit::output::warnings(analysis).into_iter().enumerate() {
+    for (i, warning) in d.warnings().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_json_string(&mut out, warning);
     }
     out.push_str("],\"divergences\":[");
-    for (i, (divergence, example)) in d.divergences.iter().enumerate() {
+    for (i, (divergence, example)) in d.divergences().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -325,7 +379,7 @@ pub fn diagnostics_json(analysis: &Analysis) -> String {
         out.push('}');
     }
     out.push_str("],\"skipped\":[");
-    for (i, (reason, record)) in d.skipped.iter().enumerate() {
+    for (i, (reason, record)) in d.skipped().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -351,7 +405,7 @@ mod tests {
 {"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":10,"ts":11,"dur":2}]"#;
 
     fn analysis() -> Analysis {
-        tracekit::analyze_bytes(TRACE, &options(false, None).unwrap()).unwrap()
+        tracekit::analyze_bytes(TRACE, &options(false, None, false).unwrap()).unwrap()
     }
 
     #[test]
@@ -389,9 +443,32 @@ mod tests {
     }
 
     #[test]
+    fn the_chart_is_the_chart_commands_data() {
+        let a = analysis();
+        let trace = RawTrace { analysis: a };
+        let mut chart = trace
+            .chart(Some("CrRendererMain".into()), None, None, Some("t".into()))
+            .unwrap();
+        let expected = tracekit::export::chart::data(
+            &trace.analysis,
+            &tracekit::output::Filter {
+                thread: Some("CrRendererMain".into()),
+                ..Default::default()
+            },
+            "t",
+        );
+        assert_eq!(chart.header(), expected.header);
+        assert_eq!(chart.take_columns(), expected.columns);
+        let header: serde_json::Value = serde_json::from_str(&chart.header()).unwrap();
+        assert_eq!(header["lanes"][0]["nodes"], 2);
+        assert!(trace.chart(Some("gpu".into()), None, None, None).is_err());
+    }
+
+    #[test]
     fn options_are_checked() {
-        assert!(options(false, Some(0.0)).is_err());
-        assert!(options(false, Some(1.5)).is_err());
-        assert_eq!(options(true, Some(10.0)).unwrap().max_nodes, 10);
+        assert!(options(false, Some(0.0), false).is_err());
+        assert!(options(false, Some(1.5), false).is_err());
+        assert_eq!(options(true, Some(10.0), false).unwrap().max_nodes, 10);
+        assert!(options(false, None, true).unwrap().group_args);
     }
 }

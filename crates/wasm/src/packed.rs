@@ -9,10 +9,10 @@ use std::fmt::Write;
 
 use ahash::AHashMap;
 use tracekit::output::Filter;
-use tracekit::{Analysis, Id, NodeKind, Sym, ThreadTrack};
-use tracekit_events::jsnum::write_json_number;
+use tracekit::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
+use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
-use tracekit_events::{names, Micros};
+use tracekit_events::names;
 
 /// The value of the `type` column for a trace event.
 pub const TYPE_EVENT: u8 = 0;
@@ -109,36 +109,39 @@ impl Columns {
 /// Packs the tracks `filter` keeps of the threads `threads` names (`None`:
 /// all); the filter was validated.
 pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) -> PackedTracks {
-    let interner = &analysis.interner;
-    let origin = analysis.bounds.min;
+    let interner = analysis.strings();
+    let bounds = analysis.bounds();
+    let origin = bounds.min;
     let mut strings = StringTable::default();
     let mut packed = PackedTracks::default();
     let mut header = String::from("{\"format\":\"tracekit-tracks-packed\",\"version\":1,\"input\":");
-    write_json_string(&mut header, &format!("{:?}", analysis.kind));
+    write_json_string(&mut header, &format!("{:?}", analysis.kind()));
     header.push_str(",\"bounds\":{\"min\":");
-    write_json_number(&mut header, analysis.bounds.min.0);
+    write_json_number(&mut header, round3(bounds.min.0));
     header.push_str(",\"max\":");
-    write_json_number(&mut header, analysis.bounds.max.0);
+    write_json_number(&mut header, round3(bounds.max.0));
     header.push_str("},\"processes\":[");
-    for (pi, (pid, process)) in analysis.processes.iter().enumerate() {
+    for (pi, process) in analysis.processes().enumerate() {
         if pi > 0 {
             header.push(',');
         }
         header.push_str("{\"pid\":");
-        pid.write_json(&mut header, interner);
+        process.pid().write_json(&mut header, interner);
         header.push_str(",\"url\":");
-        match process.url {
-            Some(url) => write_json_string(&mut header, interner.resolve(url)),
+        match process.url() {
+            Some(url) => write_json_string(&mut header, url),
             None => header.push_str("null"),
         }
         let _ = write!(
             header,
             ",\"isOnMainFrame\":{},\"keptByDevTools\":{},\"threads\":[",
-            process.is_on_main_frame, process.kept_by_devtools
+            process.is_on_main_frame(),
+            process.kept_by_devtools()
         );
         let mut first = true;
-        for (tid, track) in &process.threads {
-            if threads.is_some_and(|t| !t.contains(&(*pid, *tid))) {
+        for thread in process.threads() {
+            let (tid, track) = (thread.tid(), thread.track());
+            if threads.is_some_and(|t| !t.contains(&(process.pid(), tid))) {
                 continue;
             }
             if !first {
@@ -180,9 +183,10 @@ pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) 
 fn thread_columns(track: &ThreadTrack, filter: &Filter, origin: Micros, strings: &mut StringTable) -> Columns {
     let mut c = Columns::default();
     for node in filter.nodes(track, origin) {
-        c.ts.push(node.ts.0);
-        c.dur.push(node.dur.map_or(0.0, |d| d.0));
-        c.self_time.push(node.self_time.map_or(f64::NAN, |s| s.0));
+        // Rounded to the nanosecond, as `tracks()` (the JSON format) has them.
+        c.ts.push(round3(node.ts.0));
+        c.dur.push(node.dur.map_or(0.0, |d| round3(d.0)));
+        c.self_time.push(node.self_time.map_or(f64::NAN, |s| round3(s.0)));
         c.depth.push(node.depth);
         match node.kind {
             NodeKind::Event { name, cat, ph, .. } => {

@@ -5,6 +5,7 @@
 
 use tracekit::output::{thread_list, window_text, Filter, FilterError};
 use tracekit::{Analysis, Id};
+use tracekit_views::{GroupBy, GroupingError};
 
 /// The part of a trace a query selects, as the JS options give it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -81,8 +82,8 @@ impl Query {
         let Some(query) = &self.thread else {
             return Ok(None);
         };
-        let found = tracekit::output::find_threads(analysis, query).map_err(|e| filter_error(&e))?;
-        Ok(Some(found.into_iter().map(|t| (t.pid, t.tid)).collect()))
+        let found = analysis.find_threads(query).map_err(|e| filter_error(&e))?;
+        Ok(Some(found.into_iter().map(|t| (t.pid(), t.tid())).collect()))
     }
 
     /// As [`Query::threads`], and the window must hold time to aggregate,
@@ -90,12 +91,12 @@ impl Query {
     /// timed events, is an error saying why.
     pub fn aggregated_threads(&self, analysis: &Analysis) -> Result<Option<Vec<(Id, Id)>>, String> {
         let threads = self.threads(analysis)?;
-        let window = tracekit_views::Window::new(analysis.bounds, self.window);
+        let window = tracekit_views::Window::new(analysis.bounds(), self.window);
         if !window.is_finite() {
             return Err("the trace has no timed events, so no window to aggregate".into());
         }
         if window.end <= window.start {
-            let lasts = analysis.bounds.range().to_millis().0;
+            let lasts = analysis.bounds().range().to_millis().0;
             return Err(match self.window {
                 Some(asked) => format!(
                     "the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
@@ -106,6 +107,27 @@ impl Query {
         }
         Ok(threads)
     }
+}
+
+/// The grouping `groupBy` names (`None`: no grouping), as `tracekit
+/// calltree --group-by` names them.
+pub fn group_by(name: Option<&str>) -> Result<GroupBy, String> {
+    let Some(name) = name else {
+        return Ok(GroupBy::None);
+    };
+    GroupBy::from_name(name).ok_or_else(|| {
+        let names: Vec<String> = GroupBy::ALL.iter().map(|g| format!("'{}'", g.name())).collect();
+        format!("groupBy: expected one of {}, not '{name}'", names.join(", "))
+    })
+}
+
+/// The message of a grouping the trace was not loaded for, with the JS
+/// option that loads what it reads.
+pub fn grouping_error(e: &GroupingError) -> String {
+    format!(
+        "grouping by {} needs what the trace's events say of their URLs and frames: load with {{groupArgs: true}}",
+        e.group_by().name()
+    )
 }
 
 /// The message of a query that does not fit the trace: the CLI's, with
@@ -142,6 +164,16 @@ mod tests {
         assert_eq!(
             Query::new(None, None, None, Some(3), None).unwrap().filter().max_depth,
             Some(2)
+        );
+    }
+
+    #[test]
+    fn groupings_are_named_as_the_cli_names_them() {
+        assert_eq!(group_by(None), Ok(GroupBy::None));
+        assert_eq!(group_by(Some("subdomain")), Ok(GroupBy::Subdomain));
+        assert_eq!(
+            group_by(Some("third-party")).unwrap_err(),
+            "groupBy: expected one of 'none', 'category', 'domain', 'subdomain', 'url', 'frame', not 'third-party'"
         );
     }
 

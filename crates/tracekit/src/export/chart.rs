@@ -25,7 +25,7 @@ use tracekit_events::{Micros, Sym};
 use tracekit_renderer::{NodeKind, ThreadTrack};
 
 use crate::engine::Analysis;
-use crate::output::{kind_name, process_name, Filter};
+use crate::output::{kind_name, Filter};
 use crate::styles::{self, Category};
 
 /// The renderer: a canvas flame chart of [`ChartData`], with zoom, pan,
@@ -42,6 +42,7 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The data of a chart, as the renderer reads it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ChartData {
     /// The header: one JSON object (`docs/chart.md`).
     pub header: String,
@@ -80,7 +81,7 @@ pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
 
 /// The chart's data of the tracks `filter` keeps (see [`html`]).
 pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = if analysis.bounds.min.is_finite() {
         analysis.bounds.min
     } else {
@@ -120,7 +121,7 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
                 folded: !generic && thread.is_some_and(|t| HIDDEN_THREAD_NAMES.contains(&t)),
                 pid: pid.to_js_string(interner),
                 tid: tid.to_js_string(interner),
-                process: process_name(analysis, *pid),
+                process: analysis.process_name(*pid),
                 url,
                 main_frame: process.is_on_main_frame,
                 thread,
@@ -342,7 +343,7 @@ impl Tables {
 
     /// The label of a node, added to the tables the first time.
     fn label(&mut self, analysis: &Analysis, track: &ThreadTrack, kind: &NodeKind) -> u32 {
-        let interner = &analysis.interner;
+        let interner = &analysis.strings;
         let frame = track.js_frame(kind).map(|js| js.call_frame);
         let key = match (kind, frame) {
             (NodeKind::Event { name, cat, ph, .. }, _) => LabelKey::Event {

@@ -18,7 +18,7 @@ use crate::output::Filter;
 /// self time plus its children's values, so that a node is never narrower
 /// than its children.
 pub fn d3(analysis: &Analysis, filter: &Filter) -> String {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut frames = Frames::default();
     let mut labels: Vec<String> = Vec::new();
     let mut processes: Vec<ProcessStacks> = Vec::new();

@@ -43,7 +43,7 @@ fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> S
             frames
                 .keys()
                 .skip(known)
-                .map(|k| frame_text(&k.label(&analysis.interner))),
+                .map(|k| frame_text(&k.label(&analysis.strings))),
         );
         match direction {
             Direction::TopDown => top_down(&mut out, &thread, &tree, &labels),

@@ -31,11 +31,11 @@ mod stacks;
 use std::fmt::Write as _;
 
 use indexmap::IndexMap;
-use tracekit_events::{Id, Interner, Micros, Sym};
+use tracekit_events::{Id, Micros, Strings, Sym};
 use tracekit_renderer::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
-use crate::output::{process_name, Filter};
+use crate::output::Filter;
 
 pub use d3::d3;
 pub use folded::{folded, folded_bottom_up};
@@ -45,6 +45,7 @@ pub use speedscope::speedscope;
 
 /// An export format, for front ends that choose one by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// speedscope's JSON file format ([`speedscope()`]).
     Speedscope,
@@ -109,7 +110,7 @@ impl KeptThread<'_> {
 /// The threads with nodes that `filter` keeps, in the order of the other
 /// formats (DevTools' order of processes, then of their threads).
 pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Vec<KeptThread<'a>> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = origin(analysis);
     let kept = filter.kept_threads(analysis);
     let window = filter.window_ms.map(|(start, end)| {
@@ -150,9 +151,9 @@ pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Ve
 /// `Renderer (pid 12) http://a.test/`: the process's name, pid and URL,
 /// each when known.
 fn process_label(analysis: &Analysis, pid: Id, process: &ProcessTracks) -> String {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let pid_text = pid.to_js_string(interner);
-    let mut label = match process_name(analysis, pid) {
+    let mut label = match analysis.process_name(pid) {
         Some(name) => format!("{name} (pid {pid_text})"),
         None => format!("pid {pid_text}"),
     };
@@ -207,7 +208,7 @@ impl FrameKey {
 
     /// The name shown for the frame: the event's name, the function's
     /// name or `(anonymous)`.
-    pub fn name(self, interner: &Interner) -> &str {
+    pub fn name(self, interner: &Strings) -> &str {
         match self {
             FrameKey::Event { name } => match interner.resolve(name) {
                 "" => "(unnamed event)",
@@ -223,7 +224,7 @@ impl FrameKey {
 
     /// The script's URL of a JS frame (empty for events and scripts
     /// without one).
-    pub fn url(self, interner: &Interner) -> &str {
+    pub fn url(self, interner: &Strings) -> &str {
         match self {
             FrameKey::Js { url, .. } => interner.resolve(url),
             _ => "",
@@ -232,7 +233,7 @@ impl FrameKey {
 
     /// `URL:LINE:COLUMN` of a JS frame, 1-based, each part when known;
     /// empty when none is.
-    pub fn location(self, interner: &Interner) -> String {
+    pub fn location(self, interner: &Strings) -> String {
         let FrameKey::Js { url, line, column, .. } = self else {
             return String::new();
         };
@@ -248,7 +249,7 @@ impl FrameKey {
 
     /// The name and location in one string (`work http://a.test/x.js:3:9`),
     /// which tells functions of the same name apart in aggregated views.
-    pub fn label(self, interner: &Interner) -> String {
+    pub fn label(self, interner: &Strings) -> String {
         let location = self.location(interner);
         let name = self.name(interner);
         if location.is_empty() {

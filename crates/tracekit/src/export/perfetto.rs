@@ -13,10 +13,10 @@
 //! writers do.
 
 use ahash::AHashMap;
-use tracekit_events::{Id, Interner, Micros};
+use tracekit_events::{Id, Micros, Strings};
 use tracekit_renderer::NodeKind;
 
-use super::{kept_threads, process_name, FrameKey, Step, Steps};
+use super::{kept_threads, FrameKey, Step, Steps};
 use crate::engine::Analysis;
 use crate::output::Filter;
 
@@ -152,7 +152,7 @@ const JS_CATEGORY: &str = "v8.cpu_profiler";
 /// it). Instant events are instants. Times are the trace's own, in
 /// nanoseconds; names and categories are interned.
 pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let threads = kept_threads(analysis, filter);
     let mut out = Vec::new();
     let mut ids = PerfettoIds::default();
@@ -188,7 +188,7 @@ pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
                         uuid: Some(next_uuid),
                         process: Some(ProcessDescriptor {
                             pid: Some(pid),
-                            process_name: process_name(analysis, thread.pid).map(str::to_owned),
+                            process_name: analysis.process_name(thread.pid).map(str::to_owned),
                             process_labels: url.map(str::to_owned).into_iter().collect(),
                         }),
                         ..TrackDescriptor::default()
@@ -336,15 +336,15 @@ struct PerfettoIds {
 }
 
 impl PerfettoIds {
-    fn pid(&mut self, id: Id, interner: &Interner) -> i32 {
+    fn pid(&mut self, id: Id, interner: &Strings) -> i32 {
         self.number(id, interner)
     }
 
-    fn tid(&mut self, id: Id, interner: &Interner) -> i64 {
+    fn tid(&mut self, id: Id, interner: &Strings) -> i64 {
         i64::from(self.number(id, interner))
     }
 
-    fn number(&mut self, id: Id, interner: &Interner) -> i32 {
+    fn number(&mut self, id: Id, interner: &Strings) -> i32 {
         if let Ok(n) = id.to_js_string(interner).parse::<i32>() {
             return n;
         }

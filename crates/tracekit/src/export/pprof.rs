@@ -134,7 +134,7 @@ impl Strings {
 /// 1-based line; a location per function. Self times are rounded to the
 /// nanosecond so that a thread's samples add up to its self time.
 pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let mut strings = Strings::new();
     let mut frames = Frames::default();
     let mut samples = Vec::new();

@@ -19,7 +19,7 @@ use crate::output::Filter;
 /// line and column, 1-based). The profile shown first is the main frame's
 /// main thread, else the thread with the most calls.
 pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
-    let interner = &analysis.interner;
+    let interner = &analysis.strings;
     let origin = origin(analysis);
     let range = analysis.bounds.range();
     let range = if range.is_finite() { round3(range.0) } else { 0.0 };

@@ -126,12 +126,8 @@ fn speedscope_opens_and_closes_each_call() {
 fn a_parent_without_duration_closes_after_its_children() {
     // A profile's frame left open has no duration but may have children:
     // it closes when they do, so that the steps stay nested and in order.
-    let at = |ts: f64, dur: Option<f64>, depth: u32| TrackNode {
-        kind: NodeKind::Call { frame: 0 },
-        depth,
-        ts: Micros(ts),
-        dur: dur.map(Micros),
-        self_time: None,
+    let at = |ts: f64, dur: Option<f64>, depth: u32| {
+        TrackNode::new(NodeKind::Call { frame: 0 }, depth, Micros(ts), dur.map(Micros), None)
     };
     let nodes = [at(10.0, Some(0.0), 0), at(12.0, Some(5.0), 1), at(30.0, Some(1.0), 0)];
     let track = ThreadTrack::default();
@@ -142,8 +138,8 @@ fn a_parent_without_duration_closes_after_its_children() {
         threads: Default::default(),
     };
     let thread = KeptThread {
-        pid: Id::Missing,
-        tid: Id::Missing,
+        pid: Id::MISSING,
+        tid: Id::MISSING,
         process: &process,
         track: &track,
         process_label: String::new(),

@@ -1,12 +1,15 @@
 // The package's API against the CLI: tracks() is `tracks --format json`
 // with the same filters, tracksPacked() holds the same nodes as tracks(),
-// callTree() is `calltree --format json`, diagnostics().text is what
+// callTree() is `calltree --format json` (with `--group-by`: each
+// grouping, loaded with and without {groupArgs: true}), chart() is the
+// data `tracekit chart` puts in its page, diagnostics().text is what
 // `--stats` prints; init() is idempotent and required.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 
 import { loadPackage, packageDir, read, root, runCli } from './support.mjs';
 
@@ -144,3 +147,93 @@ test('allProcesses: the processes DevTools drops are built too', () => {
   assert.ok(all.tracks().processes.some((p) => !p.keptByDevTools));
   all.free();
 });
+
+/** The flame chart's data in a page of `tracekit chart`: the header, and the columns inflated. */
+function chartOfPage(html) {
+  const header = html.match(/<script id="tracekit-chart-header" type="application\/json">(.*?)<\/script>/s)[1];
+  const columns = html.match(/<script id="tracekit-chart-columns"[^>]*>(.*?)<\/script>/s)[1];
+  return { header: JSON.parse(header), columns: new Uint8Array(inflateRawSync(Buffer.from(columns.trim(), 'base64'))) };
+}
+
+for (const [name, args, options] of [
+  ['fixtures/traces/kitchen-sink.json.gz', [], {}],
+  ['fixtures/traces/main-thread.json.gz', ['--thread', 'CrRendererMain', '--window', '100..900'], { thread: 'CrRendererMain', window: [100, 900] }],
+  ['fixtures/traces/node-work.cpuprofile.gz', [], {}],
+]) {
+  test(`${name}: chart(${JSON.stringify(options)}) is the data of \`tracekit chart\``, () => {
+    const path = join(root, name);
+    const native = runCli(['chart', path, '-o', '-', '-q', ...args]);
+    assert.equal(native.status, 0, native.stderr);
+    const expected = chartOfPage(native.stdout);
+    const trace = tracekit.analyze(read(path));
+    try {
+      const chart = trace.chart({ ...options, title: basename(name) });
+      assert.deepEqual(chart.header, expected.header);
+      assert.ok(chart.columns instanceof Uint8Array);
+      assert.equal(chart.columns.length, chart.header.bytes);
+      assert.ok(Buffer.from(chart.columns).equals(Buffer.from(expected.columns)), 'the columns');
+      assert.ok(chart.header.lanes.length > 0 && chart.header.lanes.every((l) => l.nodes > 0));
+    } finally {
+      trace.free();
+    }
+  });
+}
+
+test('chart() checks its options as tracks() does', () => {
+  const trace = tracekit.analyze(read(join(root, 'fixtures/traces/main-thread.json.gz')));
+  try {
+    assert.throws(() => trace.chart({ thread: 'gpu' }), { message: /^no thread matches 'gpu'; threads: / });
+    assert.throws(() => trace.chart({ title: 3 }), TypeError);
+    assert.throws(() => trace.chart({ window: [5000, 6000] }), { message: /lies outside the trace/ });
+  } finally {
+    trace.free();
+  }
+});
+
+const GROUPINGS = ['none', 'category', 'domain', 'subdomain', 'url', 'frame'];
+
+for (const name of ['fixtures/traces/main-thread.json.gz', 'fixtures/handwritten/views/grouping.json', 'fixtures/traces/node-work.cpuprofile.gz']) {
+  test(`${name}: callTree({groupBy}) is \`tracekit calltree --group-by\``, () => {
+    const path = join(root, name);
+    const bytes = read(path);
+    const grouped = tracekit.analyze(bytes, { groupArgs: true });
+    const plain = tracekit.analyze(bytes);
+    try {
+      for (const groupBy of GROUPINGS) {
+        for (const [args, options] of [
+          [[], {}],
+          [['--window', '10..900', '--max-depth', '3'], { window: [10, 900], maxDepth: 3 }],
+        ]) {
+          const native = runCli(['calltree', path, '--format', 'json', '-q', '--group-by', groupBy, ...args]);
+          const what = `groupBy ${groupBy} ${JSON.stringify(options)}`;
+          if (native.status !== 0) {
+            assert.throws(() => grouped.callTree({ ...options, groupBy }), { message: native.stderr.trim().replace(`tracekit: ${path}: `, '') }, what);
+            continue;
+          }
+          const expected = JSON.parse(native.stdout);
+          assert.deepEqual(grouped.callTree({ ...options, groupBy }), expected, what);
+          const bottomUp = grouped.callTree({ ...options, groupBy, bottomUp: true });
+          assert.deepEqual(bottomUp.threads.map((t) => t.bottomUp), expected.threads.map((t) => t.bottomUp), what);
+          if (groupBy !== 'none') {
+            assert.ok(expected.threads.some((t) => t.topDown.some((row) => row.group)), `${what}: group rows`);
+          }
+          // Without the events' URLs and frames, the kinds that read them
+          // are an error naming the option that keeps them.
+          if (['none', 'category'].includes(groupBy) || name.endsWith('.cpuprofile.gz')) {
+            assert.deepEqual(plain.callTree({ ...options, groupBy }), expected, `${what}, loaded without groupArgs`);
+          } else {
+            assert.throws(() => plain.callTree({ ...options, groupBy }), {
+              message: `grouping by ${groupBy} needs what the trace's events say of their URLs and frames: load with {groupArgs: true}`,
+            });
+          }
+        }
+      }
+      assert.throws(() => grouped.callTree({ groupBy: 'third-party' }), { message: /^groupBy: expected one of 'none', 'category', / });
+      assert.throws(() => grouped.callTree({ groupBy: 1 }), TypeError);
+      assert.throws(() => new tracekit.Loader({ groupArgs: 'yes' }), TypeError);
+    } finally {
+      grouped.free();
+      plain.free();
+    }
+  });
+}

@@ -2,7 +2,8 @@
 // playwright-core): a page served on localhost imports the package as it
 // was built, streams fixtures with fetch() and the response body's reader
 // into a Loader, and compares the dump with the golden, in the page; the
-// package's demo page loads a chosen file and shows its call tree.
+// package's demo page loads a chosen file, draws its flame chart (the
+// canvas's pixels are checked) and shows its call tree, grouped.
 // TRACEKIT_SCREENSHOT=FILE keeps a picture of the demo.
 
 import { test, before, after } from 'node:test';
@@ -135,20 +136,63 @@ test('in a page, bad input throws the message of the CLI', async () => {
   assert.match(message, /^not a trace or profile: a JSON object without traceEvents/);
 });
 
-test('the demo page streams a chosen file and shows its call tree', async () => {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+test('the demo page streams a chosen file, draws its flame chart and shows its call tree', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${base}/pkg/demo/index.html`);
   await page.setInputFiles('#file', join(root, 'fixtures/traces/kitchen-sink.json.gz'));
   await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr').length > 10, null, { timeout: 60000 });
+  // The chart's renderer marks its first frame.
+  await page.waitForFunction(() => performance.getEntriesByName('tracekit-chart:first-draw').length > 0, null, { timeout: 60000 });
   const status = await page.textContent('#status');
   const progress = await page.evaluate(() => [document.getElementById('progress').value, document.getElementById('progress').max]);
-  await page.check('#bottomUp');
-  await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr').length > 10);
+  // What the chart drew: its lanes, and the canvas's pixels.
+  const drawn = await page.evaluate(() => {
+    const chart = window.tracekitChart;
+    const canvas = document.querySelector('#chart canvas');
+    const { width, height } = canvas;
+    const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    const colors = new Map();
+    let painted = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const rgb = (pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2];
+      if (rgb !== 0xffffff) painted += 1;
+      colors.set(rgb, (colors.get(rgb) ?? 0) + 1);
+    }
+    const lanes = chart.model.lanes.map((l) => ({ thread: l.thread, nodes: l.count }));
+    return {
+      width,
+      height,
+      painted,
+      colors: [...colors.entries()].filter(([, n]) => n > 50).map(([rgb]) => rgb),
+      lanes,
+      geometry: chart.geometry().lanes.length,
+      headers: document.querySelectorAll('#chart .tkc-bar input[type=search]').length,
+    };
+  });
   if (process.env.TRACEKIT_SCREENSHOT) await page.screenshot({ path: process.env.TRACEKIT_SCREENSHOT });
+  // The Call Tree grouped by domain: group rows first.
+  await page.selectOption('#groupBy', 'domain');
+  await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr.group').length > 0);
+  const groups = await page.$$eval('#calltree tbody tr.group td.name', (cells) => cells.map((c) => c.textContent));
+  await page.check('#bottomUp');
+  await page.waitForFunction(() => document.querySelectorAll('#calltree tbody tr').length > 3);
   await page.close();
   assert.deepEqual(errors, []);
   assert.match(status, /kitchen-sink\.json\.gz: ChromeTrace, \d+ events, \d+ threads, \d+ track nodes/);
   assert.equal(progress[0], progress[1], 'the progress bar is full');
+  // A lane per thread with tracks, the main thread's among them.
+  assert.ok(drawn.lanes.length >= 3, JSON.stringify(drawn.lanes));
+  assert.ok(drawn.lanes.some((l) => l.thread === 'CrRendererMain' && l.nodes > 1000), JSON.stringify(drawn.lanes));
+  assert.equal(drawn.geometry, drawn.lanes.length);
+  assert.equal(drawn.headers, 1, "the chart's toolbar");
+  // Bars were drawn: a good part of the canvas is painted, in the
+  // panel's colours (Scripting #facc15, System #c7c7c7, Rendering #d190ff).
+  assert.ok(drawn.width > 500 && drawn.height > 300);
+  assert.ok(drawn.painted > drawn.width * drawn.height * 0.05, `${drawn.painted} painted pixels`);
+  for (const [name, rgb] of [['Scripting', 0xfacc15], ['System', 0xc7c7c7], ['Rendering', 0xd190ff]]) {
+    assert.ok(drawn.colors.includes(rgb), `${name}'s colour among ${drawn.colors.map((c) => c.toString(16))}`);
+  }
+  assert.ok(groups.includes('a.test'), `groups: ${groups}`);
 });

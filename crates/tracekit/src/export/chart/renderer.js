@@ -360,6 +360,16 @@
       this.listen();
     }
 
+    /**
+     * Removes the chart from the page and stops listening to the window,
+     * for a page that shows another trace in its place.
+     */
+    destroy() {
+      this.stopListening.abort();
+      this.resizeObserver?.disconnect();
+      this.root.remove();
+    }
+
     buildDom(container) {
       if (!document.getElementById('tkc-style')) {
         const style = element('style', null, document.head);
@@ -367,6 +377,7 @@
         style.textContent = CSS;
       }
       const root = element('div', 'tkc', container);
+      this.root = root;
       const bar = element('div', 'tkc-bar', root);
       this.searchBox = element('input', null, bar);
       this.searchBox.type = 'search';
@@ -447,9 +458,12 @@
         this.mouse = null;
         this.setHovered(null);
       });
-      window.addEventListener('mousemove', (e) => this.onDrag(e));
-      window.addEventListener('mouseup', (e) => this.onMouseUp(e));
-      window.addEventListener('keydown', (e) => this.onKey(e));
+      // What listens to the window stops with destroy().
+      this.stopListening = new AbortController();
+      const { signal } = this.stopListening;
+      window.addEventListener('mousemove', (e) => this.onDrag(e), { signal });
+      window.addEventListener('mouseup', (e) => this.onMouseUp(e), { signal });
+      window.addEventListener('keydown', (e) => this.onKey(e), { signal });
       this.resetButton.addEventListener('click', () => this.resetView());
       this.showAllBox.addEventListener('change', () => {
         this.showAll = this.showAllBox.checked;
@@ -476,10 +490,11 @@
         }
       });
       if (typeof ResizeObserver === 'function') {
-        new ResizeObserver(() => {
+        this.resizeObserver = new ResizeObserver(() => {
           this.resize();
           this.draw();
-        }).observe(this.main);
+        });
+        this.resizeObserver.observe(this.main);
       }
     }
 
