@@ -257,7 +257,8 @@ fn ensure_wasm_bindgen(target_dir: &Path) -> anyhow::Result<PathBuf> {
         // Only the `wasm-bindgen` binary, without the default TLS stack
         // (rustls and ring, for the test runner's downloads): fewer crates
         // to build on a fresh machine.
-        cmd.args(["install", "wasm-bindgen-cli", "--force", "--no-default-features", "--bin", "wasm-bindgen"])
+        cmd.args(["install", "wasm-bindgen-cli", "--force", "--bin", "wasm-bindgen"])
+            .arg("--no-default-features")
             .arg("--version")
             .arg(format!("={version}"))
             .arg("--root")
