@@ -254,7 +254,12 @@ fn ensure_wasm_bindgen(target_dir: &Path) -> anyhow::Result<PathBuf> {
     eprintln!("xtask: installing wasm-bindgen-cli {version} into {}", tools.display());
     let install = |locked: bool| {
         let mut cmd = Command::new(host_cargo());
-        cmd.args(["install", "wasm-bindgen-cli", "--force", "--version"])
+        // Only the `wasm-bindgen` binary, without the default TLS stack
+        // (rustls and ring, for the test runner's downloads): fewer crates
+        // to build on a fresh machine.
+        cmd.args(["install", "wasm-bindgen-cli", "--force", "--bin", "wasm-bindgen"])
+            .arg("--no-default-features")
+            .arg("--version")
             .arg(format!("={version}"))
             .arg("--root")
             .arg(&tools)

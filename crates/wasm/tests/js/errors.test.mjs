@@ -98,7 +98,8 @@ test('a query that does not fit the trace: the CLI message', () => {
     assert.throws(() => trace.tracks({ maxDepth: 0 }), /1 shows the roots only/);
     assert.throws(() => trace.tracks({ window: [3, 2] }), /before the start/);
     assert.throws(() => trace.tracks({ window: 'all' }), TypeError);
-    assert.throws(() => trace.callTree({ groupBy: 'category' }), RangeError);
+    assert.throws(() => trace.callTree({ groupBy: 'url' }), /^Error: grouping by url needs .*load with \{groupArgs: true\}$/);
+    assert.throws(() => trace.callTree({ groupBy: 'third-party' }), /^Error: groupBy: expected one of /);
     assert.throws(() => new tracekit.Loader({ maxNodes: 0 }), /maxNodes/);
     assert.throws(() => new tracekit.Loader().push('text'), TypeError);
   } finally {
