@@ -1249,6 +1249,19 @@ pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, 
     }
 }
 
+/// `thread TID NAME (pid PID)`, a thread's first line in the text views.
+pub(crate) fn write_thread_heading(out: &mut String, analysis: &Analysis, pid: Id, tid: Id, track: &ThreadTrack) {
+    use std::fmt::Write;
+    let strings = analysis.strings();
+    let _ = writeln!(
+        out,
+        "thread {}{} (pid {})",
+        tid.to_js_string(strings),
+        track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default(),
+        pid.to_js_string(strings)
+    );
+}
+
 /// `"window":{"start":…,"end":…}` in absolute ms rounded to 3 decimals,
 /// as the conformance dumps write it.
 pub(crate) fn write_rounded_window(out: &mut String, window: Window) {
@@ -1280,7 +1293,6 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
     use std::fmt::Write;
     let (max_depth, group_by) = (options.max_depth, options.group_by);
     let window = Window::new(analysis.bounds(), options.window);
-    let interner = analysis.strings();
     let span = window.end - window.start;
     let origin = analysis.bounds().min.0 / 1000.0;
     let mut out = String::new();
@@ -1302,13 +1314,7 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
     let percent = |x: f64| if span > 0.0 { x / span * 100.0 } else { 0.0 };
     let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "thread {}{} (pid {})",
-            tid.to_js_string(interner),
-            track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default(),
-            pid.to_js_string(interner)
-        );
+        write_thread_heading(&mut out, analysis, pid, tid, track);
         let tree = match view {
             View::TopDown => &views.top_down,
             View::BottomUp => &views.bottom_up,

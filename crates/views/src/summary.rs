@@ -26,8 +26,8 @@ use tracekit_events::Phase;
 
 use crate::styles::{event_category, Category};
 use crate::{
-    is_async_phase, is_top_level_task, js_max, sort_by_start, threads, truthy, write_rounded_window, write_thread_keys,
-    Visibility, Window,
+    is_async_phase, is_top_level_task, js_max, sort_by_start, threads, truthy, write_rounded_window,
+    write_thread_heading, write_thread_keys, Visibility, Window,
 };
 
 /// An event of the thread as the Summary's walk sees it.
@@ -399,7 +399,6 @@ pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Opti
     use std::fmt::Write;
     let window = Window::new(analysis.bounds(), relative);
     let origin = analysis.bounds().min.0 / 1000.0;
-    let interner = analysis.strings();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -409,13 +408,7 @@ pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Opti
         window.end - window.start
     );
     for (pid, tid, track, times) in summaries(analysis, only, relative) {
-        let _ = writeln!(
-            out,
-            "thread {}{} (pid {})",
-            tid.to_js_string(interner),
-            track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default(),
-            pid.to_js_string(interner)
-        );
+        write_thread_heading(&mut out, analysis, pid, tid, track);
         let total = times.total();
         let mut row = |title: &str, ms: f64| {
             let _ = writeln!(out, "  {title:<11} {ms:>10.3} ms {:>6.1}%", percent(ms, total));
