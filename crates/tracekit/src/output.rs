@@ -431,15 +431,7 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
                     write_json_string(out, &label);
                 }
             }
-            out.push(',');
-            push_number(out, node.ts.0);
-            out.push(',');
-            push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
-            out.push(',');
-            match node.self_time {
-                Some(s) => push_number(out, s.0),
-                None => out.push_str("null"),
-            }
+            write_node_times(out, node, [",", ",", ","]);
             out.push(']');
         },
     )?;
@@ -449,6 +441,21 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
     push_number(&mut out, analysis.bounds.max.0);
     out.push_str("}}\n");
     w.write_all(out.as_bytes())
+}
+
+/// A node's start, duration (0 when it has none) and self time (`null`
+/// when it has none), rounded to the nanosecond, each after its prefix:
+/// the times of both the conformance dump and the tracks JSON.
+fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
+    out.push_str(prefixes[0]);
+    push_number(out, node.ts.0);
+    out.push_str(prefixes[1]);
+    push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
+    out.push_str(prefixes[2]);
+    match node.self_time {
+        Some(s) => push_number(out, s.0),
+        None => out.push_str("null"),
+    }
 }
 
 /// The JS frame index of a call (`usize::MAX` for an event: no frame).
@@ -755,15 +762,7 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                     let _ = write!(out, ",\"nodeId\":{node_id}");
                 }
             }
-            out.push_str(",\"ts\":");
-            push_number(out, node.ts.0);
-            out.push_str(",\"dur\":");
-            push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
-            out.push_str(",\"self\":");
-            match node.self_time {
-                Some(s) => push_number(out, s.0),
-                None => out.push_str("null"),
-            }
+            write_node_times(out, node, [",\"ts\":", ",\"dur\":", ",\"self\":"]);
             out.push('}');
         },
     )?;
