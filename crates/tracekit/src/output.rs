@@ -7,7 +7,7 @@ use std::io;
 
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_events::json::write_json_string;
-use tracekit_events::{Id, Strings};
+use tracekit_events::Id;
 use tracekit_events::{Micros, Millis, Parallelism};
 use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
@@ -367,14 +367,6 @@ fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)>
     analysis.processes.iter()
 }
 
-fn write_label(out: &mut String, track: &ThreadTrack, kind: &NodeKind, interner: &Strings) {
-    match (kind, track.js_frame(kind)) {
-        (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
-        (NodeKind::Call { .. }, Some(js)) => js.call_frame.write_label(out, interner),
-        (NodeKind::Call { .. }, None) => out.push_str("js:?"),
-    }
-}
-
 /// A time in µs as the JSON formats write it: rounded to the nanosecond
 /// (3 decimals), as DevTools' own dumps round. The tracks' times are sums
 /// and differences of doubles (a node's self time is its duration less
@@ -419,17 +411,16 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
                 })
                 .collect::<Vec<String>>()
         },
-        |out, js_labels, track, node| {
+        |out, js_labels, _, node| {
             out.push('[');
             out.push_str(itoa::Buffer::new().format(node.depth));
             out.push(',');
-            match (&node.kind, js_labels.get(node_frame(&node.kind))) {
-                (NodeKind::Call { .. }, Some(label)) => out.push_str(label),
-                (kind, _) => {
-                    let mut label = String::new();
-                    write_label(&mut label, track, kind, interner);
-                    write_json_string(out, &label);
-                }
+            match node.kind {
+                NodeKind::Event { name, .. } => write_json_string(out, interner.resolve(name)),
+                NodeKind::Call { frame } => match js_labels.get(frame as usize) {
+                    Some(label) => out.push_str(label),
+                    None => write_json_string(out, "js:?"),
+                },
             }
             write_node_times(out, node, [",", ",", ","]);
             out.push(']');
@@ -455,14 +446,6 @@ fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
     match node.self_time {
         Some(s) => push_number(out, s.0),
         None => out.push_str("null"),
-    }
-}
-
-/// The JS frame index of a call (`usize::MAX` for an event: no frame).
-fn node_frame(kind: &NodeKind) -> usize {
-    match kind {
-        NodeKind::Call { frame } => *frame as usize,
-        NodeKind::Event { .. } => usize::MAX,
     }
 }
 
