@@ -770,7 +770,7 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
         .max_depth(args.max_depth)
         .group_by(group_by)
         .parallelism(options.parallelism);
-    let _span = tracing::info_span!("views").entered();
+    let views_span = tracing::info_span!("views").entered();
     let text = match args.format {
         CalltreeFormat::Text => {
             let view = if args.bottom_up {
@@ -785,7 +785,7 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
     }
     // The analysis was loaded with what the grouping reads: no error.
     .map_err(|e| format!("{}: {e}", input.name()))?;
-    drop(_span);
+    drop(views_span);
     Output::new(args.output).write(&text)
 }
 
