@@ -74,6 +74,12 @@ enum Command {
     /// stack, widths their self and total times; `--bottom-up` draws the
     /// callers of each function as an icicle.
     Flamegraph(FlamegraphArgs),
+    /// Write the tables of many traces as Parquet files, one per table
+    /// (tracks, calls, samples, threads, diagnostics; docs/tables.md),
+    /// loading traces in parallel. A trace that cannot be loaded is
+    /// reported and counted in `diagnostics`, and the others are still
+    /// exported; the exit status is 1 if any failed.
+    Export(ExportArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >
@@ -87,7 +93,7 @@ enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "export", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -341,6 +347,55 @@ struct ChartArgs {
     /// Also the processes DevTools drops (browser, GPU, ...).
     #[arg(long)]
     all_processes: bool,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// Traces (Chrome traces, .cpuprofile or JS Self-Profiling traces,
+    /// gzipped or not), or directories: their `.json` and `.cpuprofile`
+    /// files (`.gz` too), recursively.
+    #[arg(required = true, num_args = 1.., value_name = "TRACE_OR_DIR")]
+    traces: Vec<PathBuf>,
+    /// The directory to write `TABLE.parquet` files to (made if needed;
+    /// files of the same names are replaced).
+    #[arg(long, value_name = "OUT_DIR")]
+    parquet: PathBuf,
+    /// The tables to write, separated by commas.
+    #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
+    tables: Vec<TableName>,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+    /// Traces loaded at once, each on a thread (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+/// The tables of `export --tables`.
+#[derive(Clone, Copy, ValueEnum)]
+enum TableName {
+    /// One row per track node (trace event or JS call).
+    Tracks,
+    /// The Call Tree of every thread (top-down, the whole trace).
+    Calls,
+    /// One row per CPU sample.
+    Samples,
+    /// One row per thread.
+    Threads,
+    /// What was skipped or repaired, and the traces that failed.
+    Diagnostics,
+}
+
+impl From<TableName> for tracekit_tables::Table {
+    fn from(name: TableName) -> Self {
+        match name {
+            TableName::Tracks => tracekit_tables::Table::Tracks,
+            TableName::Calls => tracekit_tables::Table::Calls,
+            TableName::Samples => tracekit_tables::Table::Samples,
+            TableName::Threads => tracekit_tables::Table::Threads,
+            TableName::Diagnostics => tracekit_tables::Table::Diagnostics,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -1028,6 +1083,71 @@ fn info(args: InfoArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
     }
 }
 
+/// Exports the traces' tables; each trace that fails gets its line on
+/// stderr as it is written, and the status is 1 if any did.
+fn export(args: ExportArgs, quiet: bool, max_nodes: usize) -> Result<(), String> {
+    use tracekit_tables::export::{export, find_inputs, ExportOptions};
+    let (inputs, unlisted) = find_inputs(&args.traces);
+    for error in &unlisted {
+        eprintln!("tracekit: {error}");
+    }
+    let mut tables: Vec<tracekit_tables::Table> = args.tables.iter().map(|t| (*t).into()).collect();
+    tables.sort();
+    tables.dedup();
+    let mut options = ExportOptions::new();
+    options.tables = tables;
+    options.analyze = AnalyzeOptions::default()
+        .with_all_processes(args.all_processes)
+        .with_max_nodes(max_nodes);
+    if let Some(jobs) = args.jobs {
+        options.jobs = usize::from(jobs);
+        options.window = 2 * options.jobs;
+    }
+    let bar = (!quiet && std::io::stderr().is_terminal() && inputs.len() > 1).then(|| {
+        let bar = indicatif::ProgressBar::new(inputs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} exporting {pos}/{len} traces, {msg} {wide_bar} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let (mut bytes, mut failed) = (0u64, 0usize);
+    let summary = export(&inputs, &unlisted, &args.parquet, &options, |done| {
+        bytes += done.file_bytes;
+        let report = |e: &tracekit_tables::TraceError| eprintln!("tracekit: {e}");
+        if let Some(error) = done.error {
+            failed += 1;
+            match &bar {
+                Some(bar) => bar.suspend(|| report(error)),
+                None => report(error),
+            }
+        }
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{} MB read, {failed} failed", bytes >> 20));
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let summary = summary?;
+    if !quiet {
+        let rows: Vec<String> = summary.rows.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        eprintln!(
+            "tracekit: exported {} traces ({} failed) to {}: rows: {}",
+            summary.traces,
+            summary.failed.len(),
+            args.parquet.display(),
+            rows.join(", ")
+        );
+    }
+    if summary.failed.is_empty() {
+        Ok(())
+    } else {
+        Err(String::new())
+    }
+}
+
 fn man(subcommand: Option<String>) -> Result<(), String> {
     let mut command = Cli::command();
     command.build();
@@ -1060,6 +1180,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Chart(args) => chart(args, cli.quiet, cli.max_nodes),
         Command::Convert(args) => convert(args, cli.quiet, cli.max_nodes),
         Command::Flamegraph(args) => flamegraph(args, cli.quiet, cli.max_nodes),
+        Command::Export(args) => export(args, cli.quiet, cli.max_nodes),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tracekit", &mut script);
