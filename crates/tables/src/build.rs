@@ -19,7 +19,7 @@ fn id_value(id: Id) -> Option<i64> {
             let x = f64::from_bits(bits);
             // Exactly an integer of i64's range (2^63 is not).
             #[allow(clippy::cast_possible_truncation)]
-            (x.fract() == 0.0 && x >= -9.223_372_036_854_776e18 && x < 9.223_372_036_854_776e18).then_some(x as i64)
+            (x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x)).then_some(x as i64)
         }
         Id::Missing | Id::Str(_) => None,
     }
@@ -324,7 +324,8 @@ fn sample_nodes(track: &ThreadTrack) -> Vec<Option<usize>> {
     let mut attribute_before = |until: f64, call_of_frame: &std::collections::HashMap<u32, (usize, f64, f64)>| {
         while let Some(sample) = track.samples.get(next) {
             let t = sample.ts.0;
-            if !(t < until) {
+            // A NaN time is before nothing.
+            if t.partial_cmp(&until) != Some(std::cmp::Ordering::Less) {
                 break;
             }
             next += 1;
