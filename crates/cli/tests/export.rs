@@ -95,8 +95,11 @@ fn export_with_bad_files(name: &str) -> (PathBuf, Vec<String>, [String; 2]) {
     (out, found, bad_paths)
 }
 
-/// Track nodes per thread `(pid, tid)` of `tracekit tracks --format json`.
-fn json_nodes(trace: &str) -> Vec<((i64, i64), usize)> {
+/// Track nodes per thread `(pid, tid)`, in order.
+type NodesPerThread = Vec<((i64, i64), usize)>;
+
+/// Track nodes per thread of `tracekit tracks --format json`.
+fn json_nodes(trace: &str) -> NodesPerThread {
     let (code, stdout, stderr) = tracekit(&["tracks", trace, "--format", "json", "-q"]);
     assert_eq!(code, Some(0), "{stderr}");
     let json: Value = serde_json::from_str(&stdout).unwrap();
@@ -115,7 +118,7 @@ fn export_reads_back_as_the_tracks_of_each_trace() {
     let (out, fixtures, bad) = export_with_bad_files("export");
     let tracks = read_parquet(&out.join("tracks.parquet"));
     // Rows per trace and thread, in the order written.
-    let mut rows: Vec<(String, Vec<((i64, i64), usize)>)> = Vec::new();
+    let mut rows: Vec<(String, NodesPerThread)> = Vec::new();
     for batch in &tracks {
         let trace = batch.column_by_name("trace").unwrap().as_string::<i32>();
         let pid = batch
@@ -188,7 +191,7 @@ print(json.dumps({"counts": dict(counts), "tables": tables, "errors": errors}))
         .as_object()
         .unwrap()
         .iter()
-        .map(|(k, v)| (k.clone(), v.as_u64().unwrap() as usize))
+        .map(|(k, v)| (k.clone(), usize::try_from(v.as_u64().unwrap()).unwrap()))
         .collect();
     assert_eq!(counts, expected);
     assert_eq!(answer["errors"], 2);

@@ -100,7 +100,7 @@ fn tracks_are_the_json_format_nodes() {
                         let depth = node["depth"].as_i64().unwrap();
                         assert_eq!(int(&batch, "depth", row), Some(depth), "{at}");
                         assert_eq!(int(&batch, "node", row), Some(i as i64), "{at}");
-                        last_at_depth.truncate(depth as usize);
+                        last_at_depth.truncate(usize::try_from(depth).unwrap());
                         assert_eq!(int(&batch, "parent", row), last_at_depth.last().copied(), "{at}");
                         last_at_depth.push(i as i64);
                         assert_eq!(string(&batch, "kind", row), node["type"], "{at}");
@@ -200,7 +200,7 @@ fn samples_are_each_threads_samples() {
                     assert_eq!(int(&samples, "profile_node", row), Some(frame.node_id), "{at}");
                     if let Some(node) = int(&samples, "node", row) {
                         attributed += 1;
-                        let t = thread_start + node as usize;
+                        let t = thread_start + usize::try_from(node).unwrap();
                         assert_eq!(string(&tracks, "kind", t), "js", "{at}");
                         assert_eq!(string(&tracks, "name", t), string(&samples, "name", row), "{at}");
                         assert_eq!(
@@ -394,7 +394,7 @@ fn export_is_ordered_and_the_same_for_any_number_of_workers() {
             2 * one
         );
         let rows: u64 = summary.rows.iter().find(|(t, _)| *t == Table::Tracks).unwrap().1;
-        assert_eq!(rows as usize, names.len());
+        assert_eq!(usize::try_from(rows).unwrap(), names.len());
         let diagnostics = read_parquet(&dir.join("diagnostics.parquet"));
         let errors: usize = diagnostics
             .iter()
