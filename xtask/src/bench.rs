@@ -22,7 +22,7 @@
 //! Markdown and written to `<target dir>/bench-report.md`.
 
 mod measure;
-mod replicate;
+pub(crate) mod replicate;
 mod stages;
 mod views;
 

@@ -13,6 +13,7 @@
 mod bench;
 mod conformance;
 mod node;
+mod variants;
 mod wasm;
 
 use std::path::{Path, PathBuf};
@@ -58,6 +59,9 @@ enum Command {
     /// Build the npm package `tracekit` (WebAssembly; installs the toolchain and
     /// wasm-bindgen-cli if missing).
     Wasm(wasm::WasmArgs),
+    /// Write many varied traces made from the recorded fixtures (other
+    /// pids, times and sizes), to measure `tracekit export` on a batch.
+    Variants(variants::VariantsArgs),
 }
 
 /// The workspace root (xtask runs from anywhere inside it).
@@ -109,5 +113,6 @@ fn main() -> anyhow::Result<()> {
         },
         Command::Bench(args) => bench::run(args),
         Command::Wasm(args) => wasm::run(args),
+        Command::Variants(args) => variants::run(&args),
     }
 }

@@ -46,7 +46,8 @@ struct Cli {
     #[arg(long, global = true, value_name = "N", default_value_t = tracekit::DEFAULT_MAX_NODES, display_order = 100)]
     max_nodes: usize,
     /// Worker threads for loading and per-thread work (default: all cores;
-    /// 1: no extra thread). The output is the same whatever the number.
+    /// 1: no extra thread); for `export`, the traces loaded at once. The
+    /// output is the same whatever the number.
     #[arg(long, global = true, value_name = "N", display_order = 100)]
     threads: Option<usize>,
 }
@@ -54,6 +55,8 @@ struct Cli {
 /// What every subcommand takes from the global options.
 struct Common {
     quiet: bool,
+    /// `--threads`, as given.
+    threads: Option<usize>,
     /// The options every load starts from: `--max-nodes` and `--threads`.
     options: AnalyzeOptions,
 }
@@ -76,6 +79,7 @@ impl Common {
             .with_max_nodes(cli.max_nodes);
         Ok(Common {
             quiet: cli.quiet,
+            threads: cli.threads,
             options,
         })
     }
@@ -110,6 +114,12 @@ enum Command {
     /// stack, widths their self and total times; `--bottom-up` draws the
     /// callers of each function as an icicle.
     Flamegraph(FlamegraphArgs),
+    /// Write the tables of many traces as Parquet files, one per table
+    /// (tracks, calls, samples, threads, diagnostics; docs/tables.md),
+    /// loading traces in parallel. A trace that cannot be loaded is
+    /// reported and counted in `diagnostics`, and the others are still
+    /// exported; the exit status is 1 if any failed.
+    Export(ExportArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >
@@ -123,7 +133,7 @@ enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "export", "completions", "man"])]
         subcommand: Option<String>,
     },
 }
@@ -374,6 +384,52 @@ struct ChartArgs {
     /// Also the processes DevTools drops (browser, GPU, ...).
     #[arg(long)]
     all_processes: bool,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// Traces (Chrome traces, .cpuprofile or JS Self-Profiling traces,
+    /// gzipped or not), or directories: their `.json` and `.cpuprofile`
+    /// files (`.gz` too), recursively.
+    #[arg(required = true, num_args = 1.., value_name = "TRACE_OR_DIR")]
+    traces: Vec<PathBuf>,
+    /// The directory to write `TABLE.parquet` files to (made if needed;
+    /// files of the same names are replaced).
+    #[arg(long, value_name = "OUT_DIR")]
+    parquet: PathBuf,
+    /// The tables to write, separated by commas.
+    #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
+    tables: Vec<TableName>,
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+}
+
+/// The tables of `export --tables`.
+#[derive(Clone, Copy, ValueEnum)]
+enum TableName {
+    /// One row per track node (trace event or JS call).
+    Tracks,
+    /// The Call Tree of every thread (top-down, the whole trace).
+    Calls,
+    /// One row per CPU sample.
+    Samples,
+    /// One row per thread.
+    Threads,
+    /// What was skipped or repaired, and the traces that failed.
+    Diagnostics,
+}
+
+impl From<TableName> for tracekit_tables::Table {
+    fn from(name: TableName) -> Self {
+        match name {
+            TableName::Tracks => tracekit_tables::Table::Tracks,
+            TableName::Calls => tracekit_tables::Table::Calls,
+            TableName::Samples => tracekit_tables::Table::Samples,
+            TableName::Threads => tracekit_tables::Table::Threads,
+            TableName::Diagnostics => tracekit_tables::Table::Diagnostics,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -1040,6 +1096,70 @@ fn info(args: InfoArgs, common: &Common) -> Result<(), String> {
     }
 }
 
+/// Exports the traces' tables; each trace that fails gets its line on
+/// stderr as it is written, and the status is 1 if any did.
+fn export(args: ExportArgs, common: &Common) -> Result<(), String> {
+    use tracekit_tables::export::{export, find_inputs, ExportOptions};
+    let (inputs, unlisted) = find_inputs(&args.traces);
+    for error in &unlisted {
+        eprintln!("tracekit: {error}");
+    }
+    let mut tables: Vec<tracekit_tables::Table> = args.tables.iter().map(|t| (*t).into()).collect();
+    tables.sort();
+    tables.dedup();
+    let mut options = ExportOptions::new();
+    options.tables = tables;
+    // Each trace loads on one thread; `--threads` is how many load at once.
+    options.analyze = common.options.with_all_processes(args.all_processes);
+    if let Some(jobs) = common.threads {
+        options.jobs = jobs.max(1);
+        options.window = 2 * options.jobs;
+    }
+    let bar = (!common.quiet && std::io::stderr().is_terminal() && inputs.len() > 1).then(|| {
+        let bar = indicatif::ProgressBar::new(inputs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} exporting {pos}/{len} traces, {msg} {wide_bar} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let (mut bytes, mut failed) = (0u64, 0usize);
+    let summary = export(&inputs, &unlisted, &args.parquet, &options, |done| {
+        bytes += done.file_bytes;
+        let report = |e: &tracekit_tables::TraceError| eprintln!("tracekit: {e}");
+        if let Some(error) = done.error {
+            failed += 1;
+            match &bar {
+                Some(bar) => bar.suspend(|| report(error)),
+                None => report(error),
+            }
+        }
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{} MB read, {failed} failed", bytes >> 20));
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let summary = summary?;
+    if !common.quiet {
+        let rows: Vec<String> = summary.rows.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        eprintln!(
+            "tracekit: exported {} traces ({} failed) to {}: rows: {}",
+            summary.traces,
+            summary.failed.len(),
+            args.parquet.display(),
+            rows.join(", ")
+        );
+    }
+    if summary.failed.is_empty() {
+        Ok(())
+    } else {
+        Err(String::new())
+    }
+}
+
 fn man(subcommand: Option<String>) -> Result<(), String> {
     let mut command = Cli::command();
     command.build();
@@ -1073,6 +1193,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Chart(args) => chart(args, &common),
         Command::Convert(args) => convert(args, &common),
         Command::Flamegraph(args) => flamegraph(args, &common),
+        Command::Export(args) => export(args, &common),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "tracekit", &mut script);

@@ -9,9 +9,7 @@ use tracekit::Analysis;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{
-    per_thread, preorder, sibling_order, write_thread_keys, GroupingError, ThreadViews, Tree, View, ViewOptions, Window,
-};
+use crate::{per_thread, write_thread_keys, GroupingError, ThreadViews, Tree, View, ViewOptions, Window};
 
 /// The JSON document of the threads `options` selects, over its window,
 /// depth and grouping. One line, no newline.
@@ -59,7 +57,7 @@ fn write_nodes(out: &mut String, analysis: &Analysis, views: &ThreadViews, view:
         View::TopDown => &views.top_down,
         View::BottomUp => &views.bottom_up,
     };
-    let rows = preorder(tree, max_depth, sibling_order(views, view));
+    let rows = views.rows(view, max_depth);
     // The position of the latest row at each depth: the parent of the
     // next row one level deeper.
     let mut last_at_depth: Vec<usize> = Vec::new();

@@ -304,6 +304,18 @@ impl<'t> SampleAttribution<'t> {
 }
 
 impl ThreadViews {
+    /// The rows `(depth, node)` of `view` as the panel lists them when
+    /// fully expanded: pre-order, siblings in [`View`]'s default order,
+    /// rows of depth < `max_depth` only (`None`: all). `node` indexes the
+    /// view's [`Tree::nodes`]; the root (node 0) is not a row.
+    pub fn rows(&self, view: View, max_depth: Option<u32>) -> Vec<(u32, u32)> {
+        let tree = match view {
+            View::TopDown => &self.top_down,
+            View::BottomUp => &self.bottom_up,
+        };
+        preorder(tree, max_depth, sibling_order(self, view))
+    }
+
     /// The id of a node (a node id or a group id).
     pub fn id(&self, node: &TreeNode) -> &str {
         if node.is_group {
@@ -1336,7 +1348,7 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
                 }
             );
         }
-        let rows = preorder(tree, max_depth, sibling_order(views, view));
+        let rows = views.rows(view, max_depth);
         if rows.is_empty() {
             out.push_str("  (empty)\n");
         }

@@ -146,6 +146,14 @@ impl<'a> Source<'a> {
     /// file, renamed when complete). Returns the number of copies (the last
     /// one possibly partial, as a fraction).
     pub fn write(&self, target: u64, out: &Path) -> anyhow::Result<f64> {
+        self.write_from(0, target, out)
+    }
+
+    /// [`Source::write`], with copies numbered from `first_copy` (copy 0 is the
+    /// trace as recorded; copy `k` is moved `k` spans later, its ids by
+    /// `k` offsets): `cargo xtask variants` makes traces of other pids and
+    /// times from one recording.
+    pub fn write_from(&self, first_copy: u64, target: u64, out: &Path) -> anyhow::Result<f64> {
         let full = target / self.event_bytes;
         let remainder = target - full * self.event_bytes;
         // The cut copy: its metadata events, then events by time until the
@@ -203,12 +211,13 @@ impl<'a> Source<'a> {
                     w.write_all(b",\n")?;
                 }
                 first = false;
+                let k = first_copy + k as u64;
                 if k == 0 {
                     w.write_all(raw.get().as_bytes())?;
                 } else {
                     match serde_json::from_str::<Value>(raw.get()) {
                         Ok(mut event) => {
-                            self.move_event(&mut event, k as u64);
+                            self.move_event(&mut event, k);
                             serde_json::to_writer(&mut w, &event)?;
                         }
                         // Not JSON we can read: as it was.

@@ -181,3 +181,31 @@ pub fn python_with(requirement: &str, module: &str) -> PathBuf {
     }
     python
 }
+
+/// A Python with the pinned packages of the requirements file
+/// `requirements` (relative to the workspace root) installed by pip into a
+/// virtual environment of its own, `target/test-tools/venv-NAME`; they
+/// are installed again when the file changes. Returns its `python`.
+pub fn python_requirements(name: &str, requirements: &str) -> PathBuf {
+    let venv = tools_dir().join(format!("venv-{name}"));
+    let python = venv.join("bin/python");
+    let wanted = std::fs::read_to_string(root().join(requirements)).expect("reading the requirements");
+    let marker = venv.join("installed-requirements.txt");
+    let fresh = || std::fs::read_to_string(&marker).is_ok_and(|installed| installed == wanted);
+    if !fresh() {
+        locked("pip", || {
+            if fresh() {
+                return;
+            }
+            if !python.exists() {
+                run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
+            }
+            eprintln!("tools: pip install -r {requirements}");
+            run(Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+                .arg(root().join(requirements)));
+            std::fs::write(&marker, &wanted).expect("writing the venv's marker");
+        });
+    }
+    python
+}

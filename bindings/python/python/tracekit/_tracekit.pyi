@@ -1,0 +1,74 @@
+"""Type stubs of the extension module (src/lib.rs)."""
+
+import os
+from typing import Dict, List, Literal, Optional, Sequence, TypedDict, Union
+
+import pyarrow
+
+__version__: str
+
+TableName = Literal["tracks", "calls", "samples", "threads", "diagnostics"]
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
+
+class TraceError(Exception):
+    """A trace that cannot be read or loaded. ``str(error)`` is the line
+    the ``tracekit`` command prints after ``tracekit: ``: ``TRACE: WHAT``,
+    with the byte offset when known."""
+
+class Trace:
+    """A loaded trace: the Performance panel's tracks of each thread."""
+
+    @property
+    def name(self) -> str:
+        """The trace's name in the tables' ``trace`` column."""
+    @property
+    def kind(self) -> Literal["ChromeTrace", "CpuProfile", "SelfProfiling"]:
+        """What the input is."""
+    def tracks(self) -> pyarrow.Table:
+        """One row per track node (trace event or JS call) of every thread."""
+    def calls(self) -> pyarrow.Table:
+        """The Call Tree (top-down) of every thread over the whole trace."""
+    def samples(self) -> pyarrow.Table:
+        """One row per CPU sample, with the track node it belongs to."""
+    def threads(self) -> pyarrow.Table:
+        """One row per thread with tracks."""
+    def diagnostics(self) -> pyarrow.Table:
+        """What was skipped, repaired or done differently while loading."""
+    def table(self, name: TableName) -> pyarrow.Table:
+        """The table named ``name``."""
+    def conformance(self) -> str:
+        """The tracks as ``tracekit tracks --format conformance`` prints them."""
+
+def load(source: Source, all_processes: bool = False, name: Optional[str] = None) -> Trace:
+    """Loads a trace from a path or bytes (gzipped or not); raises
+    ``TraceError``. ``all_processes``: also the processes DevTools drops.
+    ``name``: the ``trace`` column (default: the path as given, or
+    ``<bytes>``)."""
+
+class ExportSummary(TypedDict):
+    traces: int
+    failed: List[str]
+    file_bytes: int
+    json_bytes: int
+    rows: Dict[str, int]
+
+def export(
+    paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    out_dir: Union[str, "os.PathLike[str]"],
+    tables: Optional[Sequence[TableName]] = None,
+    all_processes: bool = False,
+    jobs: Optional[int] = None,
+) -> ExportSummary:
+    """Writes the tables of the traces (files, or directories of them) to
+    ``out_dir/NAME.parquet``, loading them in parallel. Traces that fail
+    are listed in ``failed`` and are rows of ``diagnostics``."""
+
+def schema(name: TableName) -> pyarrow.Schema:
+    """The Arrow schema of a table."""
+
+def table_of_bytes(content: bytes, name: str, table: TableName, all_processes: bool = False) -> pyarrow.Table:
+    """One table of a trace given as bytes; a trace that cannot be loaded
+    gives no rows, but its error row in ``diagnostics``."""
+
+def table_names() -> List[str]:
+    """The tables' names."""

@@ -1,0 +1,265 @@
+//! The extension module `tracekit._tracekit` of the Python package
+//! `tracekit` (PyO3): loads traces into [`Trace`] objects whose tables
+//! (`tracekit-tables`) reach Python as `pyarrow.Table`s through the Arrow
+//! C stream interface, with no Python object per row; exports many traces
+//! to Parquet. The Python API (`python/tracekit/`) wraps it; `README.md`
+//! documents it.
+
+use std::path::PathBuf;
+
+use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict};
+use tracekit::{Analysis, AnalyzeOptions};
+use tracekit_tables::export::{export as export_tables, find_inputs, ExportOptions};
+use tracekit_tables::{Table, TraceError as LoadFailure};
+
+pyo3::create_exception!(
+    tracekit,
+    TraceError,
+    PyException,
+    "A trace that cannot be read or loaded; the message is the one line the `tracekit` command prints: `TRACE: WHAT` (with the byte offset when known)."
+);
+
+fn trace_error(e: &LoadFailure) -> PyErr {
+    TraceError::new_err(e.to_string())
+}
+
+/// The table named `name`, or a `ValueError` listing them.
+fn table_named(name: &str) -> PyResult<Table> {
+    Table::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Table::ALL.iter().map(|t| t.name()).collect();
+        PyValueError::new_err(format!("no table '{name}'; the tables are {}", names.join(", ")))
+    })
+}
+
+/// A record batch as a `pyarrow.Table`, through the C stream interface.
+fn to_pyarrow_table<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, PyAny>> {
+    let schema = batch.schema();
+    let reader: Box<dyn RecordBatchReader + Send> = Box::new(RecordBatchIterator::new([Ok(batch)], schema));
+    reader.into_pyarrow(py)?.call_method0("read_all")
+}
+
+/// What `load` reads: a path (`str` or `os.PathLike`) or the bytes of a
+/// trace.
+enum Source {
+    Path(PathBuf, String),
+    Bytes(Vec<u8>),
+}
+
+fn source(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(bytes) = obj.cast::<PyBytes>() {
+        return Ok(Source::Bytes(bytes.as_bytes().to_vec()));
+    }
+    if let Ok(bytes) = obj.cast::<PyByteArray>() {
+        return Ok(Source::Bytes(bytes.to_vec()));
+    }
+    if let Ok(path) = obj.extract::<PathBuf>() {
+        let name = path.display().to_string();
+        return Ok(Source::Path(path, name));
+    }
+    if let Ok(view) = obj.call_method0("tobytes") {
+        if let Ok(bytes) = view.cast::<PyBytes>() {
+            return Ok(Source::Bytes(bytes.as_bytes().to_vec()));
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a path (str or os.PathLike) or bytes, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A loaded trace: the DevTools Performance panel's tracks of each
+/// thread, and its tables.
+#[pyclass(frozen, module = "tracekit")]
+struct Trace {
+    analysis: Analysis,
+    name: String,
+}
+
+impl Trace {
+    fn table(&self, py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
+        let batch = py.detach(|| table.build(&self.analysis, &self.name));
+        Ok(to_pyarrow_table(py, batch)?.unbind())
+    }
+}
+
+#[pymethods]
+impl Trace {
+    /// The trace's name in the tables' `trace` column.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the input is: `ChromeTrace`, `CpuProfile` or `SelfProfiling`.
+    #[getter]
+    fn kind(&self) -> String {
+        format!("{:?}", self.analysis.kind())
+    }
+
+    /// One row per track node (trace event or JS call) of every thread.
+    fn tracks(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Tracks)
+    }
+
+    /// The Call Tree of every thread over the whole trace.
+    fn calls(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Calls)
+    }
+
+    /// One row per CPU sample.
+    fn samples(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Samples)
+    }
+
+    /// One row per thread with tracks.
+    fn threads(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Threads)
+    }
+
+    /// What was skipped, repaired or done differently while loading.
+    fn diagnostics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Diagnostics)
+    }
+
+    /// The table named `name` (`tracks`, `calls`, `samples`, `threads`,
+    /// `diagnostics`).
+    #[pyo3(name = "table")]
+    fn table_by_name(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        self.table(py, table_named(name)?)
+    }
+
+    /// The tracks as `tracekit tracks --format conformance` prints them.
+    fn conformance(&self, py: Python<'_>) -> String {
+        py.detach(|| tracekit::output::conformance(&self.analysis))
+    }
+
+    fn __repr__(&self) -> String {
+        let threads = self.analysis.threads().count();
+        format!(
+            "<tracekit.Trace {:?}: {:?}, {} threads>",
+            self.name,
+            self.analysis.kind(),
+            threads
+        )
+    }
+}
+
+fn options(all_processes: bool) -> AnalyzeOptions {
+    AnalyzeOptions::default().with_all_processes(all_processes)
+}
+
+/// Loads a trace from a path or from bytes (gzipped or not). `name` is
+/// its name in the tables (default: the path as given, or `<bytes>`).
+#[pyfunction]
+#[pyo3(signature = (source, all_processes = false, name = None))]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, all_processes: bool, name: Option<String>) -> PyResult<Trace> {
+    let options = options(all_processes);
+    let (analysis, name) = match crate::source(source)? {
+        Source::Path(path, given) => {
+            let name = name.unwrap_or(given);
+            let loaded = py.detach(|| tracekit_tables::load_file(&path, &name, &options));
+            (loaded.map_err(|e| trace_error(&e))?, name)
+        }
+        Source::Bytes(bytes) => {
+            let name = name.unwrap_or_else(|| "<bytes>".to_owned());
+            let loaded = py.detach(|| tracekit_tables::load_bytes(&bytes, &name, &options));
+            (loaded.map_err(|e| trace_error(&e))?, name)
+        }
+    };
+    Ok(Trace { analysis, name })
+}
+
+/// The table `table` of the trace in `content`, named `name`: for a
+/// trace that cannot be loaded, no rows, and in `diagnostics` its error
+/// row (as `tracekit export` writes it). What Spark's executors run.
+#[pyfunction]
+#[pyo3(signature = (content, name, table, all_processes = false))]
+fn table_of_bytes(py: Python<'_>, content: &[u8], name: &str, table: &str, all_processes: bool) -> PyResult<Py<PyAny>> {
+    let table = table_named(table)?;
+    let options = options(all_processes);
+    let batch = py.detach(|| match tracekit_tables::load_bytes(content, name, &options) {
+        Ok(analysis) => table.build(&analysis, name),
+        Err(e) => table.build_failed(name, &e),
+    });
+    Ok(to_pyarrow_table(py, batch)?.unbind())
+}
+
+/// The `pyarrow.Schema` of the table named `name`.
+#[pyfunction]
+fn schema(py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+    Ok(table_named(name)?.schema().as_ref().to_pyarrow(py)?.unbind())
+}
+
+/// Exports the traces (files, or directories of them) to one Parquet file
+/// per table in `out_dir`, in parallel; returns a summary. Traces that
+/// fail are listed in it and are rows of `diagnostics`; writing the
+/// output failing raises `OSError`.
+#[pyfunction]
+#[pyo3(signature = (paths, out_dir, tables = None, all_processes = false, jobs = None))]
+fn export(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    out_dir: PathBuf,
+    tables: Option<Vec<String>>,
+    all_processes: bool,
+    jobs: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
+        Ok(one) if !paths.is_instance_of::<pyo3::types::PyList>() => vec![one],
+        _ => paths.extract()?,
+    };
+    let mut options = ExportOptions::new();
+    if let Some(names) = tables {
+        let mut chosen = names.iter().map(|n| table_named(n)).collect::<PyResult<Vec<_>>>()?;
+        chosen.sort();
+        chosen.dedup();
+        options.tables = chosen;
+    }
+    options.analyze = self::options(all_processes);
+    if let Some(jobs) = jobs {
+        options.jobs = jobs.max(1);
+        options.window = 2 * options.jobs;
+    }
+    let summary = py
+        .detach(|| {
+            let (inputs, unlisted) = find_inputs(&paths);
+            export_tables(&inputs, &unlisted, &out_dir, &options, |_| {})
+        })
+        .map_err(pyo3::exceptions::PyOSError::new_err)?;
+    let out = PyDict::new(py);
+    out.set_item("traces", summary.traces)?;
+    let failed: Vec<String> = summary.failed.iter().map(ToString::to_string).collect();
+    out.set_item("failed", failed)?;
+    out.set_item("file_bytes", summary.file_bytes)?;
+    out.set_item("json_bytes", summary.json_bytes)?;
+    let rows = PyDict::new(py);
+    for (table, n) in &summary.rows {
+        rows.set_item(table.name(), n)?;
+    }
+    out.set_item("rows", rows)?;
+    Ok(out.into_any().unbind())
+}
+
+/// The names of the tables.
+#[pyfunction]
+fn table_names() -> Vec<&'static str> {
+    Table::ALL.iter().map(|t| t.name()).collect()
+}
+
+/// The module `tracekit._tracekit`.
+#[pymodule]
+fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Trace>()?;
+    m.add("TraceError", m.py().get_type::<TraceError>())?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(export, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(table_of_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(table_names, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,159 @@
+"""The Python package against the tracekit command: the same tracks, the
+same dump, the same error messages; tables as pyarrow, pandas, Polars;
+the Parquet export."""
+
+import gzip
+import os
+from collections import Counter
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import tracekit
+from conftest import RECORDED, ROOT, cli, cli_node_counts
+
+
+def node_counts(table: pa.Table):
+    pids = table.column("pid").to_pylist()
+    tids = table.column("tid").to_pylist()
+    return dict(Counter(zip(pids, tids)))
+
+
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.name)
+@pytest.mark.parametrize("all_processes", [False, True])
+def test_tracks_are_the_commands(path, all_processes):
+    trace = tracekit.load(path, all_processes=all_processes)
+    tracks = trace.tracks()
+    extra = ["--all-processes"] if all_processes else []
+    assert node_counts(tracks) == cli_node_counts(path, *extra)
+    assert set(tracks.column("trace").to_pylist()) == {str(path)}
+    conformance = cli("tracks", str(path), "--format", "conformance", "-q", *extra)
+    assert conformance.returncode == 0, conformance.stderr
+    if not all_processes:
+        assert trace.conformance() == conformance.stdout
+
+
+def test_every_table_has_its_schema():
+    trace = tracekit.load(ROOT / "fixtures/traces/main-thread.json.gz")
+    assert tracekit.TABLES == ("tracks", "calls", "samples", "threads", "diagnostics")
+    for name in tracekit.TABLES:
+        table = getattr(trace, name)()
+        assert isinstance(table, pa.Table)
+        assert table.schema == tracekit.schema(name)
+        assert table.equals(trace.table(name))
+        if name != "diagnostics":
+            assert table.num_rows > 0, name
+    with pytest.raises(ValueError, match="no table 'nodes'"):
+        trace.table("nodes")
+
+
+def test_path_bytes_and_gzip_agree():
+    path = ROOT / "fixtures/traces/node-work.cpuprofile.gz"
+    by_path = tracekit.load(str(path)).tracks()
+    raw = path.read_bytes()
+    for source in [raw, gzip.decompress(raw), bytearray(raw), memoryview(raw)]:
+        trace = tracekit.load(source)
+        assert trace.name == "<bytes>"
+        assert trace.tracks().drop_columns(["trace"]).equals(by_path.drop_columns(["trace"]))
+    named = tracekit.load(raw, name="run-1")
+    assert set(named.tracks().column("trace").to_pylist()) == {"run-1"}
+    assert tracekit.load(path).kind == "CpuProfile"
+    with pytest.raises(TypeError, match="expected a path"):
+        tracekit.load(42)
+
+
+def test_errors_carry_the_commands_message(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"name": "x", "ph')
+    not_a_trace = tmp_path / "nothing.json"
+    not_a_trace.write_text('{"nothing": true}')
+    missing = tmp_path / "missing.json"
+    for path in [bad, not_a_trace, missing, tmp_path]:
+        run = cli("tracks", str(path))
+        assert run.returncode == 1
+        with pytest.raises(tracekit.TraceError) as raised:
+            tracekit.load(path)
+        assert run.stderr == f"tracekit: {raised.value}\n"
+    with pytest.raises(tracekit.TraceError, match=r"^<bytes>: byte 0: "):
+        tracekit.load(b"nonsense")
+    assert issubclass(tracekit.TraceError, Exception)
+
+
+def test_samples_belong_to_js_calls():
+    trace = tracekit.load(ROOT / "fixtures/traces/main-thread.json.gz")
+    samples = trace.samples().to_pandas()
+    tracks = trace.tracks().to_pandas()
+    attributed = samples.dropna(subset=["node"])
+    assert len(attributed) > 0
+    joined = attributed.merge(
+        tracks, on=["pid", "tid", "node"], suffixes=("_sample", "_call")
+    )
+    assert len(joined) == len(attributed)
+    assert (joined["kind"] == "js").all()
+    assert (joined["name_sample"] == joined["name_call"]).all()
+    assert ((joined["ts_us_call"] <= joined["ts_us_sample"])
+            & (joined["ts_us_sample"] < joined["ts_us_call"] + joined["dur_us"])).all()
+
+
+def test_pandas_and_polars():
+    import polars as pl
+
+    trace = tracekit.load(ROOT / "fixtures/traces/main-thread.json.gz")
+    df = trace.tracks().to_pandas()
+    top = (df[df.kind == "js"].groupby("name")["self_us"].sum()
+           .sort_values(ascending=False))
+    lf = pl.from_arrow(trace.tracks())
+    top_pl = (lf.filter(pl.col("kind") == "js").group_by("name")
+              .agg(pl.col("self_us").sum()).sort("self_us", descending=True))
+    assert top.index[0] == top_pl["name"][0]
+    assert top.iloc[0] == pytest.approx(top_pl["self_us"][0])
+    calls = pl.from_arrow(trace.calls())
+    assert calls.filter(pl.col("parent").is_null())["depth"].max() == 0
+
+
+def test_export(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = tmp_path / "out"
+    summary = tracekit.export([ROOT / "fixtures/traces", bad], out, jobs=2)
+    assert summary["traces"] == len(RECORDED) + 1
+    assert summary["failed"] == [str(tracekit_error(bad))]
+    assert sorted(os.listdir(out)) == sorted(f"{t}.parquet" for t in tracekit.TABLES)
+    tracks = pq.read_table(out / "tracks.parquet")
+    assert tracks.num_rows == summary["rows"]["tracks"]
+    for path in RECORDED:
+        mine = tracks.filter(pa.compute.equal(tracks["trace"], str(path)))
+        assert node_counts(mine) == cli_node_counts(path)
+    diagnostics = pq.read_table(out / "diagnostics.parquet").to_pylist()
+    errors = [d for d in diagnostics if d["kind"] == "error"]
+    assert [(e["trace"], e["first_example"]) for e in errors] == [
+        (str(bad), str(tracekit_error(bad)))
+    ]
+    only = tracekit.export(str(RECORDED[0]), tmp_path / "only", tables=["threads"])
+    assert list(only["rows"]) == ["threads"]
+    with pytest.raises(ValueError):
+        tracekit.export([], tmp_path / "x", tables=["nodes"])
+
+
+def tracekit_error(path: Path) -> tracekit.TraceError:
+    with pytest.raises(tracekit.TraceError) as raised:
+        tracekit.load(path)
+    return raised.value
+
+
+def test_readme_examples(tmp_path, monkeypatch):
+    """The README's Python examples run (on a fixture)."""
+    readme = (ROOT / "bindings/python/README.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    fixture = ROOT / "fixtures/traces/main-thread.json.gz"
+    (tmp_path / "trace.json.gz").write_bytes(fixture.read_bytes())
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces/a.json.gz").write_bytes(fixture.read_bytes())
+    for block in blocks:
+        if "spark" in block:
+            continue
+        exec(compile(block, "README.md", "exec"), {})

@@ -1,0 +1,213 @@
+//! tracekit's tables: an [`Analysis`] as Apache Arrow record batches, one
+//! table per kind of row ([`Table`]: `tracks`, `calls`, `samples`,
+//! `threads`, `diagnostics`; `docs/tables.md` is their schema), and their
+//! export to Parquet over many traces at once ([`export`]).
+//!
+//! ```no_run
+//! let bytes = std::fs::read("trace.json.gz").unwrap();
+//! let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
+//! let tracks = tracekit_tables::Table::Tracks.build(&analysis, "trace.json.gz");
+//! println!("{} track nodes", tracks.num_rows());
+//! ```
+//!
+//! Every table starts with a `trace` column, the name the caller gives the
+//! trace (the CLI: the path as given), so that the tables of many traces
+//! can be concatenated. The builders read the analysis only; the Arrow
+//! arrays own copies of its strings.
+
+mod build;
+pub mod export;
+mod schema;
+
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use tracekit::{Analysis, LoadError};
+
+/// The tables, in the order `--tables` lists them by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Table {
+    /// One row per track node (trace event or JS call) of every thread.
+    Tracks,
+    /// The Call Tree (top-down) of every thread over the whole trace.
+    Calls,
+    /// One row per CPU sample of every thread with a profile.
+    Samples,
+    /// One row per thread with tracks.
+    Threads,
+    /// What was skipped, repaired or done differently while loading, and
+    /// the error of a trace that could not be loaded.
+    Diagnostics,
+}
+
+impl Table {
+    /// Every table.
+    pub const ALL: [Table; 5] = [
+        Table::Tracks,
+        Table::Calls,
+        Table::Samples,
+        Table::Threads,
+        Table::Diagnostics,
+    ];
+
+    /// The table's name: its Parquet file is `NAME.parquet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Tracks => "tracks",
+            Table::Calls => "calls",
+            Table::Samples => "samples",
+            Table::Threads => "threads",
+            Table::Diagnostics => "diagnostics",
+        }
+    }
+
+    /// The table named `name`.
+    pub fn from_name(name: &str) -> Option<Table> {
+        Table::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The table's Arrow schema (`docs/tables.md`).
+    pub fn schema(self) -> SchemaRef {
+        schema::of(self)
+    }
+
+    /// The rows of one loaded trace, named `trace` in the `trace` column.
+    pub fn build(self, analysis: &Analysis, trace: &str) -> RecordBatch {
+        match self {
+            Table::Tracks => build::tracks(analysis, trace),
+            Table::Calls => build::calls(analysis, trace),
+            Table::Samples => build::samples(analysis, trace),
+            Table::Threads => build::threads_table(analysis, trace),
+            Table::Diagnostics => build::diagnostics(analysis, trace),
+        }
+    }
+
+    /// The rows of a trace that could not be loaded: none, except for
+    /// [`Table::Diagnostics`], where the error is one row (see
+    /// [`error_row`]).
+    pub fn build_failed(self, trace: &str, error: &TraceError) -> RecordBatch {
+        match self {
+            Table::Diagnostics => error_row(trace, error),
+            _ => RecordBatch::new_empty(self.schema()),
+        }
+    }
+}
+
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a trace gave no tables: it could not be read, or not loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceError {
+    /// The trace's name, as in the `trace` column.
+    pub trace: String,
+    /// What kind of failure, in words (`diagnostics.reason`): `load error:
+    /// io`, `load error: not a trace`, ...
+    pub reason: String,
+    /// What went wrong and where, one line (`byte 5312: ...`), without the
+    /// trace's name.
+    pub message: String,
+}
+
+impl TraceError {
+    /// The error of reading `trace` (opening the file, reading it).
+    pub fn io(trace: &str, e: &std::io::Error) -> TraceError {
+        TraceError {
+            trace: trace.to_owned(),
+            reason: "load error: io".to_owned(),
+            message: e.to_string(),
+        }
+    }
+
+    /// The error of loading `trace`.
+    pub fn load(trace: &str, e: &LoadError) -> TraceError {
+        use tracekit::ErrorKind;
+        let kind = match e.kind() {
+            ErrorKind::Io => "io",
+            ErrorKind::Gzip => "gzip",
+            ErrorKind::Encoding => "encoding",
+            ErrorKind::Empty => "empty",
+            ErrorKind::NotATrace => "not a trace",
+            ErrorKind::Unreadable => "unreadable",
+            ErrorKind::TooManyNodes => "too many nodes",
+            _ => "other",
+        };
+        TraceError {
+            trace: trace.to_owned(),
+            reason: format!("load error: {kind}"),
+            message: e.to_string(),
+        }
+    }
+
+    /// An error of another kind (`reason`), as a `message`.
+    pub fn other(trace: &str, reason: &str, message: impl Into<String>) -> TraceError {
+        TraceError {
+            trace: trace.to_owned(),
+            reason: reason.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// `TRACE: MESSAGE`: the line the `tracekit` command prints after its
+/// `tracekit: ` prefix.
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.trace, self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// The `diagnostics` row of a trace that could not be loaded: kind
+/// `error`, its reason, count 1, and the one-line message (`TRACE:
+/// WHAT`) as the example.
+pub fn error_row(trace: &str, error: &TraceError) -> RecordBatch {
+    build::error_row(trace, error)
+}
+
+/// Loads the trace file at `path` (gzipped or not), read in pieces.
+pub fn load_file(
+    path: &std::path::Path,
+    name: &str,
+    options: &tracekit::AnalyzeOptions,
+) -> Result<Analysis, TraceError> {
+    let mut file = std::fs::File::open(path).map_err(|e| TraceError::io(name, &e))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(TraceError::other(name, "load error: io", "is a directory"));
+    }
+    let mut loader = tracekit::Loader::new(*options);
+    loader
+        .read_from(&mut file, |_| {})
+        .map_err(|e| TraceError::load(name, &e))?;
+    loader.finish().map_err(|e| TraceError::load(name, &e))
+}
+
+/// Loads a trace held in memory.
+pub fn load_bytes(bytes: &[u8], name: &str, options: &tracekit::AnalyzeOptions) -> Result<Analysis, TraceError> {
+    tracekit::analyze_bytes(bytes, options).map_err(|e| TraceError::load(name, &e))
+}
+
+/// The tables `tables` of one trace file, or the error of loading it
+/// (whose `diagnostics` row is [`error_row`]).
+pub fn tables_of_file(
+    path: &std::path::Path,
+    name: &str,
+    options: &tracekit::AnalyzeOptions,
+    tables: &[Table],
+) -> Result<Vec<(Table, RecordBatch)>, TraceError> {
+    let analysis = load_file(path, name, options)?;
+    Ok(tables.iter().map(|t| (*t, t.build(&analysis, name))).collect())
+}
+
+/// An empty batch of `table`.
+pub fn empty(table: Table) -> RecordBatch {
+    RecordBatch::new_empty(Arc::clone(&table.schema()))
+}
+
+#[cfg(test)]
+mod tests;
