@@ -227,3 +227,29 @@ fn tables_flag_chooses_the_files() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.starts_with("tracekit: invalid value 'nodes'"), "{stderr}");
 }
+
+/// `--threads N` is how many traces load at once; the files are the same
+/// byte for byte whatever N.
+#[test]
+fn the_files_are_the_same_whatever_the_threads() {
+    let dir = tools::artifacts("export-threads");
+    let fixtures = tools::root().join("fixtures/traces").display().to_string();
+    let files = |threads: &str| {
+        let out = dir.join(format!("threads-{threads}"));
+        let (code, _, stderr) = tracekit(&[
+            "export",
+            &fixtures,
+            "--parquet",
+            &out.display().to_string(),
+            "--threads",
+            threads,
+            "-q",
+        ]);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""));
+        ["tracks", "calls", "samples", "threads", "diagnostics"]
+            .map(|t| std::fs::read(out.join(format!("{t}.parquet"))).unwrap())
+    };
+    let one = files("1");
+    assert!(one.iter().all(|f| f.len() > 100));
+    assert!(one == files("3"), "--threads 1 and 3 wrote different files");
+}
