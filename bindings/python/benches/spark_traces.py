@@ -54,8 +54,8 @@ def main() -> None:
         started = time.monotonic()
         rows = query(load(spark, glob))
         seconds = time.monotonic() - started
-        print(f"{what}: {len(files)} traces, {size / 2**20:.0f} MB in {seconds:.1f} s: "
-              f"{len(files) / seconds:.1f} traces/s, {size / 2**20 / seconds:.0f} MB/s ({len(rows)} rows)")
+        print(f"{what}: {len(files)} traces, {size / 1e6:.0f} MB in {seconds:.1f} s: "
+              f"{len(files) / seconds:.1f} traces/s, {size / 1e6 / seconds:.0f} MB/s ({len(rows)} rows)")
     spark.stop()
 
 
