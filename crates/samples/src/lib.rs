@@ -13,8 +13,9 @@ mod chunk;
 mod tree;
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use tracekit_cpuprofile::{CpuProfileModel, RawProfile};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip};
+use tracekit_events::{names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip};
 
 pub use tree::{profile_only_tree, ProfileTreeNode};
 
@@ -186,6 +187,9 @@ impl SamplesHandler {
         let interner = &cx.interner;
         const PRIORITY: [ProfileSource; 2] = [ProfileSource::Internal, ProfileSource::Inspector];
         let mut data = SamplesData::default();
+        // Each thread's chosen profile, in order; their models are built
+        // apart (in parallel where allowed), then kept in that order.
+        let mut chosen_profiles = Vec::new();
         for (pid, profiles) in self.pending {
             let mut by_thread: Map<Id, Vec<(Id, PendingProfile)>> = Map::default();
             for (profile_id, pending) in profiles {
@@ -207,28 +211,41 @@ impl SamplesHandler {
                     .find_map(|wanted| candidates.iter().position(|(_, p)| p.source == Some(*wanted)))
                     .unwrap_or(0);
                 let (profile_id, pending) = candidates.swap_remove(chosen);
-                if pending.raw.nodes.is_empty() {
-                    continue;
+                if !pending.raw.nodes.is_empty() {
+                    chosen_profiles.push((pid, tid, profile_id, pending.raw));
                 }
-                match CpuProfileModel::new(pending.raw, diag) {
-                    Ok(model) => {
-                        data.profiles.entry(pid).or_default().insert(
-                            tid,
-                            ThreadProfile {
-                                profile_id,
-                                model,
-                                from_trace_samples: false,
-                            },
-                        );
-                    }
-                    Err(e) => diag.skip(Skip::SamplesUnusableProfile, || {
-                        format!(
-                            "pid {} tid {}: {e}",
-                            pid.to_js_string(interner),
-                            tid.to_js_string(interner)
-                        )
-                    }),
+            }
+        }
+        let build = |(pid, tid, profile_id, raw): (Id, Id, Id, RawProfile)| {
+            let mut diag = Diagnostics::default();
+            let model = CpuProfileModel::new(raw, &mut diag);
+            (pid, tid, profile_id, model, diag)
+        };
+        let built: Vec<_> = match cx.options.parallelism {
+            Parallelism::Sequential => chosen_profiles.into_iter().map(build).collect(),
+            Parallelism::Rayon => chosen_profiles.into_par_iter().map(build).collect(),
+        };
+        for (pid, tid, profile_id, model, model_diag) in built {
+            // In the order a sequential build gives them.
+            diag.merge(model_diag);
+            match model {
+                Ok(model) => {
+                    data.profiles.entry(pid).or_default().insert(
+                        tid,
+                        ThreadProfile {
+                            profile_id,
+                            model,
+                            from_trace_samples: false,
+                        },
+                    );
                 }
+                Err(e) => diag.skip(Skip::SamplesUnusableProfile, || {
+                    format!(
+                        "pid {} tid {}: {e}",
+                        pid.to_js_string(interner),
+                        tid.to_js_string(interner)
+                    )
+                }),
             }
         }
         for TraceSamples { pid, tid, raw } in self.trace_samples {
