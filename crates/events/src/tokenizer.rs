@@ -159,14 +159,6 @@ impl Tokenizer {
         self.maybe_step(cx, sink)
     }
 
-    /// Decodes the text held so far now, however little, and keeps only
-    /// what is still needed; an error of that text is returned now. For a
-    /// layer below that fails (a corrupt gzip stream): a fault of the text
-    /// before its own is the one to report, whatever the text's pieces.
-    pub fn decode_held(&mut self, cx: &mut Context, sink: &mut impl EventSink) -> Result<(), LoadError> {
-        self.step(false, cx, sink)
-    }
-
     /// Reads at most `max` bytes of UTF-8 text from `reader` straight into
     /// the buffer (no extra copy), then decodes what it can. Returns how
     /// many bytes were read: 0 at the end of the reader.

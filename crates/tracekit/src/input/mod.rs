@@ -7,7 +7,7 @@
 pub(crate) mod gzip;
 pub(crate) mod utf16;
 
-use tracekit_events::{Context, ErrorKind, EventSink, LoadError, Parallelism, Tokenizer, BLOCK};
+use tracekit_events::{Context, ErrorKind, EventSink, LoadError, Tokenizer};
 
 use gzip::{GzipDecoder, PushError};
 use utf16::{Utf16Decoder, SNIFF_LEN};
@@ -40,9 +40,6 @@ pub(crate) struct Layers {
     pub bytes: Bytes,
     pub text: Text,
     pub tokenizer: Tokenizer,
-    /// Gzip on several cores: text inflated from the input so far that the
-    /// text layer has not taken yet (see [`push_gzip_overlapped`]).
-    inflated_ahead: Vec<u8>,
 }
 
 impl Layers {
@@ -51,7 +48,6 @@ impl Layers {
             bytes: Bytes::Sniffing(Vec::new()),
             text: Text::Sniffing(Vec::new()),
             tokenizer: Tokenizer::new(),
-            inflated_ahead: Vec::new(),
         }
     }
 
@@ -74,20 +70,17 @@ impl Layers {
             bytes: layer,
             text,
             tokenizer,
-            inflated_ahead,
         } = self;
         match layer {
             Bytes::Plain => push_text(text, tokenizer, bytes, cx, sink),
-            Bytes::Gzip(decoder) if cx.options.parallelism == Parallelism::Rayon => {
-                push_gzip_overlapped(decoder, inflated_ahead, text, tokenizer, bytes, cx, sink)
-            }
             Bytes::Gzip(decoder) => {
                 let _span = tracing::info_span!("inflate").entered();
-                match decoder.push(bytes, |inflated| push_text(text, tokenizer, inflated, cx, sink)) {
-                    Ok(()) => Ok(()),
-                    Err(PushError::Sink(e)) => Err(e),
-                    Err(PushError::Gzip(e)) => Err(gzip_fault(e, tokenizer, cx, sink)),
-                }
+                decoder
+                    .push(bytes, |inflated| push_text(text, tokenizer, inflated, cx, sink))
+                    .map_err(|e| match e {
+                        PushError::Gzip(e) => LoadError::new(ErrorKind::Gzip, e.to_string()),
+                        PushError::Sink(e) => e,
+                    })
             }
             Bytes::Sniffing(_) => Ok(()),
         }
@@ -111,8 +104,6 @@ impl Layers {
             self.push(&head, cx, sink)?;
         }
         if let Bytes::Gzip(decoder) = std::mem::replace(&mut self.bytes, Bytes::Plain) {
-            let ahead = std::mem::take(&mut self.inflated_ahead);
-            push_text(&mut self.text, &mut self.tokenizer, &ahead, cx, sink)?;
             let end = decoder
                 .finish()
                 .map_err(|e| LoadError::new(ErrorKind::Gzip, e.to_string()))?;
@@ -132,75 +123,6 @@ impl Layers {
         }
         self.tokenizer.finish(cx, sink)
     }
-}
-
-/// The error of a corrupt gzip stream, once the text inflated before the
-/// fault is decoded: a fault of that text comes first in the input and is
-/// the one reported, whatever pieces the text came in (so the same on one
-/// core and on several).
-fn gzip_fault(e: gzip::GzipError, tokenizer: &mut Tokenizer, cx: &mut Context, sink: &mut impl EventSink) -> LoadError {
-    match tokenizer.decode_held(cx, sink) {
-        Err(earlier) => earlier,
-        Ok(()) => LoadError::new(ErrorKind::Gzip, e.to_string()),
-    }
-}
-
-/// Compressed input is inflated this much at a time, so that inflating
-/// stops at most this much input past a block of text.
-const INFLATE_PIECE: usize = 16 << 10;
-
-/// Gzip on two cores: the next compressed bytes are inflated while the text
-/// inflated before them is decoded, so that inflation no longer runs with
-/// the other core idle. The text layer gets the same text, in the same
-/// order, as on the sequential path, one step later; `ahead` holds what is
-/// inflated and not yet taken (at most about a block: inflation stops once
-/// it has a block of text). A corrupt stream is an error after the text
-/// inflated before the fault has been decoded, as on the sequential path,
-/// so that an earlier fault of the text is the one reported.
-fn push_gzip_overlapped(
-    decoder: &mut GzipDecoder,
-    ahead: &mut Vec<u8>,
-    text: &mut Text,
-    tokenizer: &mut Tokenizer,
-    mut compressed: &[u8],
-    cx: &mut Context,
-    sink: &mut impl EventSink,
-) -> Result<(), LoadError> {
-    let caller = tracing::Span::current();
-    let mut next = Vec::new();
-    while !compressed.is_empty() {
-        let behind = std::mem::take(ahead);
-        next.clear();
-        let (decoded, (used, inflated)) = rayon::join(
-            || push_text(text, tokenizer, &behind, cx, sink),
-            || {
-                let _span = tracing::info_span!(parent: &caller, "inflate").entered();
-                let mut used = 0;
-                while next.len() < BLOCK && used < compressed.len() {
-                    let piece = &compressed[used..compressed.len().min(used + INFLATE_PIECE)];
-                    used += piece.len();
-                    let pushed = decoder.push(piece, |out| {
-                        next.extend_from_slice(out);
-                        Ok::<(), std::convert::Infallible>(())
-                    });
-                    if let Err(PushError::Gzip(e)) = pushed {
-                        return (used, Err(e));
-                    }
-                }
-                (used, Ok(()))
-            },
-        );
-        decoded?;
-        compressed = &compressed[used..];
-        // `behind`'s allocation takes the next round's inflation.
-        *ahead = std::mem::replace(&mut next, behind);
-        if let Err(e) = inflated {
-            let before_fault = std::mem::take(ahead);
-            push_text(text, tokenizer, &before_fault, cx, sink)?;
-            return Err(gzip_fault(e, tokenizer, cx, sink));
-        }
-    }
-    Ok(())
 }
 
 /// Sets the text layer from the first bytes of the text.
