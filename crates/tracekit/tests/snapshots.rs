@@ -131,27 +131,3 @@ fn large_tracks_print_the_same_on_all_cores() {
     assert!(sequential.0.len() > 1 << 20);
     assert!(sequential == parallel);
 }
-
-/// Loading on several cores (blocks scanned ahead, profiles and threads
-/// built in parallel) gives what loading on one does: the same tracks and
-/// the same diagnostics, on every recorded fixture.
-#[test]
-fn recorded_traces_load_the_same_on_all_cores() {
-    let load = |file: &Path, parallelism| {
-        let bytes = std::fs::read(file).unwrap();
-        let options = AnalyzeOptions::default().with_parallelism(parallelism);
-        let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
-        (
-            tracekit::output::conformance(&analysis),
-            tracekit::output::diagnostics(&analysis),
-        )
-    };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-    let files = fixtures("traces");
-    assert!(files.len() >= 6);
-    for file in files {
-        let sequential = load(&file, tracekit::Parallelism::Sequential);
-        let parallel = pool.install(|| load(&file, tracekit::Parallelism::Rayon));
-        assert!(sequential == parallel, "{}", file.display());
-    }
-}
