@@ -18,22 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The target directory this test was built in.
-fn target_dir() -> PathBuf {
-    let cli = Path::new(env!("CARGO_BIN_EXE_tracekit"));
-    cli.parent()
-        .and_then(Path::parent)
-        .expect("the command is in <target>/<profile>/")
-        .to_path_buf()
-}
-
 /// The test environment's Python, with the package installed (built once
 /// per test process).
 fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let python = tools::python_requirements("python", "bindings/python/requirements-test.txt");
-        let wheels = target_dir().join("python-wheels");
+        let wheels = tools::target_dir().join("python-wheels");
         let _ = std::fs::remove_dir_all(&wheels);
         let status = Command::new(&python)
             .args(["-m", "maturin", "build", "--quiet", "--manifest-path"])
@@ -42,7 +33,7 @@ fn python() -> &'static Path {
             .arg(&python)
             .arg("--out")
             .arg(&wheels)
-            .env("CARGO_TARGET_DIR", target_dir())
+            .env("CARGO_TARGET_DIR", tools::target_dir())
             .status()
             .expect("running maturin");
         assert!(status.success(), "maturin build failed ({status})");

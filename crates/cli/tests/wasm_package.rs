@@ -18,26 +18,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The target directory this test was built in.
-fn target_dir() -> PathBuf {
-    let cli = Path::new(env!("CARGO_BIN_EXE_tracekit"));
-    cli.parent()
-        .and_then(Path::parent)
-        .expect("the command is in <target>/<profile>/")
-        .to_path_buf()
-}
-
 /// The package, built once per test process by `cargo xtask wasm`.
 fn package() -> &'static Path {
     static PACKAGE: OnceLock<PathBuf> = OnceLock::new();
     PACKAGE.get_or_init(|| {
-        let out = target_dir().join("wasm-pkg-tests");
+        let out = tools::target_dir().join("wasm-pkg-tests");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
             .args(["xtask", "wasm", "--out"])
             .arg(&out)
             .current_dir(tools::root())
-            .env("CARGO_TARGET_DIR", target_dir())
+            .env("CARGO_TARGET_DIR", tools::target_dir())
             .status()
             .expect("running cargo xtask wasm");
         assert!(status.success(), "cargo xtask wasm failed ({status})");

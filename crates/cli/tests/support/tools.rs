@@ -22,9 +22,14 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The target directory (`CARGO_TARGET_DIR`, else `target/`).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
+/// The target directory the test was built in: where the `tracekit`
+/// command under test is (`<target>/<profile>/tracekit`).
+pub fn target_dir() -> PathBuf {
+    let cli = Path::new(env!("CARGO_BIN_EXE_tracekit"));
+    cli.parent()
+        .and_then(Path::parent)
+        .expect("the command is in <target>/<profile>/")
+        .to_path_buf()
 }
 
 /// Where installed tools live: `target/test-tools/`.
