@@ -214,15 +214,11 @@ fn export(
     };
     let mut options = ExportOptions::new();
     if let Some(names) = tables {
-        let mut chosen = names.iter().map(|n| table_named(n)).collect::<PyResult<Vec<_>>>()?;
-        chosen.sort();
-        chosen.dedup();
-        options.tables = chosen;
+        options = options.with_tables(names.iter().map(|n| table_named(n)).collect::<PyResult<Vec<_>>>()?);
     }
     options.analyze = self::options(all_processes);
     if let Some(jobs) = jobs {
-        options.jobs = jobs.max(1);
-        options.window = 2 * options.jobs;
+        options = options.with_jobs(jobs);
     }
     let summary = py
         .detach(|| {

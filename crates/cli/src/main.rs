@@ -1104,16 +1104,11 @@ fn export(args: ExportArgs, common: &Common) -> Result<(), String> {
     for error in &unlisted {
         eprintln!("tracekit: {error}");
     }
-    let mut tables: Vec<tracekit_tables::Table> = args.tables.iter().map(|t| (*t).into()).collect();
-    tables.sort();
-    tables.dedup();
-    let mut options = ExportOptions::new();
-    options.tables = tables;
+    let mut options = ExportOptions::new().with_tables(args.tables.iter().map(|t| (*t).into()));
     // Each trace loads on one thread; `--threads` is how many load at once.
     options.analyze = common.options.with_all_processes(args.all_processes);
     if let Some(jobs) = common.threads {
-        options.jobs = jobs.max(1);
-        options.window = 2 * options.jobs;
+        options = options.with_jobs(jobs);
     }
     let bar = (!common.quiet && std::io::stderr().is_terminal() && inputs.len() > 1).then(|| {
         let bar = indicatif::ProgressBar::new(inputs.len() as u64);

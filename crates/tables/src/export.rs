@@ -129,6 +129,24 @@ impl ExportOptions {
     }
 }
 
+impl ExportOptions {
+    /// These tables (each once, in [`Table`]'s order).
+    pub fn with_tables(mut self, tables: impl IntoIterator<Item = Table>) -> ExportOptions {
+        let mut tables: Vec<Table> = tables.into_iter().collect();
+        tables.sort();
+        tables.dedup();
+        self.tables = tables;
+        self
+    }
+
+    /// `jobs` workers (at least 1), with a window of two traces per worker.
+    pub fn with_jobs(mut self, jobs: usize) -> ExportOptions {
+        self.jobs = jobs.max(1);
+        self.window = 2 * self.jobs;
+        self
+    }
+}
+
 impl Default for ExportOptions {
     fn default() -> Self {
         ExportOptions::new()
@@ -219,6 +237,12 @@ impl ParquetTables {
         Ok(())
     }
 
+    /// Appends the `diagnostics` row of a trace that gave no tables (when
+    /// `diagnostics` is written; the other tables have no row for it).
+    pub fn write_error(&mut self, error: &TraceError) -> Result<(), String> {
+        self.write(&[(Table::Diagnostics, crate::error_row(&error.trace, error))])
+    }
+
     /// Finishes the files (their footers), and tells the rows of each.
     pub fn finish(self) -> Result<Vec<(Table, u64)>, String> {
         let mut out = Vec::new();
@@ -300,10 +324,8 @@ pub fn export(
         traces: inputs.len(),
         ..Summary::default()
     };
-    if options.tables.contains(&Table::Diagnostics) {
-        for error in unlisted {
-            files.write(&[(Table::Diagnostics, crate::error_row(&error.trace, error))])?;
-        }
+    for error in unlisted {
+        files.write_error(error)?;
     }
     summary.failed.extend(unlisted.iter().cloned());
     let written = std::thread::scope(|scope| {
@@ -346,12 +368,7 @@ pub fn export(
                         false
                     }
                     Err(error) => {
-                        let batches: Vec<(Table, RecordBatch)> = options
-                            .tables
-                            .iter()
-                            .map(|t| (*t, t.build_failed(&input.name, &error)))
-                            .collect();
-                        files.write(&batches)?;
+                        files.write_error(&error)?;
                         summary.failed.push(error);
                         true
                     }

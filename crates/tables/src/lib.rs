@@ -19,8 +19,6 @@ mod build;
 pub mod export;
 mod schema;
 
-use std::sync::Arc;
-
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use tracekit::{Analysis, LoadError};
@@ -190,23 +188,6 @@ pub fn load_file(
 /// Loads a trace held in memory.
 pub fn load_bytes(bytes: &[u8], name: &str, options: &tracekit::AnalyzeOptions) -> Result<Analysis, TraceError> {
     tracekit::analyze_bytes(bytes, options).map_err(|e| TraceError::load(name, &e))
-}
-
-/// The tables `tables` of one trace file, or the error of loading it
-/// (whose `diagnostics` row is [`error_row`]).
-pub fn tables_of_file(
-    path: &std::path::Path,
-    name: &str,
-    options: &tracekit::AnalyzeOptions,
-    tables: &[Table],
-) -> Result<Vec<(Table, RecordBatch)>, TraceError> {
-    let analysis = load_file(path, name, options)?;
-    Ok(tables.iter().map(|t| (*t, t.build(&analysis, name))).collect())
-}
-
-/// An empty batch of `table`.
-pub fn empty(table: Table) -> RecordBatch {
-    RecordBatch::new_empty(Arc::clone(&table.schema()))
 }
 
 #[cfg(test)]
