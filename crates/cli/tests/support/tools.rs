@@ -161,6 +161,22 @@ pub fn go() -> PathBuf {
     PathBuf::from("go")
 }
 
+/// Makes the virtual environment `venv` unless it exists, with Debian's
+/// Python and its `venv` module (installed with apt if missing: Debian
+/// ships `ensurepip` apart, in python3-venv).
+fn make_venv(venv: &Path) {
+    if venv.join("bin/python").exists() {
+        return;
+    }
+    apt(&["python3", "python3-venv"], || {
+        Command::new("python3")
+            .args(["-c", "import ensurepip, venv"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    run(Command::new("python3").args(["-m", "venv"]).arg(venv));
+}
+
 /// A Python with `requirement` installed (pip, into a virtual environment
 /// of the tests under `target/test-tools/venv`), checked by importing
 /// `module`. Returns the environment's `python`.
@@ -175,9 +191,7 @@ pub fn python_with(requirement: &str, module: &str) -> PathBuf {
     };
     if !has(&python) {
         locked("pip", || {
-            if !python.exists() {
-                run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
-            }
+            make_venv(&venv);
             if !has(&python) {
                 eprintln!("tools: pip install {requirement}");
                 run(Command::new(&python).args(["-m", "pip", "install", "--quiet", requirement]));
@@ -202,9 +216,7 @@ pub fn python_requirements(name: &str, requirements: &str) -> PathBuf {
             if fresh() {
                 return;
             }
-            if !python.exists() {
-                run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
-            }
+            make_venv(&venv);
             eprintln!("tools: pip install -r {requirements}");
             run(Command::new(&python)
                 .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
