@@ -253,3 +253,32 @@ fn the_files_are_the_same_whatever_the_threads() {
     assert!(one.iter().all(|f| f.len() > 100));
     assert!(one == files("3"), "--threads 1 and 3 wrote different files");
 }
+
+/// A directory with no trace file in it is an error, not an empty export.
+#[test]
+fn a_directory_without_traces_is_an_error() {
+    let dir = tools::artifacts("export-no-traces");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(empty.join("sub")).unwrap();
+    std::fs::write(empty.join("notes.txt"), "not a trace").unwrap();
+    let out = dir.join("parquet");
+    let (code, _, stderr) = tracekit(&[
+        "export",
+        &empty.display().to_string(),
+        "--parquet",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "tracekit: {}: no trace files in this directory",
+            empty.display()
+        )),
+        "{stderr}"
+    );
+    let diagnostics = read_parquet(&out.join("diagnostics.parquet"));
+    assert_eq!(
+        strings(&diagnostics, "reason"),
+        [Some("load error: no traces".to_owned())]
+    );
+}

@@ -45,8 +45,9 @@ pub fn is_trace_file_name(name: &str) -> bool {
 /// The traces that `paths` name: a file as it is (whatever its name; if it
 /// does not exist, loading it fails and is reported), a directory's trace
 /// files ([`is_trace_file_name`]) below it, recursively, sorted by path,
-/// hidden entries (`.name`) left out. A directory that cannot be listed is
-/// an error, and the others are still found.
+/// hidden entries (`.name`) left out. A directory that cannot be listed,
+/// or that holds no trace file, is an error, and the others are still
+/// found.
 pub fn find_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<TraceError>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -90,6 +91,14 @@ pub fn find_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<TraceError>) {
                     found.push(child);
                 }
             }
+        }
+        if found.is_empty() {
+            // Not an empty answer: a directory given is meant to hold traces.
+            errors.push(TraceError::other(
+                &path.display().to_string(),
+                "load error: no traces",
+                "no trace files in this directory (.json or .cpuprofile, gzipped or not, at any depth)",
+            ));
         }
         found.sort();
         inputs.extend(found.into_iter().map(|p| Input {
