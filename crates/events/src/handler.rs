@@ -138,6 +138,17 @@ pub trait Handler: Default + Send {
     /// What the handler found, for the handlers after it and for output.
     type Data;
 
+    /// Does, for a stretch of events about to be handed over, the work
+    /// that needs none of the handler's state and may run on all cores
+    /// with [`Parallelism::Rayon`]: decoding the args of the events it
+    /// reads in full. `first` is the index of `events[0]`. What it keeps
+    /// is for `handle_event` to take, event by event; a handler must give
+    /// the same data whether or not `prepare` ran first. Most handlers
+    /// have no such work: the default does nothing.
+    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
+        let _ = (first, events, parallelism);
+    }
+
     /// Takes one event, in input order.
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context);
 
@@ -155,6 +166,7 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
     }
     impl<H: Handler> crate::EventSink for One<'_, H> {
         fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+            self.handler.prepare(self.seen, events, cx.options.parallelism);
             for event in events {
                 self.handler.handle_event(self.seen, event, cx);
                 self.seen += 1;

@@ -29,7 +29,7 @@ struct ChunkProfile {
     trace_ids: Option<AHashMap<String, IntId>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ChunkNode {
     id: IntId,
@@ -39,7 +39,7 @@ struct ChunkNode {
     hit_count: Option<f64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ChunkCallFrame {
     function_name: Option<String>,
@@ -49,25 +49,34 @@ struct ChunkCallFrame {
     column_number: Option<f64>,
 }
 
-pub(crate) struct Chunk<'a> {
+/// A `ProfileChunk`'s args, read but not yet interned: what
+/// [`parse`] makes on any core, for [`intern`] to finish in input order.
+#[derive(Debug)]
+pub(crate) struct ParsedChunk {
+    nodes: Vec<ChunkNode>,
+    samples: Vec<IntId>,
+    time_deltas: Vec<f64>,
+    trace_ids: Option<AHashMap<String, IntId>>,
+    pub source: Option<String>,
+}
+
+/// A `ProfileChunk`'s args, ready to be added to its profile.
+pub(crate) struct Chunk {
     pub nodes: Vec<RawNode>,
     pub samples: Vec<i64>,
     pub time_deltas: Vec<f64>,
     pub trace_ids: Option<AHashMap<String, i64>>,
-    pub source: Option<Cow<'a, str>>,
+    pub source: Option<String>,
 }
 
-pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut Diagnostics) -> Option<Chunk<'a>> {
+/// Reads a `ProfileChunk`'s args; needs nothing but their text, so that
+/// the chunks of a stretch are read on all cores. The error is the
+/// message for [`Skip::SamplesUnreadableChunk`].
+pub(crate) fn parse(event: &Event<'_>) -> Result<ParsedChunk, String> {
     let text = event.args.unwrap_or("{}");
-    let args: Args<ChunkData<'a>> = match serde_json::from_str(text) {
-        Ok(args) => args,
-        Err(e) => {
-            diag.skip(Skip::SamplesUnreadableChunk, || format!("at ts {}: {e}", event.ts.0));
-            return None;
-        }
-    };
+    let args: Args<ChunkData<'_>> = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let Some(data) = args.data else {
-        return Some(Chunk {
+        return Ok(ParsedChunk {
             nodes: Vec::new(),
             samples: Vec::new(),
             time_deltas: Vec::new(),
@@ -75,12 +84,36 @@ pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut 
             source: None,
         });
     };
-    let profile = data.cpu_profile;
-    let (nodes, samples, trace_ids) = match profile {
+    let (nodes, samples, trace_ids) = match data.cpu_profile {
         Some(p) => (p.nodes.unwrap_or_default(), p.samples.unwrap_or_default(), p.trace_ids),
         None => (Vec::new(), Vec::new(), None),
     };
-    let nodes = nodes
+    Ok(ParsedChunk {
+        nodes,
+        samples,
+        time_deltas: data.time_deltas.unwrap_or_default(),
+        trace_ids,
+        source: data.source.map(Cow::into_owned),
+    })
+}
+
+/// Interns a read chunk's names, in input order (or counts the chunk as
+/// skipped when it could not be read).
+pub(crate) fn intern(
+    parsed: Result<ParsedChunk, String>,
+    event: &Event<'_>,
+    interner: &mut Interner,
+    diag: &mut Diagnostics,
+) -> Option<Chunk> {
+    let parsed = match parsed {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            diag.skip(Skip::SamplesUnreadableChunk, || format!("at ts {}: {e}", event.ts.0));
+            return None;
+        }
+    };
+    let nodes = parsed
+        .nodes
         .into_iter()
         .map(|n| {
             let cf = n.call_frame;
@@ -111,10 +144,10 @@ pub(crate) fn decode<'a>(event: &Event<'a>, interner: &mut Interner, diag: &mut 
         .collect();
     Some(Chunk {
         nodes,
-        samples: samples.into_iter().map(|s| s.0).collect(),
-        time_deltas: data.time_deltas.unwrap_or_default(),
-        trace_ids: trace_ids.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect()),
-        source: data.source,
+        samples: parsed.samples.into_iter().map(|s| s.0).collect(),
+        time_deltas: parsed.time_deltas,
+        trace_ids: parsed.trace_ids.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect()),
+        source: parsed.source,
     })
 }
 

@@ -12,6 +12,8 @@
 mod chunk;
 mod tree;
 
+use std::collections::VecDeque;
+
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use tracekit_cpuprofile::{CpuProfileModel, RawProfile};
@@ -105,6 +107,9 @@ impl SamplesData {
 pub struct SamplesHandler {
     pending: Map<Id, Map<Id, PendingProfile>>,
     trace_samples: Vec<TraceSamples>,
+    /// The `ProfileChunk`s of the stretch being handed over, read by
+    /// `prepare`, by event index, first first.
+    prepared: VecDeque<(EventIndex, Result<chunk::ParsedChunk, String>)>,
 }
 
 impl SamplesHandler {
@@ -123,7 +128,7 @@ impl SamplesHandler {
             .or_default()
     }
 
-    fn on_event(&mut self, event: &Event<'_>, cx: &mut Context) {
+    fn on_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         let (interner, diag) = (&mut cx.interner, &mut cx.diagnostics);
         match event.name {
             names::CPU_PROFILE if event.ph == Phase::COMPLETE => {
@@ -146,7 +151,12 @@ impl SamplesHandler {
                 }
             }
             names::PROFILE_CHUNK => {
-                let Some(chunk) = chunk::decode(event, interner, diag) else {
+                let parsed = match self.prepared.front() {
+                    Some((at, _)) if *at == index => self.prepared.pop_front().map(|(_, parsed)| parsed),
+                    _ => None,
+                };
+                let parsed = parsed.unwrap_or_else(|| chunk::parse(event));
+                let Some(chunk) = chunk::intern(parsed, event, interner, diag) else {
                     self.pending(event);
                     return;
                 };
@@ -287,8 +297,27 @@ impl Handler for SamplesHandler {
     type Deps<'d> = ();
     type Data = SamplesData;
 
-    fn handle_event(&mut self, _index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(event, cx);
+    /// Reads the stretch's `ProfileChunk`s, the bulk of this handler's
+    /// work, on all cores: only interning their names and adding them to
+    /// their profiles is left for `handle_event`, in input order.
+    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
+        let chunks = events
+            .iter()
+            .zip(first..)
+            .filter(|(event, _)| event.name == names::PROFILE_CHUNK);
+        let read = |(event, index): (&Event<'_>, EventIndex)| (index, chunk::parse(event));
+        self.prepared.clear();
+        match parallelism {
+            Parallelism::Rayon => {
+                let chunks: Vec<_> = chunks.collect();
+                self.prepared.par_extend(chunks.into_par_iter().map(read));
+            }
+            Parallelism::Sequential => self.prepared.extend(chunks.map(read)),
+        }
+    }
+
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        self.on_event(index, event, cx);
     }
 
     fn finalize(self, (): (), cx: &mut Context) -> SamplesData {

@@ -363,3 +363,74 @@ fn no_divergence_without_top_level_samples() {
     ]);
     assert!(cx.diagnostics.divergences.is_empty());
 }
+
+/// The chunks read ahead by `prepare` (sequentially or on rayon's pool)
+/// make the same profiles, names and skips as chunks read one by one in
+/// `handle_event`, broken and uneven chunks included.
+#[test]
+fn prepared_chunks_make_what_unprepared_ones_make() {
+    use tracekit_events::{AnalyzeOptions, EventSink, Tokenizer};
+
+    let a = [node(1, "(root)", None), node(2, "a", Some(1)), node(3, "b", Some(2))];
+    let events = [
+        head(1, 1, "0x1", 100.0, Some("Internal")),
+        head(1, 2, "0x2", 100.0, None),
+        chunk(1, 1, "0x1", &a[..2], &[1, 2], &[10.0, 10.0]),
+        chunk(1, 2, "0x2", &a, &[3, 3, 2], &[5.0, 5.0, 5.0]),
+        r#"{"name":"ProfileChunk","ph":"P","pid":1,"tid":1,"ts":7,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":"x"}}}}"#
+            .to_owned(),
+        chunk(1, 1, "0x1", &a[2..], &[3, 2], &[10.0]),
+        chunk(1, 1, "0x1", &[], &[3], &[10.0]),
+        chunk(1, 2, "0x2", &[], &[1], &[0.5]),
+    ];
+    let text = trace(&events);
+
+    /// Hands the events over without `prepare`.
+    struct Unprepared(SamplesHandler, EventIndex);
+    impl EventSink for Unprepared {
+        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+            for event in events {
+                self.0.handle_event(self.1, event, cx);
+                self.1 += 1;
+            }
+        }
+    }
+    /// The profiles (ids, names, samples, times), every interned string
+    /// in order, and the skips.
+    fn account(data: &SamplesData, cx: &Context) -> String {
+        let mut out = String::new();
+        for (pid, threads) in &data.profiles {
+            for (tid, profile) in threads {
+                let model = &profile.model;
+                let names: Vec<_> = node_ids(model)
+                    .into_iter()
+                    .map(|id| function_name(model, id, &cx.interner))
+                    .collect();
+                out += &format!(
+                    "{pid:?} {tid:?} {:?}: {names:?} {:?} {:?}\n",
+                    profile.profile_id,
+                    sample_ids(model),
+                    times_us(model)
+                );
+            }
+        }
+        let strings: Vec<_> = cx.interner.iter().collect();
+        format!("{out}{strings:?}\n{:?}", cx.diagnostics)
+    }
+    let unprepared = {
+        let mut cx = Context::default();
+        let mut sink = Unprepared(SamplesHandler::default(), 0);
+        Tokenizer::run_whole(text.as_bytes(), &mut cx, &mut sink).unwrap();
+        let data = sink.0.finalize((), &mut cx);
+        account(&data, &cx)
+    };
+    assert!(unprepared.contains("SamplesUnreadableChunk") && unprepared.contains("SamplesUnevenChunks"));
+    for parallelism in [Parallelism::Sequential, Parallelism::Rayon] {
+        let mut cx = Context::new(AnalyzeOptions::default().with_parallelism(parallelism));
+        let mut handler = SamplesHandler::default();
+        feed(&text, &mut handler, &mut cx).unwrap();
+        assert!(handler.prepared.is_empty(), "every prepared chunk is taken");
+        let data = handler.finalize((), &mut cx);
+        assert_eq!(account(&data, &cx), unprepared, "{parallelism:?}");
+    }
+}

@@ -83,6 +83,11 @@ impl EventSink for TraceHandlers {
     /// Hands each event to every handler. None of them keeps a reference
     /// to an event: the text they came from can be freed.
     fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+        let (first, parallelism) = (self.events, cx.options.parallelism);
+        self.meta.prepare(first, events, parallelism);
+        self.worklets.prepare(first, events, parallelism);
+        self.samples.prepare(first, events, parallelism);
+        self.renderer.prepare(first, events, parallelism);
         for event in events {
             let index = self.events;
             self.meta.handle_event(index, event, cx);
