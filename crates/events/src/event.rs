@@ -308,8 +308,9 @@ fn is_null(b: &[u8], i: usize) -> Option<usize> {
     (&b[i..end] == b"null").then_some(end)
 }
 
-fn parse_number(text: &str) -> Option<f64> {
-    let t = text.trim();
+/// A number's text, with no whitespace around it (a scalar as the
+/// scanner cuts it, or a string's content already trimmed).
+fn parse_number(t: &str) -> Option<f64> {
     let digits = t.as_bytes();
     // Most numbers of a trace are integers of a few digits (timestamps,
     // ids): exact as doubles, read without the general float parser.
@@ -330,7 +331,8 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
     }
     if b[i] == b'"' {
         let (s, end) = read_string(text, i)?;
-        return match parse_number(&s) {
+        // As JavaScript's `Number(string)`, whitespace around is allowed.
+        return match parse_number(s.trim()) {
             Some(value) => Ok((
                 Some(Number {
                     value,
