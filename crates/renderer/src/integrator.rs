@@ -65,13 +65,21 @@ enum Step {
 
 /// The candidate stack of the last sample or trace id: its frames, bottom
 /// first, and the function of each. Consecutive samples of a hot loop
-/// share their node, and then the stack is not walked again.
+/// share their node, and then the stack is not walked again; consecutive
+/// samples of a deep stack share most of their frames, and then only the
+/// nodes below the frames they share are walked.
 #[derive(Default)]
 struct Candidate {
     /// The node and GC parent the frames were made from.
     key: Option<(NodeIx, Option<NodeIx>)>,
     frames: Vec<NodeIx>,
     functions: Vec<u32>,
+    /// The frames are the node's whole chain of ancestors below the root,
+    /// `frames[d]` at depth `d` (no GC node added, no native frame taken
+    /// out): the next candidate may keep those it shares.
+    is_chain: bool,
+    /// Scratch for the nodes walked by [`SamplesIntegrator::load_shared`].
+    walked: Vec<NodeIx>,
 }
 
 struct SampleCall {
@@ -118,6 +126,9 @@ pub struct SamplesIntegrator<'m> {
     fake_js_invocation: bool,
     /// The most calls `build` may make.
     max_calls: usize,
+    /// Off in tests, to compare with candidates always walked in full.
+    #[cfg(test)]
+    share_frames: bool,
 }
 
 /// JavaScript's `Math.max(x, 0)`: NaN stays NaN.
@@ -188,6 +199,8 @@ impl<'m> SamplesIntegrator<'m> {
             locked_depths: Vec::new(),
             fake_js_invocation: false,
             max_calls: usize::MAX,
+            #[cfg(test)]
+            share_frames: true,
         }
     }
 
@@ -337,11 +350,19 @@ impl<'m> SamplesIntegrator<'m> {
             return;
         }
         let model = self.model;
+        let is_gc = Some(node) == model.gc_node;
+        let plain = !is_gc && !self.filter_native_frames;
+        #[cfg(test)]
+        let plain = plain && self.share_frames;
+        if plain && self.candidate.is_chain && self.load_shared(node) {
+            self.candidate.key = key;
+            return;
+        }
         let candidate = &mut self.candidate;
         candidate.key = key;
+        candidate.is_chain = false;
         let frames = &mut candidate.frames;
         frames.clear();
-        let is_gc = Some(node) == model.gc_node;
         let start = match (is_gc, gc_parent) {
             (false, _) => Some(node),
             (true, Some(p)) => Some(p),
@@ -366,6 +387,8 @@ impl<'m> SamplesIntegrator<'m> {
                 // Depths disagree with the parent chain: keep what was found.
                 frames.drain(..slot);
             }
+            // Every slot filled, and the last frame walked stands on the root.
+            candidate.is_chain = plain && slot == 0 && cursor.is_some_and(|r| model.node(r).parent.is_none());
             if is_gc {
                 frames.push(node);
             }
@@ -377,6 +400,52 @@ impl<'m> SamplesIntegrator<'m> {
         candidate
             .functions
             .extend(frames.iter().map(|&f| self.function_of[f as usize]));
+    }
+
+    /// Makes the candidate (the chain of a node) the chain of `node`,
+    /// keeping the frames the two share: walks up from `node` only to the
+    /// first of its ancestors found among the frames at its depth. False
+    /// when `node`'s depth does not match the chain found (inconsistent
+    /// depths): the full walk then decides, as for any other node.
+    fn load_shared(&mut self, node: NodeIx) -> bool {
+        let model = self.model;
+        let candidate = &mut self.candidate;
+        let mut walked = std::mem::take(&mut candidate.walked);
+        walked.clear();
+        // The chain `node`'s depth promises: a longer walk (a cycle of
+        // parents included) gives up.
+        let length = usize::try_from(model.node(node).depth + 1).unwrap_or(0);
+        let mut cursor = node;
+        let kept = loop {
+            let n = model.node(cursor);
+            let Some(parent) = n.parent else {
+                // The root: nothing shared.
+                break Some(0);
+            };
+            let at_depth = usize::try_from(n.depth).ok().and_then(|d| candidate.frames.get(d));
+            if at_depth == Some(&cursor) {
+                // The frames up to here are `cursor`'s chain.
+                break Some(n.depth as usize + 1);
+            }
+            if walked.len() == length {
+                break None;
+            }
+            walked.push(cursor);
+            cursor = parent;
+        };
+        let loaded = kept.is_some_and(|kept| kept + walked.len() == length);
+        let kept = kept.unwrap_or(0);
+        if loaded {
+            candidate.frames.truncate(kept);
+            candidate.functions.truncate(kept);
+            candidate.frames.extend(walked.iter().rev());
+            let function_of = &self.function_of;
+            candidate
+                .functions
+                .extend(walked.iter().rev().map(|&f| function_of[f as usize]));
+        }
+        candidate.walked = walked;
+        loaded
     }
 
     /// Updates the JS stack with a sample's stack, or with the stack a

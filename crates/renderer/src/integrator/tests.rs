@@ -280,3 +280,88 @@ fn more_calls_than_allowed_is_an_error() {
     assert_eq!(build(2), Err(TooManyCalls));
     assert_eq!(build(0), Err(TooManyCalls));
 }
+
+/// On a deep profile (chains of up to 40 frames, recursion, GC and
+/// `(program)` samples, samples outside any event, a task that truncates
+/// the stack, ids that say where a stack is), candidates that keep the
+/// frames they share with the last one make the calls that candidates
+/// walked in full make.
+#[test]
+fn shared_frames_make_the_calls_full_walks_make() {
+    // A small deterministic generator (a linear congruential one).
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut nodes = vec![
+        r#"{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}"#
+            .to_owned(),
+        r#"{"id":2,"parent":1,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}"#
+            .to_owned(),
+        r#"{"id":3,"parent":1,"callFrame":{"functionName":"(garbage collector)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}"#
+            .to_owned(),
+    ];
+    // Mostly chains (a node's parent is the node before it), some
+    // branches; four functions repeat as recursion does.
+    for id in 4..200u64 {
+        let parent = match id {
+            4 => 1,
+            _ if next(5) == 0 => 4 + next(id - 4),
+            _ => id - 1,
+        };
+        let name = ["f", "g", "h", "k"][usize::try_from(next(4)).unwrap()];
+        nodes.push(format!(
+            r#"{{"id":{id},"parent":{parent},"callFrame":{{"functionName":"{name}","scriptId":"1","url":"app.js","lineNumber":{},"columnNumber":0}}}}"#,
+            id % 7
+        ));
+    }
+    let mut samples = Vec::new();
+    let mut node = 4u64;
+    for _ in 0..3000 {
+        node = match next(10) {
+            0 => 2,
+            1 => 3,
+            2..=5 => (node + 1).clamp(4, 199),
+            6..=7 => node.saturating_sub(next(8)).max(4),
+            _ => 4 + next(196),
+        };
+        samples.push(node);
+    }
+    let deltas = vec![1.0; samples.len()];
+    let text = format!(
+        r#"[{{"name":"Profile","ph":"P","pid":1,"tid":1,"ts":0,"id":"0x1","args":{{"data":{{"startTime":0}}}}}},
+{{"name":"ProfileChunk","ph":"P","pid":1,"tid":1,"ts":0,"id":"0x1","args":{{"data":{{"cpuProfile":{{"nodes":[{}],"samples":{samples:?},"trace_ids":{{"7":150,"9":30}}}},"timeDeltas":{deltas:?}}}}}}}]"#,
+        nodes.join(",")
+    );
+    let mut cx = Context::default();
+    let mut handler = SamplesHandler::default();
+    feed(&text, &mut handler, &mut cx).unwrap();
+    let data = handler.finalize((), &mut cx);
+    let model = data.profile(Id::num(1.0), Id::num(1.0)).unwrap().model.clone();
+    let mut list = vec![
+        x("FunctionCall", 0.0, 900.0),
+        x("RunTask", 950.0, 10.0),
+        x("FunctionCall", 1000.0, 1500.0),
+        x("Layout", 1200.0, 40.0),
+        ("EventDispatch", 1300.0, Some(50.0), Some(7.0)),
+        ("TimeStamp", 1400.0, None, Some(9.0)),
+    ];
+    list.push(x("FunctionCall", 2600.0, 300.0));
+    let entries = events(&list, &mut cx);
+    let made = |share_frames: bool| {
+        let mut integrator = SamplesIntegrator::new(&model, &cx.interner, false);
+        integrator.share_frames = share_frames;
+        integrator
+            .build(&entries, usize::MAX)
+            .unwrap()
+            .iter()
+            .map(|c| format!("{}@{}+{}", c.node, c.ts.0, c.dur.0))
+            .collect::<Vec<_>>()
+    };
+    let shared = made(true);
+    assert!(shared.len() > 1000, "a deep profile makes many calls: {}", shared.len());
+    assert_eq!(shared, made(false));
+}
