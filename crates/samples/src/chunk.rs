@@ -2,7 +2,6 @@
 
 use std::borrow::Cow;
 
-use ahash::AHashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tracekit_cpuprofile::{parse_profile_json, CallFrame, IdLocation, IntId, RawNode, RawProfile, Text};
@@ -26,7 +25,34 @@ struct ChunkData<'a> {
 struct ChunkProfile {
     nodes: Option<Vec<ChunkNode>>,
     samples: Option<Vec<IntId>>,
-    trace_ids: Option<AHashMap<String, IntId>>,
+    trace_ids: Option<TraceIds>,
+}
+
+/// A chunk's `trace_ids` object as its members in order (a repeated key
+/// is kept twice: the later one wins where they are put in a map). No
+/// map is built per chunk: the pairs are gathered per profile, in input
+/// order, and hashed once, when the profile is built.
+#[derive(Debug, Default)]
+struct TraceIds(Vec<(String, i64)>);
+
+impl<'de> Deserialize<'de> for TraceIds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = TraceIds;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TraceIds, A::Error> {
+                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some((key, IntId(node))) = map.next_entry::<String, IntId>()? {
+                    pairs.push((key, node));
+                }
+                Ok(TraceIds(pairs))
+            }
+        }
+        d.deserialize_map(Members)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -56,7 +82,7 @@ pub(crate) struct ParsedChunk {
     nodes: Vec<ChunkNode>,
     samples: Vec<IntId>,
     time_deltas: Vec<f64>,
-    trace_ids: Option<AHashMap<String, IntId>>,
+    trace_ids: Option<TraceIds>,
     pub source: Option<String>,
 }
 
@@ -65,7 +91,8 @@ pub(crate) struct Chunk {
     pub nodes: Vec<RawNode>,
     pub samples: Vec<i64>,
     pub time_deltas: Vec<f64>,
-    pub trace_ids: Option<AHashMap<String, i64>>,
+    /// The `trace_ids` members, in order.
+    pub trace_ids: Option<Vec<(String, i64)>>,
     pub source: Option<String>,
 }
 
@@ -146,7 +173,7 @@ pub(crate) fn intern(
         nodes,
         samples: parsed.samples.into_iter().map(|s| s.0).collect(),
         time_deltas: parsed.time_deltas,
-        trace_ids: parsed.trace_ids.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect()),
+        trace_ids: parsed.trace_ids.map(|ids| ids.0),
         source: parsed.source,
     })
 }

@@ -48,6 +48,9 @@ impl ProfileSource {
 #[derive(Debug)]
 struct PendingProfile {
     raw: RawProfile,
+    /// The chunks' `trace_ids` members, in order: added to `raw`'s when
+    /// the profile is built (in parallel with the others).
+    chunk_trace_ids: Option<Vec<(String, i64)>>,
     thread: Option<Id>,
     source: Option<ProfileSource>,
 }
@@ -70,6 +73,7 @@ impl Default for PendingProfile {
                 time_deltas: Some(Vec::new()),
                 ..RawProfile::default()
             },
+            chunk_trace_ids: None,
             thread: None,
             source: None,
         }
@@ -137,6 +141,7 @@ impl SamplesHandler {
                 };
                 let pending = self.pending(event);
                 pending.raw = raw;
+                pending.chunk_trace_ids = None;
                 pending.thread = Some(event.tid);
             }
             names::PROFILE => {
@@ -168,7 +173,7 @@ impl SamplesHandler {
                 let deltas = raw.time_deltas.get_or_insert_with(Vec::new);
                 deltas.extend(chunk.time_deltas);
                 if let Some(trace_ids) = chunk.trace_ids {
-                    raw.trace_ids.get_or_insert_with(Default::default).extend(trace_ids);
+                    pending.chunk_trace_ids.get_or_insert_with(Vec::new).extend(trace_ids);
                 }
                 if samples.len() != deltas.len() {
                     diag.skip(Skip::SamplesUnevenChunks, || {
@@ -222,11 +227,15 @@ impl SamplesHandler {
                     .unwrap_or(0);
                 let (profile_id, pending) = candidates.swap_remove(chosen);
                 if !pending.raw.nodes.is_empty() {
-                    chosen_profiles.push((pid, tid, profile_id, pending.raw));
+                    chosen_profiles.push((pid, tid, profile_id, pending.raw, pending.chunk_trace_ids));
                 }
             }
         }
-        let build = |(pid, tid, profile_id, raw): (Id, Id, Id, RawProfile)| {
+        type Chosen = (Id, Id, Id, RawProfile, Option<Vec<(String, i64)>>);
+        let build = |(pid, tid, profile_id, mut raw, chunk_trace_ids): Chosen| {
+            if let Some(pairs) = chunk_trace_ids {
+                raw.trace_ids.get_or_insert_with(Default::default).extend(pairs);
+            }
             let mut diag = Diagnostics::default();
             let model = CpuProfileModel::new(raw, &mut diag);
             (pid, tid, profile_id, model, diag)

@@ -434,3 +434,32 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
         assert_eq!(account(&data, &cx), unprepared, "{parallelism:?}");
     }
 }
+
+/// The chunks' `trace_ids` are gathered in order: a key given again (in
+/// the same chunk or a later one) takes the later node, as DevTools'
+/// object spread does.
+#[test]
+fn trace_ids_of_later_chunks_win() {
+    let a = [node(1, "(root)", None), node(2, "a", Some(1)), node(3, "b", Some(1))];
+    let with_ids = |nodes: &[String], samples: &[i64], ids: &str| {
+        format!(
+            r#"{{"name":"ProfileChunk","cat":"c","ph":"P","pid":1,"tid":1,"ts":1,"id":"0x1","args":{{"data":{{"cpuProfile":{{"nodes":[{}],"samples":{samples:?},"trace_ids":{ids}}},"timeDeltas":{:?}}}}}}}"#,
+            nodes.join(","),
+            vec![1.0; samples.len()]
+        )
+    };
+    let (data, _) = run(&[
+        head(1, 1, "0x1", 100.0, None),
+        with_ids(&a, &[2, 3], r#"{"10":2,"11":3,"10":3}"#),
+        with_ids(&[], &[2], r#"{"11":2,"12":2}"#),
+    ]);
+    let model = &data.profile(pid(1), Id::num(1.0)).unwrap().model;
+    let mut ids: Vec<(String, i64)> = model
+        .trace_ids
+        .iter()
+        .flatten()
+        .map(|(k, &node)| (k.clone(), node))
+        .collect();
+    ids.sort();
+    assert_eq!(ids, [("10".into(), 3), ("11".into(), 2), ("12".into(), 2)]);
+}
