@@ -802,6 +802,9 @@ fn tracks(args: TracksArgs, common: &Common) -> Result<(), String> {
         // The warnings were printed above (unless --quiet).
         eprint!("{}", tracekit::output::stats_without_warnings(&analysis));
     }
+    // The process ends here, and its memory goes back to the system at
+    // once: freeing the tracks node by node would add 2% to a run.
+    std::mem::forget(analysis);
     Ok(())
 }
 

@@ -526,13 +526,21 @@ struct BuiltThread {
 /// in the order of `jobs`. A thread over the node budget is left empty,
 /// marked and counted: it is an error only for output that selects it.
 fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
-    let (interner, max_nodes) = (&cx.interner, cx.options.max_nodes);
+    let (interner, max_nodes, parallelism) = (&cx.interner, cx.options.max_nodes, cx.options.parallelism);
     let build = |job: ThreadJob| -> Result<BuiltThread, usize> {
         let mut diagnostics = Diagnostics::default();
         let profile = samples.profile(job.pid, job.tid);
-        let nodes = build_thread_tree(job.entries, profile, interner, max_nodes, &mut diagnostics)?;
-        let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
-        let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
+        let tree = || build_thread_tree(job.entries, profile, interner, max_nodes, parallelism, &mut diagnostics);
+        let functions_and_samples = || {
+            let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
+            let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
+            (js_frames, samples)
+        };
+        let (nodes, (js_frames, samples)) = match parallelism {
+            Parallelism::Sequential => (tree(), functions_and_samples()),
+            Parallelism::Rayon => rayon::join(tree, functions_and_samples),
+        };
+        let nodes = nodes?;
         Ok(BuiltThread {
             nodes,
             js_frames,
@@ -542,9 +550,21 @@ fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, c
         })
     };
     let threads: Vec<(Id, Id)> = jobs.iter().map(|j| (j.pid, j.tid)).collect();
-    let built: Vec<Result<BuiltThread, usize>> = match cx.options.parallelism {
+    let built: Vec<Result<BuiltThread, usize>> = match parallelism {
         Parallelism::Sequential => jobs.into_iter().map(build).collect(),
-        Parallelism::Rayon => jobs.into_par_iter().map(build).collect(),
+        Parallelism::Rayon => {
+            // The biggest threads first (a trace's main thread can take
+            // longer than all the others together), then back in order.
+            let mut jobs: Vec<(usize, ThreadJob)> = jobs.into_iter().enumerate().collect();
+            jobs.sort_by_key(|(_, job)| std::cmp::Reverse(job.entries.len()));
+            let mut built: Vec<(usize, Result<BuiltThread, usize>)> = jobs
+                .into_par_iter()
+                .with_max_len(1)
+                .map(|(index, job)| (index, build(job)))
+                .collect();
+            built.sort_by_key(|(index, _)| *index);
+            built.into_iter().map(|(_, thread)| thread).collect()
+        }
     };
     let mut done = Vec::with_capacity(built.len());
     for ((pid, tid), result) in threads.into_iter().zip(built) {
@@ -659,6 +679,7 @@ fn build_thread_tree(
     profile: Option<&ThreadProfile>,
     interner: &Interner,
     max_nodes: usize,
+    parallelism: Parallelism,
     diag: &mut Diagnostics,
 ) -> Result<Vec<TrackNode>, usize> {
     if entries.is_empty() && !profile.is_some_and(|p| p.from_trace_samples) {
@@ -713,33 +734,37 @@ fn build_thread_tree(
     let entry_items: Vec<Item> = (0..entry_count).map(Item::Entry).collect();
     let call_items: Vec<Item> = (0..call_count).map(Item::Call).collect();
     let items = merge(&entry_items, &call_items, span);
-    Ok(build_tree(&items, span, diag)
-        .into_iter()
-        .map(|n| {
-            let s = span(n.item);
-            let kind = match n.item {
-                Item::Entry(i) => {
-                    let e = &entries[i as usize];
-                    NodeKind::Event {
-                        name: e.name,
-                        cat: e.cat,
-                        ph: e.ph,
-                        event: e.event,
-                    }
+    let tree = build_tree(&items, span, diag);
+    let track_node = |n: timeline::Nested<Item>| {
+        let s = span(n.item);
+        let kind = match n.item {
+            Item::Entry(i) => {
+                let e = &entries[i as usize];
+                NodeKind::Event {
+                    name: e.name,
+                    cat: e.cat,
+                    ph: e.ph,
+                    event: e.event,
                 }
-                Item::Call(i) => NodeKind::Call {
-                    frame: calls[i as usize].node,
-                },
-            };
-            TrackNode {
-                kind,
-                depth: n.depth,
-                ts: Micros(s.ts),
-                dur: s.dur.map(Micros),
-                self_time: Some(Micros(n.self_time)),
             }
-        })
-        .collect())
+            Item::Call(i) => NodeKind::Call {
+                frame: calls[i as usize].node,
+            },
+        };
+        TrackNode {
+            kind,
+            depth: n.depth,
+            ts: Micros(s.ts),
+            dur: s.dur.map(Micros),
+            self_time: Some(Micros(n.self_time)),
+        }
+    };
+    // A main thread's million nodes take a while to write out: on all
+    // cores where allowed.
+    Ok(match parallelism {
+        Parallelism::Sequential => tree.into_iter().map(track_node).collect(),
+        Parallelism::Rayon => tree.into_par_iter().map(track_node).collect(),
+    })
 }
 
 #[cfg(test)]
