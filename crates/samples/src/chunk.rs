@@ -1,5 +1,7 @@
 //! The `args` of `Profile`, `ProfileChunk` and `CpuProfile` events.
 
+mod usual;
+
 use std::borrow::Cow;
 
 use serde::Deserialize;
@@ -80,7 +82,7 @@ struct ChunkCallFrame {
 #[derive(Debug)]
 pub(crate) struct ParsedChunk {
     nodes: Vec<ChunkNode>,
-    samples: Vec<IntId>,
+    samples: Vec<i64>,
     time_deltas: Vec<f64>,
     trace_ids: Option<TraceIds>,
     pub source: Option<String>,
@@ -101,6 +103,11 @@ pub(crate) struct Chunk {
 /// message for [`Skip::SamplesUnreadableChunk`].
 pub(crate) fn parse(event: &Event<'_>) -> Result<ParsedChunk, String> {
     let text = event.args.unwrap_or("{}");
+    usual::parse(text).map_or_else(|| parse_with_serde(text), Ok)
+}
+
+/// Reads any chunk's args, usual or not, with `serde_json`.
+fn parse_with_serde(text: &str) -> Result<ParsedChunk, String> {
     let args: Args<ChunkData<'_>> = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let Some(data) = args.data else {
         return Ok(ParsedChunk {
@@ -117,7 +124,7 @@ pub(crate) fn parse(event: &Event<'_>) -> Result<ParsedChunk, String> {
     };
     Ok(ParsedChunk {
         nodes,
-        samples,
+        samples: samples.into_iter().map(|s| s.0).collect(),
         time_deltas: data.time_deltas.unwrap_or_default(),
         trace_ids,
         source: data.source.map(Cow::into_owned),
@@ -171,7 +178,7 @@ pub(crate) fn intern(
         .collect();
     Some(Chunk {
         nodes,
-        samples: parsed.samples.into_iter().map(|s| s.0).collect(),
+        samples: parsed.samples,
         time_deltas: parsed.time_deltas,
         trace_ids: parsed.trace_ids.map(|ids| ids.0),
         source: parsed.source,
