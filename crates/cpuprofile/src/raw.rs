@@ -92,7 +92,7 @@ pub fn parse_profile_json(text: &str, interner: &mut Interner) -> Result<RawProf
 
 /// An integer id; JSON writers sometimes spell them `3.0`. Deserializes
 /// from any JSON number that is an integer in `i64`'s range.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub struct IntId(pub i64);
 
 impl<'de> serde::Deserialize<'de> for IntId {
@@ -134,7 +134,7 @@ fn ids(v: Vec<IntId>) -> Vec<i64> {
 /// number as JavaScript prints it, `true`/`false`/`null` as words; and
 /// whether the JSON value was JavaScript-truthy (not `0`, `""`, `null`,
 /// `false`).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Text(pub String, pub bool);
 
 impl<'de> serde::Deserialize<'de> for Text {

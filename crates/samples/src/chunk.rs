@@ -77,20 +77,12 @@ struct ChunkCallFrame {
     column_number: Option<f64>,
 }
 
-/// A `ProfileChunk`'s args, read but not yet interned: what
-/// [`parse`] makes on any core, for [`intern`] to finish in input order.
+/// A `ProfileChunk`'s args, read but not yet interned: what [`parse`]
+/// makes on any core; its nodes' names are interned in input order
+/// ([`ParsedChunk::take_nodes`]).
 #[derive(Debug)]
 pub(crate) struct ParsedChunk {
     nodes: Vec<ChunkNode>,
-    samples: Vec<i64>,
-    time_deltas: Vec<f64>,
-    trace_ids: Option<TraceIds>,
-    pub source: Option<String>,
-}
-
-/// A `ProfileChunk`'s args, ready to be added to its profile.
-pub(crate) struct Chunk {
-    pub nodes: Vec<RawNode>,
     pub samples: Vec<i64>,
     pub time_deltas: Vec<f64>,
     /// The `trace_ids` members, in order.
@@ -126,63 +118,45 @@ fn parse_with_serde(text: &str) -> Result<ParsedChunk, String> {
         nodes,
         samples: samples.into_iter().map(|s| s.0).collect(),
         time_deltas: data.time_deltas.unwrap_or_default(),
-        trace_ids,
+        trace_ids: trace_ids.map(|ids| ids.0),
         source: data.source.map(Cow::into_owned),
     })
 }
 
-/// Interns a read chunk's names, in input order (or counts the chunk as
-/// skipped when it could not be read).
-pub(crate) fn intern(
-    parsed: Result<ParsedChunk, String>,
-    event: &Event<'_>,
-    interner: &mut Interner,
-    diag: &mut Diagnostics,
-) -> Option<Chunk> {
-    let parsed = match parsed {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            diag.skip(Skip::SamplesUnreadableChunk, || format!("at ts {}: {e}", event.ts.0));
-            return None;
-        }
-    };
-    let nodes = parsed
-        .nodes
-        .into_iter()
-        .map(|n| {
-            let cf = n.call_frame;
-            // Chunks leave out what is default: DevTools fills it in.
-            let url = match cf.url.as_deref() {
-                None | Some("") => names::EMPTY,
-                Some(u) => interner.intern(u),
-            };
-            RawNode {
-                id: n.id.0,
-                call_frame: CallFrame {
-                    function_name: interner.intern(cf.function_name.as_deref().unwrap_or("undefined")),
-                    url,
-                    script_id: interner.intern(cf.script_id.as_ref().map_or("undefined", |t| t.0.as_str())),
-                    // DevTools keeps `String(scriptId)`.
-                    id_location: IdLocation::of(
-                        cf.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
-                        url != names::EMPTY,
-                    ),
-                    line_number: Some(cf.line_number.unwrap_or(-1.0)),
-                    column_number: Some(cf.column_number.unwrap_or(-1.0)),
-                },
-                parent: n.parent.map(|p| p.0),
-                children: n.children.map(|c| c.into_iter().map(|i| i.0).collect()),
-                hit_count: n.hit_count,
-            }
-        })
-        .collect();
-    Some(Chunk {
-        nodes,
-        samples: parsed.samples,
-        time_deltas: parsed.time_deltas,
-        trace_ids: parsed.trace_ids.map(|ids| ids.0),
-        source: parsed.source,
-    })
+impl ParsedChunk {
+    /// The chunk's nodes, their names interned (in input order, as
+    /// interning must be).
+    pub(crate) fn take_nodes(&mut self, interner: &mut Interner) -> Vec<RawNode> {
+        std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(|n| {
+                let cf = n.call_frame;
+                // Chunks leave out what is default: DevTools fills it in.
+                let url = match cf.url.as_deref() {
+                    None | Some("") => names::EMPTY,
+                    Some(u) => interner.intern(u),
+                };
+                RawNode {
+                    id: n.id.0,
+                    call_frame: CallFrame {
+                        function_name: interner.intern(cf.function_name.as_deref().unwrap_or("undefined")),
+                        url,
+                        script_id: interner.intern(cf.script_id.as_ref().map_or("undefined", |t| t.0.as_str())),
+                        // DevTools keeps `String(scriptId)`.
+                        id_location: IdLocation::of(
+                            cf.script_id.as_ref().is_none_or(|t| !t.0.is_empty()),
+                            url != names::EMPTY,
+                        ),
+                        line_number: Some(cf.line_number.unwrap_or(-1.0)),
+                        column_number: Some(cf.column_number.unwrap_or(-1.0)),
+                    },
+                    parent: n.parent.map(|p| p.0),
+                    children: n.children.map(|c| c.into_iter().map(|i| i.0).collect()),
+                    hit_count: n.hit_count,
+                }
+            })
+            .collect()
+    }
 }
 
 #[derive(Deserialize)]

@@ -160,14 +160,18 @@ impl SamplesHandler {
                     Some((at, _)) if *at == index => self.prepared.pop_front().map(|(_, parsed)| parsed),
                     _ => None,
                 };
-                let parsed = parsed.unwrap_or_else(|| chunk::parse(event));
-                let Some(chunk) = chunk::intern(parsed, event, interner, diag) else {
-                    self.pending(event);
-                    return;
+                let mut chunk = match parsed.unwrap_or_else(|| chunk::parse(event)) {
+                    Ok(chunk) => chunk,
+                    Err(e) => {
+                        diag.skip(Skip::SamplesUnreadableChunk, || format!("at ts {}: {e}", event.ts.0));
+                        self.pending(event);
+                        return;
+                    }
                 };
+                let nodes = chunk.take_nodes(interner);
                 let pending = self.pending(event);
                 let raw = &mut pending.raw;
-                raw.nodes.extend(chunk.nodes);
+                raw.nodes.extend(nodes);
                 let samples = raw.samples.get_or_insert_with(Vec::new);
                 samples.extend(chunk.samples);
                 let deltas = raw.time_deltas.get_or_insert_with(Vec::new);

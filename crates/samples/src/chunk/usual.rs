@@ -35,7 +35,7 @@ pub(super) fn parse(text: &str) -> Option<ParsedChunk> {
                 "samples" => int_array(b, value, 18, &mut chunk.samples),
                 "trace_ids" => {
                     let (ids, end) = with_serde::<TraceIds>(text, value)?;
-                    chunk.trace_ids = Some(ids);
+                    chunk.trace_ids = Some(ids.0);
                     Some(end)
                 }
                 _ => ignored(text, value),
