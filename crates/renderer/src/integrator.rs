@@ -433,9 +433,8 @@ impl<'m> SamplesIntegrator<'m> {
             walked.push(cursor);
             cursor = parent;
         };
-        let loaded = kept.is_some_and(|kept| kept + walked.len() == length);
-        let kept = kept.unwrap_or(0);
-        if loaded {
+        let kept = kept.filter(|kept| kept + walked.len() == length);
+        if let Some(kept) = kept {
             candidate.frames.truncate(kept);
             candidate.functions.truncate(kept);
             candidate.frames.extend(walked.iter().rev());
@@ -445,7 +444,7 @@ impl<'m> SamplesIntegrator<'m> {
                 .extend(walked.iter().rev().map(|&f| function_of[f as usize]));
         }
         candidate.walked = walked;
-        loaded
+        kept.is_some()
     }
 
     /// Updates the JS stack with a sample's stack, or with the stack a
