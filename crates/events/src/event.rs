@@ -393,6 +393,23 @@ fn read_id<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<IdJson<'a>>
     }
 }
 
+/// The key whose opening quote is at `i` and the offset past its closing
+/// quote, when it is one of the keys Chrome writes in every event, spelt
+/// plainly. Told apart by their bytes, they need neither a search for the
+/// closing quote nor a copy; any other key is read by [`read_string`].
+fn common_key(b: &[u8], i: usize) -> Option<(Cow<'static, str>, usize)> {
+    const KEYS: [&str; 13] = [
+        "name", "cat", "ph", "ts", "dur", "pid", "tid", "id", "args", "tts", "tdur", "id2", "bp",
+    ];
+    let rest = b.get(i + 1..)?;
+    let first = *rest.first()?;
+    KEYS.iter().find_map(|key| {
+        let k = key.as_bytes();
+        (k[0] == first && rest.len() > k.len() && rest[k.len()] == b'"' && rest.starts_with(k))
+            .then(|| (Cow::Borrowed(*key), i + k.len() + 2))
+    })
+}
+
 /// Reads the event object whose `{` is at `start`, in one pass: the fields
 /// the engine uses are decoded, `args` is kept as raw text, anything else
 /// is skipped. A repeated key keeps its last value, as `JSON.parse` does.
@@ -411,7 +428,10 @@ pub(crate) fn read_event_object(text: &str, start: usize) -> Result<(RawEvent<'_
         if b[i] != b'"' {
             return Err(bad(i, format!("expected a key, found {}", scan::describe_byte(b[i]))));
         }
-        let (key, after_key) = read_string(text, i)?;
+        let (key, after_key) = match common_key(b, i) {
+            Some(found) => found,
+            None => read_string(text, i)?,
+        };
         i = scan::skip_ws(b, after_key);
         if i >= b.len() {
             return Err(ReadError::End);

@@ -85,6 +85,46 @@ pub fn write_json_number(out: &mut String, x: f64) {
     }
 }
 
+/// `round3(x)` as `JSON.stringify` writes it ([`write_json_number`]), the
+/// way most times of the outputs are written; faster than the general
+/// formatter for the usual times (below 10^12 µs, 11.6 days).
+///
+/// Why the digits are the same: `round3(x)` is the double nearest to
+/// `k / 1000` for the integer `k = Math.round(x * 1000)`. Below 2^40 two
+/// doubles are less than 0.001 apart, so `k / 1000` is the one decimal of
+/// at most 3 decimals that reads back as that double, hence the shortest
+/// one, which is what JavaScript prints.
+pub fn write_json_number_round3(out: &mut String, x: f64) {
+    let k = js_round(x * 1000.0);
+    if !(k.abs() <= 1e15) {
+        // Too large, or not finite: the general formatter.
+        write_json_number(out, k / 1000.0);
+        return;
+    }
+    // Whole and below 2^53: exact as an integer.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let thousandths = k.abs() as u64;
+    if k < 0.0 {
+        out.push('-');
+    }
+    let mut digits = itoa::Buffer::new();
+    out.push_str(digits.format(thousandths / 1000));
+    let mut fraction = thousandths % 1000;
+    if fraction != 0 {
+        out.push('.');
+        let mut width = 3;
+        while fraction % 10 == 0 {
+            fraction /= 10;
+            width -= 1;
+        }
+        let text = digits.format(fraction);
+        for _ in text.len()..width {
+            out.push('0');
+        }
+        out.push_str(text);
+    }
+}
+
 /// `x` as JavaScript's `String(x)` gives it: [`write_js_number`] into a
 /// new string. This is also the property key JavaScript makes of a number.
 pub fn js_number_string(x: f64) -> String {
@@ -155,6 +195,66 @@ mod tests {
             (9007199254740993.0, "9007199254740992"),
         ] {
             assert_eq!(js_number_string(x), s);
+        }
+    }
+
+    #[test]
+    fn rounded_times_are_written_as_the_general_formatter_writes_them() {
+        let general = |x: f64| {
+            let mut s = String::new();
+            write_json_number(&mut s, round3(x));
+            s
+        };
+        let fast = |x: f64| {
+            let mut s = String::new();
+            write_json_number_round3(&mut s, x);
+            s
+        };
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.0004,
+            -0.0004,
+            0.0005,
+            -0.0005,
+            0.001,
+            0.01,
+            0.1,
+            1.0,
+            1.5,
+            12.3456789,
+            100.1,
+            -100.1,
+            999.9995,
+            1e12,
+            1e12 + 0.001,
+            1e12 - 0.001,
+            1.0995e12,
+            2e12,
+            9.5e15,
+            1e16,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+        ];
+        // Times of every magnitude a trace has, with every last digit.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            #[allow(clippy::cast_precision_loss)]
+            let unit = (state >> 11) as f64 / (1u64 << 53) as f64;
+            let magnitude = 10f64.powi(i32::try_from(state % 17).unwrap_or(0) - 4);
+            let x = unit * magnitude;
+            values.push(x);
+            values.push(-x);
+            values.push(round3(x));
+        }
+        for x in values {
+            assert_eq!(fast(x), general(x), "{x:?}");
         }
     }
 

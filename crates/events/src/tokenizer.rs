@@ -27,8 +27,15 @@ use crate::handler::{Context, Parallelism};
 use crate::json::{member_at, MemberAt};
 use crate::scan::{self, ArrayEnd};
 
-/// Text is decoded in blocks of at least this size (except the last).
+/// Text is decoded in blocks of at least this size (except the first
+/// few, and the last).
 pub const BLOCK: usize = 16 << 20;
+
+/// The first block's size; each next one is twice the last, up to
+/// [`BLOCK`]. Decoding starts while most of the input is still to be
+/// read, rather than leaving a core idle while the first 16 MB are (a
+/// block is read on one core, then decoded on all).
+const FIRST_BLOCK: usize = 1 << 20;
 
 /// Within a block, the stretch the sink takes while the next is scanned.
 const STRETCH: usize = 4 << 20;
@@ -122,6 +129,8 @@ pub struct Tokenizer {
     events: usize,
     /// Buffer size at which the next step is taken.
     step_at: usize,
+    /// The size of the block decoded next (see [`FIRST_BLOCK`]).
+    block: usize,
 }
 
 impl Default for Tokenizer {
@@ -142,7 +151,8 @@ impl Tokenizer {
             top_level: TopLevel::default(),
             end: None,
             events: 0,
-            step_at: BLOCK,
+            step_at: FIRST_BLOCK,
+            block: FIRST_BLOCK,
         }
     }
 
@@ -169,6 +179,9 @@ impl Tokenizer {
         cx: &mut Context,
         sink: &mut impl EventSink,
     ) -> Result<usize, LoadError> {
+        // Room for the whole piece at once: growing the buffer by doubling
+        // would copy it and touch fresh pages again on the way.
+        self.buf.reserve(usize::try_from(max).unwrap_or(BLOCK).min(BLOCK));
         let n = reader
             .take(max)
             .read_to_end(&mut self.buf)
@@ -188,7 +201,12 @@ impl Tokenizer {
         }
         let before = self.base;
         self.step(false, cx, sink)?;
-        self.step_at = if self.base == before { self.buf.len() * 2 } else { BLOCK };
+        if self.base == before {
+            self.step_at = self.buf.len() * 2;
+        } else {
+            self.block = (self.block * 2).min(BLOCK);
+            self.step_at = self.block;
+        }
         Ok(())
     }
 
@@ -353,7 +371,7 @@ impl Tokenizer {
                     next,
                     after_event,
                 } => {
-                    if !at_end && b.len() - local(next) < BLOCK {
+                    if !at_end && b.len() - local(next) < self.block {
                         return Ok(next);
                     }
                     let (resume, after_event, end) =

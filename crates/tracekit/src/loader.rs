@@ -64,14 +64,17 @@ impl Loader {
         const PIECE: u64 = 8 << 20;
         let io = |e: std::io::Error| LoadError::new(ErrorKind::Io, format!("reading the input: {e}"));
         let mut piece = Vec::new();
+        // Small pieces first, so that decoding (on all cores) starts early
+        // (the tokenizer's first blocks are small too); then 8 MB ones.
+        let mut piece_size: u64 = 1 << 20;
         loop {
             let n = if self.layers.is_plain_utf8() {
                 self.layers
                     .tokenizer
-                    .read_from(reader, PIECE, &mut self.cx, &mut self.handlers)?
+                    .read_from(reader, piece_size, &mut self.cx, &mut self.handlers)?
             } else {
                 piece.clear();
-                let n = reader.by_ref().take(PIECE).read_to_end(&mut piece).map_err(io)?;
+                let n = reader.by_ref().take(piece_size).read_to_end(&mut piece).map_err(io)?;
                 self.push(&piece)?;
                 n
             };
@@ -79,6 +82,7 @@ impl Loader {
                 return Ok(());
             }
             progress(n);
+            piece_size = (piece_size * 2).min(PIECE);
         }
     }
 

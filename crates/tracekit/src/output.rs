@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::io;
 
-use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
+use tracekit_events::jsnum::{round3, write_js_number, write_json_number, write_json_number_round3};
 use tracekit_events::json::write_json_string;
 use tracekit_events::Id;
 use tracekit_events::{Micros, Millis, Parallelism};
@@ -373,7 +373,7 @@ fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)>
 /// its children's), whose last bits are noise (`8800.000001986973`): a
 /// nanosecond is finer than any trace's clock, so rounding loses nothing.
 pub(crate) fn push_number(out: &mut String, x: f64) {
-    write_json_number(out, round3(x));
+    write_json_number_round3(out, x);
 }
 
 /// The conformance dump: exactly what `xtask/js/oracle.mjs` prints from the
