@@ -201,14 +201,25 @@ impl CpuProfileModel {
         };
         // The sorted lists are as long as the timestamps: samples without a
         // timestamp are dropped, timestamps without a sample name no node.
-        let mut order: Vec<usize> = (0..timestamps.len()).collect();
-        order.sort_by(|&a, &b| {
-            timestamps[a]
-                .partial_cmp(&timestamps[b])
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        self.samples = order.iter().map(|&i| samples.get(i).copied().flatten()).collect();
-        timestamps = order.iter().map(|&i| Micros(timestamps[i]).to_millis().0).collect();
+        if timestamps.windows(2).all(|pair| pair[0] <= pair[1]) {
+            // Already in order (as a profile's samples nearly always are):
+            // the stable sort below would keep them as they are.
+            let mut samples = samples;
+            samples.resize(timestamps.len(), None);
+            self.samples = samples;
+            for t in &mut timestamps {
+                *t = Micros(*t).to_millis().0;
+            }
+        } else {
+            let mut order: Vec<usize> = (0..timestamps.len()).collect();
+            order.sort_by(|&a, &b| {
+                timestamps[a]
+                    .partial_cmp(&timestamps[b])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            self.samples = order.iter().map(|&i| samples.get(i).copied().flatten()).collect();
+            timestamps = order.iter().map(|&i| Micros(timestamps[i]).to_millis().0).collect();
+        }
         if self.samples.len() == timestamps.len() {
             let last = timestamps.last().copied().unwrap_or(0.0);
             let first = timestamps.first().copied().unwrap_or(f64::NAN);

@@ -96,7 +96,7 @@ pub fn write_json_number(out: &mut String, x: f64) {
 /// one, which is what JavaScript prints.
 pub fn write_json_number_round3(out: &mut String, x: f64) {
     let k = js_round(x * 1000.0);
-    if !(k.abs() <= 1e15) {
+    if !k.is_finite() || k.abs() > 1e15 {
         // Too large, or not finite: the general formatter.
         write_json_number(out, k / 1000.0);
         return;
@@ -113,7 +113,7 @@ pub fn write_json_number_round3(out: &mut String, x: f64) {
     if fraction != 0 {
         out.push('.');
         let mut width = 3;
-        while fraction % 10 == 0 {
+        while fraction.is_multiple_of(10) {
             fraction /= 10;
             width -= 1;
         }

@@ -114,11 +114,20 @@ enum Stage {
     Done,
 }
 
+/// Room left before the bytes read ahead, for the text of the block before
+/// that is still to be decoded (an event cut by the block's end): copied
+/// there, it joins the new bytes without moving them.
+const READ_AHEAD_GAP: usize = 64 << 10;
+
 /// The streaming tokenizer (see the module documentation).
 pub struct Tokenizer {
-    /// The text from absolute offset `base` on.
+    /// The text from absolute offset `base` on is `buf[start..]`.
     buf: Vec<u8>,
+    start: usize,
     base: usize,
+    /// The buffer of the block before, kept for the next read ahead so that
+    /// its pages are reused.
+    spare: Vec<u8>,
     total: usize,
     stage: Stage,
     /// Absolute ranges of the wanted keys met before the event array (their
@@ -144,7 +153,9 @@ impl Tokenizer {
     pub fn new() -> Self {
         Tokenizer {
             buf: Vec::new(),
+            start: 0,
             base: 0,
+            spare: Vec::new(),
             total: 0,
             stage: Stage::Start,
             head_keys: Vec::new(),
@@ -172,6 +183,11 @@ impl Tokenizer {
     /// Reads at most `max` bytes of UTF-8 text from `reader` straight into
     /// the buffer (no extra copy), then decodes what it can. Returns how
     /// many bytes were read: 0 at the end of the reader.
+    ///
+    /// With [`Parallelism::Rayon`], while a block of events is decoded on
+    /// the pool, this thread reads the next block ahead into a buffer of
+    /// its own: reading overlaps decoding, and the reader need not be
+    /// `Send`.
     pub fn read_from(
         &mut self,
         reader: &mut impl Read,
@@ -179,30 +195,58 @@ impl Tokenizer {
         cx: &mut Context,
         sink: &mut impl EventSink,
     ) -> Result<usize, LoadError> {
-        // Room for the whole piece at once: growing the buffer by doubling
-        // would copy it and touch fresh pages again on the way.
-        self.buf.reserve(usize::try_from(max).unwrap_or(BLOCK).min(BLOCK));
-        let n = reader
-            .take(max)
-            .read_to_end(&mut self.buf)
-            .map_err(|e| LoadError::new(ErrorKind::Io, format!("reading the input: {e}")))?;
-        self.total += n;
-        self.maybe_step(cx, sink)?;
-        Ok(n)
+        let mut n = 0;
+        if self.pending() < self.step_at {
+            // Room for the whole piece at once: growing the buffer by
+            // doubling would copy it and touch fresh pages again.
+            self.buf.reserve(usize::try_from(max).unwrap_or(BLOCK).min(BLOCK));
+            n = reader.take(max).read_to_end(&mut self.buf).map_err(read_error)?;
+            self.total += n;
+            if n == 0 || self.pending() < self.step_at {
+                return Ok(n);
+            }
+        }
+        let read_ahead = cx.options.parallelism == Parallelism::Rayon && matches!(self.stage, Stage::Events { .. });
+        let ahead = if read_ahead {
+            // Enough for the next block to be decoded at once.
+            let want = (self.block * 2).min(BLOCK) as u64;
+            self.step_reading_ahead(cx, sink, &mut |next| reader.take(want).read_to_end(next))?
+        } else {
+            self.step_and_plan(cx, sink, None)?;
+            0
+        };
+        Ok(n + ahead)
     }
 
-    /// Decodes once enough text has come. When a step can take nothing (a
-    /// document that is not a stream of events, or one event larger than a
-    /// block), the next waits until the buffer has doubled, so that the
-    /// text is scanned a bounded number of times in all.
+    /// Bytes of text held that are still to be decoded.
+    fn pending(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// Decodes once enough text has come.
     fn maybe_step(&mut self, cx: &mut Context, sink: &mut impl EventSink) -> Result<(), LoadError> {
-        if self.buf.len() < self.step_at {
+        if self.pending() < self.step_at {
             return Ok(());
         }
+        self.step_and_plan(cx, sink, None)
+    }
+
+    /// A step, then the size at which the next is taken. When a step can
+    /// take nothing (a document that is not a stream of events, or one
+    /// event larger than a block), the next waits until the text held has
+    /// doubled, so that the text is scanned a bounded number of times in
+    /// all.
+    fn step_and_plan(
+        &mut self,
+        cx: &mut Context,
+        sink: &mut impl EventSink,
+        read: Option<&mut ReadAhead<'_>>,
+    ) -> Result<(), LoadError> {
         let before = self.base;
-        self.step(false, cx, sink)?;
+        let pending = self.pending();
+        self.step(false, cx, sink, read)?;
         if self.base == before {
-            self.step_at = self.buf.len() * 2;
+            self.step_at = pending * 2;
         } else {
             self.block = (self.block * 2).min(BLOCK);
             self.step_at = self.block;
@@ -210,22 +254,102 @@ impl Tokenizer {
         Ok(())
     }
 
+    /// [`Self::step_and_plan`] while this thread reads the next bytes ahead
+    /// with `read`; returns how many it read.
+    fn step_reading_ahead(
+        &mut self,
+        cx: &mut Context,
+        sink: &mut impl EventSink,
+        read: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>,
+    ) -> Result<usize, LoadError> {
+        let mut next = std::mem::take(&mut self.spare);
+        next.clear();
+        next.resize(READ_AHEAD_GAP, 0);
+        let mut ahead = ReadAhead {
+            next,
+            read,
+            outcome: None,
+        };
+        self.step_and_plan(cx, sink, Some(&mut ahead))?;
+        match ahead.outcome {
+            Some(result) => {
+                let n = result.map_err(read_error)?;
+                self.total += n;
+                Ok(n)
+            }
+            None => Ok(0),
+        }
+    }
+
     /// Decodes what the buffer holds, then drops the text no longer needed.
-    fn step(&mut self, at_end: bool, cx: &mut Context, sink: &mut impl EventSink) -> Result<(), LoadError> {
+    /// With `read`, the next bytes are read ahead while the text is decoded
+    /// on the pool; they then follow the text still to be decoded.
+    fn step(
+        &mut self,
+        at_end: bool,
+        cx: &mut Context,
+        sink: &mut impl EventSink,
+        read: Option<&mut ReadAhead<'_>>,
+    ) -> Result<(), LoadError> {
         let buf = std::mem::take(&mut self.buf);
-        let result = utf8_prefix(&buf, self.base, at_end, &mut cx.diagnostics)
-            .and_then(|text| self.advance(text, at_end, cx, sink));
-        self.buf = buf;
-        let keep_from = result?;
-        self.buf.drain(..keep_from - self.base);
+        let start = self.start;
+        let mut decode = || {
+            utf8_prefix(&buf[start..], self.base, at_end, &mut cx.diagnostics)
+                .and_then(|text| self.advance(text, at_end, cx, sink))
+        };
+        let (result, read) = match read {
+            Some(read) => {
+                let (result, outcome) = join_here(decode, || (read.read)(&mut read.next));
+                read.outcome = Some(outcome);
+                (result, Some(read))
+            }
+            None => (decode(), None),
+        };
+        let keep_from = match result {
+            Ok(keep_from) => keep_from,
+            Err(e) => {
+                self.buf = buf;
+                return Err(e);
+            }
+        };
+        let keep = start + (keep_from - self.base)..buf.len();
         self.base = keep_from;
+        match read {
+            Some(ReadAhead {
+                next,
+                outcome: Some(Ok(_)),
+                ..
+            }) => {
+                // The text still to be decoded, then the bytes read ahead.
+                let mut next = std::mem::take(next);
+                let kept = keep.len();
+                if kept <= READ_AHEAD_GAP {
+                    next[READ_AHEAD_GAP - kept..READ_AHEAD_GAP].copy_from_slice(&buf[keep]);
+                    self.start = READ_AHEAD_GAP - kept;
+                    self.buf = next;
+                } else {
+                    let mut joined = Vec::with_capacity(kept + next.len() - READ_AHEAD_GAP);
+                    joined.extend_from_slice(&buf[keep]);
+                    joined.extend_from_slice(&next[READ_AHEAD_GAP..]);
+                    self.start = 0;
+                    self.buf = joined;
+                }
+                self.spare = buf;
+            }
+            _ => {
+                self.buf = buf;
+                self.buf.drain(..keep.start);
+                self.start = 0;
+            }
+        }
         Ok(())
     }
 
     /// Ends the text: decodes the rest and says what the text was.
     pub fn finish(mut self, cx: &mut Context, sink: &mut impl EventSink) -> Result<Tokenized<'static>, LoadError> {
-        self.step(true, cx, sink)?;
+        self.step(true, cx, sink, None)?;
         let mut buf = std::mem::take(&mut self.buf);
+        buf.drain(..self.start);
         // `step` warned already of a character cut by the end of the input.
         if let Err(e) = std::str::from_utf8(&buf) {
             buf.truncate(e.valid_up_to());
@@ -489,6 +613,43 @@ impl Tokenizer {
         self.events += decoded;
         outcome
     }
+}
+
+/// The next bytes of the input, read ahead while a block is decoded.
+struct ReadAhead<'r> {
+    /// [`READ_AHEAD_GAP`] bytes of room, then what was read.
+    next: Vec<u8>,
+    /// Appends the next bytes to a buffer.
+    read: &'r mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>,
+    /// What `read` gave, once it ran.
+    outcome: Option<std::io::Result<usize>>,
+}
+
+/// Runs `on_pool` on rayon's pool while `here` runs on this thread, and
+/// returns both results. Unlike `rayon::join`, `here` need not be `Send`
+/// (a caller's reader), and it is not stolen by another thread.
+fn join_here<A, RA, B, RB>(on_pool: A, here: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    RA: Send,
+    B: FnOnce() -> RB,
+{
+    let mut pooled = None;
+    // The work done on the pool belongs to the caller's stage all the same.
+    let caller = tracing::Span::current();
+    let here = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| {
+            let _entered = caller.enter();
+            pooled = Some(on_pool());
+        });
+        here()
+    });
+    // The scope returns only once the work it spawned is done.
+    (pooled.expect("in_place_scope waits for its spawned work"), here)
+}
+
+fn read_error(e: std::io::Error) -> LoadError {
+    LoadError::new(ErrorKind::Io, format!("reading the input: {e}"))
 }
 
 /// The error of a trace from which no event could be read.
@@ -755,7 +916,7 @@ mod tests {
         let spaces = vec![b' '; 1 << 20];
         for _ in 0..((4 * BLOCK) >> 20) {
             tokenizer.push(&spaces, &mut cx, &mut sink).unwrap();
-            assert!(tokenizer.buf.len() <= BLOCK + (1 << 20), "{}", tokenizer.buf.len());
+            assert!(tokenizer.pending() <= BLOCK + (1 << 20), "{}", tokenizer.pending());
         }
         tokenizer
             .push(

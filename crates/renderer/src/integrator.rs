@@ -153,6 +153,20 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
     ) || interner.starts_with_v8(name)
 }
 
+/// The number whose JavaScript string is `key`, if there is one (a
+/// `trace_ids` key that a number in an event's args can look up).
+fn canonical_number(key: &str) -> Option<f64> {
+    let digits = key.as_bytes();
+    // The usual key: a whole number of at most 15 digits, with no leading
+    // zero, is exact as a double and printed back as it is written.
+    if matches!(digits, [b'1'..=b'9', ..] | [b'0']) && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        #[allow(clippy::cast_precision_loss)] // below 10^15 < 2^53: exact
+        return Some(digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64);
+    }
+    let x = key.parse::<f64>().ok()?;
+    (tracekit_events::jsnum::js_number_string(x) == key).then_some(x)
+}
+
 impl<'m> SamplesIntegrator<'m> {
     /// An integrator for the samples of `model`. Native `V8Runtime` frames
     /// are kept only with `show_native_frames` (DevTools' setting).
@@ -179,10 +193,7 @@ impl<'m> SamplesIntegrator<'m> {
             .trace_ids
             .iter()
             .flatten()
-            .filter_map(|(key, &node)| {
-                let x = key.parse::<f64>().ok()?;
-                (tracekit_events::jsnum::js_number_string(x) == *key).then_some(((x + 0.0).to_bits(), node))
-            })
+            .filter_map(|(key, &node)| Some(((canonical_number(key)? + 0.0).to_bits(), node)))
             .collect();
         SamplesIntegrator {
             model,

@@ -94,3 +94,109 @@ fn damaged_gzip_fails_the_same_on_all_cores() {
     }
     assert!(errors >= 3, "the corrupt cases fail");
 }
+
+/// A reader that hands the text out in uneven reads, as a pipe does, and
+/// fails at `fail_at` if asked to.
+struct Uneven<'a> {
+    text: &'a [u8],
+    at: usize,
+    turn: usize,
+    fail_at: Option<usize>,
+}
+
+impl std::io::Read for Uneven<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let end = match self.fail_at {
+            Some(fail_at) if self.at >= fail_at => return Err(std::io::Error::other("the disk went away")),
+            Some(fail_at) => fail_at,
+            None => self.text.len(),
+        };
+        let sizes = [1, 4096, (64 << 10) + 7, 1 << 20];
+        self.turn += 1;
+        let n = sizes[self.turn % sizes.len()].min(buf.len()).min(end - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The dump and diagnostics of a load read from `text` by
+/// [`tracekit::Loader::read_from`] (on several cores, the next block is
+/// read ahead while one is decoded), or its error.
+fn read(text: &[u8], fail_at: Option<usize>, parallelism: Parallelism) -> Result<(String, String), String> {
+    let options = AnalyzeOptions::default().with_parallelism(parallelism);
+    let mut loader = tracekit::Loader::new(options);
+    let mut reader = Uneven {
+        text,
+        at: 0,
+        turn: 0,
+        fail_at,
+    };
+    let mut progress = 0;
+    loader
+        .read_from(&mut reader, |n| progress += n)
+        .map_err(|e| e.to_string())?;
+    assert_eq!(progress, text.len(), "every byte read is reported");
+    let analysis = loader.finish().map_err(|e| e.to_string())?;
+    Ok((
+        tracekit::output::conformance(&analysis),
+        tracekit::output::diagnostics(&analysis),
+    ))
+}
+
+/// Traces read from a reader load the same on one core and on several,
+/// and as from memory: whole, truncated, damaged, with events larger than
+/// the room kept for the text of a block still to be decoded, and when
+/// the reader fails.
+#[test]
+fn traces_read_ahead_load_the_same_on_all_cores() {
+    let file = recorded_fixtures()
+        .into_iter()
+        .find(|f| f.ends_with("kitchen-sink.json.gz"))
+        .unwrap();
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&std::fs::read(file).unwrap()[..]),
+        &mut text,
+    )
+    .unwrap();
+    assert!(text.len() > 8 << 20, "several blocks of input");
+    let mut damaged = text.clone();
+    damaged[5 << 20..(5 << 20) + 8].copy_from_slice(b"}]]}{x,,");
+    // Events of 300 kB every 100 events, so that some are cut by the end
+    // of a block; their names (which the dump shows) are the 300 kB.
+    let mut big_events = String::from("{\"traceEvents\":[\n");
+    big_events.push_str(r#"{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"CrRendererMain"}}"#);
+    for i in 0..3000 {
+        let name = if i % 100 == 0 {
+            format!("Big{i}:{}", "0123456789".repeat(30_000))
+        } else {
+            "RunTask".to_owned()
+        };
+        big_events.push_str(&format!(
+            ",\n{{\"name\":\"{name}\",\"cat\":\"toplevel\",\"ph\":\"X\",\"ts\":{},\"dur\":5,\"pid\":1,\"tid\":2,\"args\":{{}}}}",
+            1000 + 10 * i
+        ));
+    }
+    big_events.push_str("]}");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let cases: [(&str, &[u8], Option<usize>); 5] = [
+        ("whole", &text, None),
+        ("truncated", &text[..text.len() / 2], None),
+        ("damaged", &damaged, None),
+        ("big events", big_events.as_bytes(), None),
+        ("failing reader", &text, Some(6 << 20)),
+    ];
+    for (name, text, fail_at) in cases {
+        let sequential = read(text, fail_at, Parallelism::Sequential);
+        let parallel = pool.install(|| read(text, fail_at, Parallelism::Rayon));
+        assert!(sequential == parallel, "{name}: {sequential:?}\n{parallel:?}");
+        match fail_at {
+            None => assert!(
+                sequential == load(text, Parallelism::Sequential),
+                "{name}: read as from memory"
+            ),
+            Some(_) => assert_eq!(parallel.unwrap_err(), "reading the input: the disk went away", "{name}"),
+        }
+    }
+}

@@ -149,6 +149,38 @@ fn samples_are_sorted_by_time() {
     assert_eq!(times_us(&model), [1005, 1010, 1020, 1025, 1025, 1030]);
 }
 
+/// Samples and time deltas of different lengths, in time order or not:
+/// samples without a time are dropped, times without a sample name no node.
+#[test]
+fn samples_and_times_of_different_lengths_pair_up_in_order_or_not() {
+    let nodes = [
+        node(1, "(root)", Some(&[2, 3, 4]), None),
+        node(2, "a", None, None),
+        node(3, "b", None, None),
+        node(4, "c", None, None),
+    ];
+    for (samples, deltas, ids, times) in [
+        (
+            &[2, 3, 4, 2][..],
+            &[10.0, 10.0, 10.0][..],
+            &[2, 3, 4][..],
+            &[1010, 1020, 1030, 1040][..],
+        ),
+        (&[2, 3], &[10.0, 10.0, 10.0], &[2, 3, -1], &[1010, 1020, 1030, 1040]),
+        (
+            &[2, 3, 4, 2],
+            &[10.0, -5.0, 10.0],
+            &[3, 2, 4],
+            &[1005, 1010, 1015, 1020],
+        ),
+        (&[2, 3], &[10.0, -5.0, 10.0], &[3, 2, -1], &[1005, 1010, 1015, 1020]),
+    ] {
+        let (model, _, _) = model(&profile(&nodes, samples, deltas));
+        assert_eq!(sample_ids(&model), ids, "{samples:?} {deltas:?}");
+        assert_eq!(times_us(&model), times, "{samples:?} {deltas:?}");
+    }
+}
+
 /// A lone `(program)` sample between two samples whose stacks share their
 /// bottom frame is a sampler failure: it takes the sample before it.
 #[test]

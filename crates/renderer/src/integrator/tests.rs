@@ -365,3 +365,40 @@ fn shared_frames_make_the_calls_full_walks_make() {
     assert!(shared.len() > 1000, "a deep profile makes many calls: {}", shared.len());
     assert_eq!(shared, made(false));
 }
+
+#[test]
+fn trace_id_keys_are_read_as_javascript_prints_numbers() {
+    // What the key means: the number whose `String(x)` is the key.
+    let by_round_trip = |key: &str| {
+        let x = key.parse::<f64>().ok()?;
+        (tracekit_events::jsnum::js_number_string(x) == key).then_some(x)
+    };
+    for key in [
+        "0",
+        "7",
+        "10",
+        "123456789012345",
+        "1234567890123456",
+        "9007199254740993",
+        "012",
+        "00",
+        "-1",
+        "-0",
+        "1.5",
+        "1e3",
+        "1000",
+        " 1",
+        "1 ",
+        "",
+        "+1",
+        "abc",
+        "1_0",
+        "999999999999999",
+    ] {
+        assert_eq!(
+            canonical_number(key).map(f64::to_bits),
+            by_round_trip(key).map(f64::to_bits),
+            "{key:?}"
+        );
+    }
+}
