@@ -48,11 +48,52 @@ impl ProfileSource {
 #[derive(Debug)]
 struct PendingProfile {
     raw: RawProfile,
-    /// The chunks' `trace_ids` members, in order: added to `raw`'s when
-    /// the profile is built (in parallel with the others).
-    chunk_trace_ids: Option<Vec<(String, i64)>>,
+    /// The chunks' samples, time deltas and `trace_ids` members, a list
+    /// per chunk, in order: appended to `raw`'s when the profile is built
+    /// (in parallel with the others), rather than on the handlers' pass,
+    /// which is sequential.
+    chunks: ChunkLists,
     thread: Option<Id>,
     source: Option<ProfileSource>,
+}
+
+/// What the chunks of a profile add to its samples, time deltas and trace
+/// ids (see [`PendingProfile::chunks`]).
+#[derive(Debug, Default)]
+struct ChunkLists {
+    samples: Vec<Vec<i64>>,
+    time_deltas: Vec<Vec<f64>>,
+    /// `None` until a chunk has `trace_ids`.
+    trace_ids: Option<Vec<Vec<(String, i64)>>>,
+    /// How many samples and time deltas the profile has, its own and its
+    /// chunks'.
+    sample_count: usize,
+    delta_count: usize,
+}
+
+impl PendingProfile {
+    /// The profile with its chunks' lists appended.
+    fn stitched(self) -> RawProfile {
+        let PendingProfile { mut raw, chunks, .. } = self;
+        fn append<T>(to: &mut Option<Vec<T>>, lists: Vec<Vec<T>>) {
+            if lists.is_empty() {
+                return;
+            }
+            let to = to.get_or_insert_with(Vec::new);
+            to.reserve_exact(lists.iter().map(Vec::len).sum());
+            for list in lists {
+                to.extend(list);
+            }
+        }
+        append(&mut raw.samples, chunks.samples);
+        append(&mut raw.time_deltas, chunks.time_deltas);
+        if let Some(lists) = chunks.trace_ids {
+            let trace_ids = raw.trace_ids.get_or_insert_with(Default::default);
+            trace_ids.reserve(lists.iter().map(Vec::len).sum());
+            trace_ids.extend(lists.into_iter().flatten());
+        }
+        raw
+    }
 }
 
 /// A profile built from the trace event format's top-level samples.
@@ -73,7 +114,7 @@ impl Default for PendingProfile {
                 time_deltas: Some(Vec::new()),
                 ..RawProfile::default()
             },
-            chunk_trace_ids: None,
+            chunks: ChunkLists::default(),
             thread: None,
             source: None,
         }
@@ -140,8 +181,12 @@ impl SamplesHandler {
                     return;
                 };
                 let pending = self.pending(event);
+                pending.chunks = ChunkLists {
+                    sample_count: raw.samples.as_ref().map_or(0, Vec::len),
+                    delta_count: raw.time_deltas.as_ref().map_or(0, Vec::len),
+                    ..ChunkLists::default()
+                };
                 pending.raw = raw;
-                pending.chunk_trace_ids = None;
                 pending.thread = Some(event.tid);
             }
             names::PROFILE => {
@@ -170,24 +215,30 @@ impl SamplesHandler {
                 };
                 let nodes = chunk.take_nodes(interner);
                 let pending = self.pending(event);
-                let raw = &mut pending.raw;
+                let (raw, lists) = (&mut pending.raw, &mut pending.chunks);
                 raw.nodes.extend(nodes);
-                let samples = raw.samples.get_or_insert_with(Vec::new);
-                samples.extend(chunk.samples);
-                let deltas = raw.time_deltas.get_or_insert_with(Vec::new);
-                deltas.extend(chunk.time_deltas);
+                raw.samples.get_or_insert_with(Vec::new);
+                raw.time_deltas.get_or_insert_with(Vec::new);
+                lists.sample_count += chunk.samples.len();
+                lists.delta_count += chunk.time_deltas.len();
+                lists.samples.push(chunk.samples);
+                lists.time_deltas.push(chunk.time_deltas);
                 if let Some(trace_ids) = chunk.trace_ids {
-                    pending.chunk_trace_ids.get_or_insert_with(Vec::new).extend(trace_ids);
+                    lists.trace_ids.get_or_insert_with(Vec::new).push(trace_ids);
                 }
-                if samples.len() != deltas.len() {
+                if lists.sample_count != lists.delta_count {
                     diag.skip(Skip::SamplesUnevenChunks, || {
                         format!("profile chunk at ts {}", event.ts.0)
                     });
                     return;
                 }
-                // JavaScript's `!endTime`: zero or NaN.
+                // JavaScript's `!endTime`: zero or NaN. The sum of every
+                // delta so far, the profile's own then its chunks', added
+                // in that order.
                 if raw.end_time == Micros::ZERO || raw.end_time.0.is_nan() {
-                    raw.end_time = deltas.iter().fold(raw.start_time, |acc, d| acc + Micros(*d));
+                    let own = raw.time_deltas.iter().flatten();
+                    let deltas = own.chain(lists.time_deltas.iter().flatten());
+                    raw.end_time = deltas.fold(raw.start_time, |acc, d| acc + Micros(*d));
                 }
                 if let Some(source) = chunk.source.as_deref().and_then(ProfileSource::parse) {
                     pending.source = Some(source);
@@ -231,17 +282,13 @@ impl SamplesHandler {
                     .unwrap_or(0);
                 let (profile_id, pending) = candidates.swap_remove(chosen);
                 if !pending.raw.nodes.is_empty() {
-                    chosen_profiles.push((pid, tid, profile_id, pending.raw, pending.chunk_trace_ids));
+                    chosen_profiles.push((pid, tid, profile_id, pending));
                 }
             }
         }
-        type Chosen = (Id, Id, Id, RawProfile, Option<Vec<(String, i64)>>);
-        let build = |(pid, tid, profile_id, mut raw, chunk_trace_ids): Chosen| {
-            if let Some(pairs) = chunk_trace_ids {
-                raw.trace_ids.get_or_insert_with(Default::default).extend(pairs);
-            }
+        let build = |(pid, tid, profile_id, pending): (Id, Id, Id, PendingProfile)| {
             let mut diag = Diagnostics::default();
-            let model = CpuProfileModel::new(raw, &mut diag);
+            let model = CpuProfileModel::new(pending.stitched(), &mut diag);
             (pid, tid, profile_id, model, diag)
         };
         let built: Vec<_> = match cx.options.parallelism {

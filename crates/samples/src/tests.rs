@@ -463,3 +463,24 @@ fn trace_ids_of_later_chunks_win() {
     ids.sort();
     assert_eq!(ids, [("10".into(), 3), ("11".into(), 2), ("12".into(), 2)]);
 }
+
+/// A `CpuProfile` event replaces what its profile had so far (chunks
+/// included), and chunks after it are added to its samples.
+#[test]
+fn a_whole_profile_replaces_earlier_chunks_and_takes_later_ones() {
+    let whole = r#"{"name":"CpuProfile","ph":"X","pid":1,"tid":1,"ts":5,"dur":1,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[4]},{"id":4,"callFrame":{"functionName":"whole"}}],"startTime":2000,"endTime":2100,"samples":[4,4],"timeDeltas":[10,40],"trace_ids":{"7":4}}}}}"#;
+    let root_and_a = [node(1, "(root)", None), node(2, "a", Some(1))];
+    let (data, cx) = run(&[
+        chunk(1, 1, "0x1", &root_and_a, &[2, 2, 2], &[1.0, 1.0, 1.0]),
+        whole.to_owned(),
+        chunk(1, 1, "0x1", &[node(5, "later", Some(1))], &[5, 4], &[5.0, 5.0]),
+        chunk(1, 1, "0x1", &[], &[5], &[5.0]),
+    ]);
+    let model = &data.profile(pid(1), pid(1)).unwrap().model;
+    // The whole profile lists its root's children: the later node hangs nowhere.
+    assert_eq!(node_ids(model), [1, 4]);
+    assert_eq!(sample_ids(model), [4, 4, -1, 4, -1]);
+    assert_eq!(times_us(model), [2010, 2050, 2055, 2060, 2065, 2079]);
+    assert_eq!(model.trace_ids.as_ref().map(|ids| ids.len()), Some(1));
+    assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+}
