@@ -9,10 +9,12 @@ pub mod frames;
 pub mod model;
 pub mod raw;
 pub mod self_profiling;
+pub mod trace_ids;
 pub mod trace_samples;
 
 pub use callframe::{CallFrame, IdLocation};
 pub use frames::FrameEvent;
 pub use model::{CpuProfileModel, ModelError, NodeIx, ProfileNode};
 pub use raw::{parse_profile_json, IntId, RawNode, RawProfile, Text};
+pub use trace_ids::{TraceIdKey, TraceIds};
 pub use trace_samples::{profiles_from_trace_samples, TraceSamplesProfile};

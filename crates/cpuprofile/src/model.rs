@@ -71,7 +71,7 @@ pub struct CpuProfileModel {
     pub timestamps: Vec<f64>,
     /// The profile's `traceIds`: sample trace ids (the object's keys, as
     /// written) to node ids.
-    pub trace_ids: Option<AHashMap<String, i64>>,
+    pub trace_ids: Option<crate::TraceIds>,
     /// The `(garbage collector)` child of the root, if any.
     pub gc_node: Option<NodeIx>,
     /// The `(program)` child of the root, if any.

@@ -47,7 +47,7 @@ pub struct RawProfile {
     /// Legacy form: raw sample timestamps in microseconds.
     pub timestamps: Option<Vec<f64>>,
     /// Sample trace ids (keyed by the id's decimal text) to node ids.
-    pub trace_ids: Option<AHashMap<String, i64>>,
+    pub trace_ids: Option<crate::TraceIds>,
     /// The profile came in the legacy `head` form, whose start and end are
     /// in seconds: kept as written, for the arithmetic DevTools does on
     /// them.
@@ -320,7 +320,8 @@ impl<'de> Visitor<'de> for ProfileSeed<'_> {
                 "timestamps" => profile.timestamps = map.next_value()?,
                 "traceIds" | "trace_ids" => {
                     let raw: Option<AHashMap<String, IntId>> = map.next_value()?;
-                    profile.trace_ids = raw.map(|m| m.into_iter().map(|(k, v)| (k, v.0)).collect());
+                    profile.trace_ids =
+                        raw.map(|m| m.into_iter().map(|(k, v)| (crate::TraceIdKey::of(&k), v.0)).collect());
                 }
                 "head" => {
                     let mut nodes = Vec::new();

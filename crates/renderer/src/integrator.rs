@@ -104,10 +104,6 @@ pub struct SamplesIntegrator<'m> {
     /// node whose line is NaN matches nothing, not even itself
     /// (`u32::MAX`).
     function_of: Vec<u32>,
-    /// The profile's trace ids keyed by number, for the keys that are how
-    /// JavaScript prints a number (the usual case): no string is made per
-    /// lookup.
-    trace_ids_by_number: ahash::AHashMap<u64, i64>,
     calls: Vec<ProfileCall>,
     /// The open calls, bottom first (indices into `calls`).
     js_stack: Vec<u32>,
@@ -153,20 +149,6 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
     ) || interner.starts_with_v8(name)
 }
 
-/// The number whose JavaScript string is `key`, if there is one (a
-/// `trace_ids` key that a number in an event's args can look up).
-fn canonical_number(key: &str) -> Option<f64> {
-    let digits = key.as_bytes();
-    // The usual key: a whole number of at most 15 digits, with no leading
-    // zero, is exact as a double and printed back as it is written.
-    if matches!(digits, [b'1'..=b'9', ..] | [b'0']) && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        #[allow(clippy::cast_precision_loss)] // below 10^15 < 2^53: exact
-        return Some(digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64);
-    }
-    let x = key.parse::<f64>().ok()?;
-    (tracekit_events::jsnum::js_number_string(x) == key).then_some(x)
-}
-
 impl<'m> SamplesIntegrator<'m> {
     /// An integrator for the samples of `model`. Native `V8Runtime` frames
     /// are kept only with `show_native_frames` (DevTools' setting).
@@ -189,16 +171,9 @@ impl<'m> SamplesIntegrator<'m> {
                 *functions.entry(key).or_insert(next)
             })
             .collect();
-        let trace_ids_by_number = model
-            .trace_ids
-            .iter()
-            .flatten()
-            .filter_map(|(key, &node)| Some(((canonical_number(key)? + 0.0).to_bits(), node)))
-            .collect();
         SamplesIntegrator {
             model,
             interner,
-            trace_ids_by_number,
             filter_native_frames: !show_native_frames && has_native_frames,
             candidate: Candidate::default(),
             function_of,
@@ -526,8 +501,8 @@ impl<'m> SamplesIntegrator<'m> {
     fn node_of_trace_id(&self, trace_id: SampleTraceId) -> Option<NodeIx> {
         let trace_ids = self.model.trace_ids.as_ref()?;
         let node_id = match trace_id {
-            SampleTraceId::Num(x) => *self.trace_ids_by_number.get(&(x + 0.0).to_bits())?,
-            SampleTraceId::Str(_) => *trace_ids.get(&trace_id.key(self.interner))?,
+            SampleTraceId::Num(x) => trace_ids.get_number(x)?,
+            SampleTraceId::Str(_) => trace_ids.get(&trace_id.key(self.interner))?,
         };
         if node_id == 0 {
             return None;

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tracekit_cpuprofile::{parse_profile_json, CallFrame, IdLocation, IntId, RawNode, RawProfile, Text};
+use tracekit_cpuprofile::{parse_profile_json, CallFrame, IdLocation, IntId, RawNode, RawProfile, Text, TraceIdKey};
 use tracekit_events::{names, Diagnostics, Event, Interner, Skip};
 
 #[derive(Deserialize)]
@@ -33,9 +33,10 @@ struct ChunkProfile {
 /// A chunk's `trace_ids` object as its members in order (a repeated key
 /// is kept twice: the later one wins where they are put in a map). No
 /// map is built per chunk: the pairs are gathered per profile, in input
-/// order, and hashed once, when the profile is built.
+/// order, and hashed once, when the profile is built. The keys are read
+/// here, on any core: most are numbers, kept as such, without a string.
 #[derive(Debug, Default)]
-struct TraceIds(Vec<(String, i64)>);
+struct TraceIds(Vec<(TraceIdKey, i64)>);
 
 impl<'de> Deserialize<'de> for TraceIds {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -47,13 +48,36 @@ impl<'de> Deserialize<'de> for TraceIds {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TraceIds, A::Error> {
                 let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some((key, IntId(node))) = map.next_entry::<String, IntId>()? {
-                    pairs.push((key, node));
+                while let Some((Key(key), IntId(node))) = map.next_entry::<Key<'de>, IntId>()? {
+                    pairs.push((TraceIdKey::of(&key), node));
                 }
                 Ok(TraceIds(pairs))
             }
         }
         d.deserialize_map(Members)
+    }
+}
+
+/// A key, borrowed from the text unless it has escapes (serde's `Cow`
+/// would always copy it).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> serde::de::Visitor<'de> for Text {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+        }
+        d.deserialize_str(Text)
     }
 }
 
@@ -86,7 +110,7 @@ pub(crate) struct ParsedChunk {
     pub samples: Vec<i64>,
     pub time_deltas: Vec<f64>,
     /// The `trace_ids` members, in order.
-    pub trace_ids: Option<Vec<(String, i64)>>,
+    pub trace_ids: Option<Vec<(TraceIdKey, i64)>>,
     pub source: Option<String>,
 }
 

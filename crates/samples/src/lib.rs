@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use tracekit_cpuprofile::{CpuProfileModel, RawProfile};
+use tracekit_cpuprofile::{CpuProfileModel, RawProfile, TraceIdKey};
 use tracekit_events::{names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip};
 
 pub use tree::{profile_only_tree, ProfileTreeNode};
@@ -64,7 +64,7 @@ struct ChunkLists {
     samples: Vec<Vec<i64>>,
     time_deltas: Vec<Vec<f64>>,
     /// `None` until a chunk has `trace_ids`.
-    trace_ids: Option<Vec<Vec<(String, i64)>>>,
+    trace_ids: Option<Vec<Vec<(TraceIdKey, i64)>>>,
     /// How many samples and time deltas the profile has, its own and its
     /// chunks'.
     sample_count: usize,

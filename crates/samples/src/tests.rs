@@ -452,16 +452,17 @@ fn trace_ids_of_later_chunks_win() {
         head(1, 1, "0x1", 100.0, None),
         with_ids(&a, &[2, 3], r#"{"10":2,"11":3,"10":3}"#),
         with_ids(&[], &[2], r#"{"11":2,"12":2}"#),
+        // Keys with escapes (read by serde, and copied): "13" and "a\"b".
+        with_ids(&[], &[2], r#"{"\u0031\u0033":3,"a\"b":2}"#),
     ]);
     let model = &data.profile(pid(1), Id::num(1.0)).unwrap().model;
-    let mut ids: Vec<(String, i64)> = model
-        .trace_ids
-        .iter()
-        .flatten()
-        .map(|(k, &node)| (k.clone(), node))
-        .collect();
-    ids.sort();
-    assert_eq!(ids, [("10".into(), 3), ("11".into(), 2), ("12".into(), 2)]);
+    let ids = model.trace_ids.as_ref().unwrap();
+    assert_eq!(ids.len(), 5);
+    assert_eq!([ids.get_number(13.0), ids.get("a\"b")], [Some(3), Some(2)]);
+    assert_eq!(
+        [ids.get("10"), ids.get("11"), ids.get("12")],
+        [Some(3), Some(2), Some(2)]
+    );
 }
 
 /// A `CpuProfile` event replaces what its profile had so far (chunks
