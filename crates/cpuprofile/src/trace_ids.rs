@@ -112,11 +112,15 @@ impl FromIterator<(TraceIdKey, i64)> for TraceIds {
 /// one.
 pub fn number_of_js_string(key: &str) -> Option<f64> {
     let digits = key.as_bytes();
-    // The usual key: a whole number of at most 15 digits, with no leading
-    // zero, is exact as a double and printed back as it is written.
-    if matches!(digits, [b'1'..=b'9', ..] | [b'0']) && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        #[allow(clippy::cast_precision_loss)] // below 10^15 < 2^53: exact
-        return Some(digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64);
+    // The usual key: a whole number up to 2^53 (Chrome's trace ids have up
+    // to 16 digits), with no leading zero, is exact as a double and
+    // printed back as it is written.
+    if matches!(digits, [b'1'..=b'9', ..] | [b'0']) && digits.len() <= 16 && digits.iter().all(u8::is_ascii_digit) {
+        let n = digits.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+        if n <= 1 << 53 {
+            #[allow(clippy::cast_precision_loss)] // at most 2^53: exact
+            return Some(n as f64);
+        }
     }
     let x = key.parse::<f64>().ok()?;
     (tracekit_events::jsnum::js_number_string(x) == key).then_some(x)
@@ -156,6 +160,12 @@ mod tests {
             "999999999999999",
             "Infinity",
             "NaN",
+            "6996056629968889",
+            "9007199254740992",
+            "9007199254740993",
+            "9007199254740994",
+            "9999999999999999",
+            "0000000000000001",
         ] {
             assert_eq!(
                 number_of_js_string(key).map(f64::to_bits),
