@@ -341,7 +341,7 @@ impl RendererHandler {
     /// DevTools drops (marked `kept_by_devtools: false`).
     fn into_data(
         mut self,
-        (meta, samples, worklets): (&MetaData, &SamplesData, &AuctionWorklets),
+        (meta, mut samples, worklets): (&MetaData, SamplesData, &AuctionWorklets),
         cx: &mut Context,
     ) -> Result<RendererData, LoadError> {
         // Threads with a profile made of top-level samples are drawn even
@@ -366,10 +366,13 @@ impl RendererHandler {
                     pid: *pid,
                     tid: *tid,
                     entries: std::mem::take(&mut thread.entries),
+                    profile: samples.profiles.get_mut(pid).and_then(|p| p.swap_remove(tid)),
                 });
             }
         }
-        let built = build_threads(jobs, samples, meta, cx);
+        // The profiles of threads without tracks.
+        drop(samples);
+        let built = build_threads(jobs, meta, cx);
 
         let mut built = built.into_iter();
         let event_urls = cx
@@ -510,6 +513,10 @@ struct ThreadJob {
     pid: Id,
     tid: Id,
     entries: Vec<Entry>,
+    /// The thread's profile, dropped once its tree is built: the tracks
+    /// keep what they need of it (functions and samples), and the memory
+    /// goes back while the other threads are built.
+    profile: Option<ThreadProfile>,
 }
 
 /// One thread's tree, its functions, and what was skipped building it.
@@ -525,11 +532,11 @@ struct BuiltThread {
 /// Builds each thread's tree (in parallel with [`Parallelism::Rayon`]),
 /// in the order of `jobs`. A thread over the node budget is left empty,
 /// marked and counted: it is an error only for output that selects it.
-fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
+fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
     let (interner, max_nodes, parallelism) = (&cx.interner, cx.options.max_nodes, cx.options.parallelism);
     let build = |job: ThreadJob| -> Result<BuiltThread, usize> {
         let mut diagnostics = Diagnostics::default();
-        let profile = samples.profile(job.pid, job.tid);
+        let profile = job.profile.as_ref();
         let tree = || build_thread_tree(job.entries, profile, interner, max_nodes, parallelism, &mut diagnostics);
         let functions_and_samples = || {
             let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
@@ -599,7 +606,9 @@ fn build_threads(jobs: Vec<ThreadJob>, samples: &SamplesData, meta: &MetaData, c
 }
 
 impl Handler for RendererHandler {
-    type Deps<'d> = (&'d MetaData, &'d SamplesData, &'d AuctionWorklets);
+    /// The Samples handler's data is taken, not lent: each profile is
+    /// dropped once its thread is built.
+    type Deps<'d> = (&'d MetaData, SamplesData, &'d AuctionWorklets);
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {

@@ -25,7 +25,7 @@ fn analyze(text: &str, options: AnalyzeOptions) -> (Result<RendererData, LoadErr
     let meta = meta.finalize((), &mut cx);
     let worklets = worklets.finalize((), &mut cx);
     let samples = samples.finalize((), &mut cx);
-    let data = renderer.finalize((&meta, &samples, &worklets), &mut cx);
+    let data = renderer.finalize((&meta, samples, &worklets), &mut cx);
     (data, cx)
 }
 

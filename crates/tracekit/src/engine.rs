@@ -5,8 +5,7 @@
 use indexmap::IndexMap;
 use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile};
 use tracekit_events::{
-    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, Parallelism, Skip, Strings,
-    TopLevel,
+    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, Skip, Strings, TopLevel,
 };
 use tracekit_meta::{AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
 use tracekit_renderer::{ProcessTracks, RendererHandler};
@@ -134,14 +133,9 @@ impl TraceHandlers {
             .collect();
         let tracks = {
             let _span = tracing::info_span!("trees").entered();
-            self.renderer.finalize((&meta, &samples, &worklets), &mut cx)?
+            // It takes the profiles, and drops each once its thread is built.
+            self.renderer.finalize((&meta, samples, &worklets), &mut cx)?
         };
-        // The profiles are millions of small allocations (100 ms of
-        // freeing on the bench trace): the result need not wait for that.
-        match cx.options.parallelism {
-            Parallelism::Rayon => rayon::spawn(move || drop(samples)),
-            Parallelism::Sequential => drop(samples),
-        }
         Ok(Analysis {
             kind: InputKind::ChromeTrace,
             bounds: meta.bounds,
