@@ -40,6 +40,9 @@ const FIRST_BLOCK: usize = 1 << 20;
 /// Within a block, the stretch the sink takes while the next is scanned.
 const STRETCH: usize = 4 << 20;
 
+/// About the size of the last stretch of a block (see `decode_events`).
+const LAST_STRETCH: usize = 512 << 10;
+
 /// Where the events of a trace go.
 pub trait EventSink: Send {
     /// Takes the next events, in input order. The events borrow from text
@@ -581,8 +584,14 @@ impl Tokenizer {
         // caller's all the same.
         let caller = tracing::Span::current();
         let scan = |(from, after_event): (usize, bool)| {
-            let limit = if text.len() - from > 2 * STRETCH {
+            // Stretches of STRETCH bytes, but for a short last one: the
+            // sink takes the last stretch of a block with nothing scanned
+            // beside it, so the shorter it is, the less a core waits.
+            let left = text.len() - from;
+            let limit = if left > STRETCH + LAST_STRETCH {
                 from + STRETCH
+            } else if left > 2 * LAST_STRETCH {
+                from + left - LAST_STRETCH
             } else {
                 usize::MAX
             };
