@@ -566,6 +566,24 @@ impl Bench {
             }
             writeln!(md, "| {indent}{} |{cells}", path.last().map_or("", String::as_str))?;
         }
+        // The "loading alone" (reading, inflating, scanning and the
+        // handlers' pass): the load's wall time less the handlers' finalize
+        // (profiles, trees), which run after the last event.
+        let mut cells = String::new();
+        for (runs, _) in &per_input {
+            let wall = |path: &[&str]| {
+                let path: Vec<String> = path.iter().map(|s| (*s).to_owned()).collect();
+                median_of(runs, &path).map(|(_, wall, _)| wall)
+            };
+            match (wall(&["load"]), wall(&["load", "profiles"]), wall(&["load", "trees"])) {
+                (Some(load), Some(profiles), Some(trees)) => {
+                    let alone = load.saturating_sub(profiles + trees);
+                    write!(cells, " – | {} | {} |", ms(alone), rate(size_mb, alone))?;
+                }
+                _ => cells.push_str(" – | | |"),
+            }
+        }
+        writeln!(md, "| loading alone (load less profiles and trees) |{cells}")?;
         let mut cells = String::new();
         for wall in &walls {
             write!(cells, " | **{}** | **{}** |", ms(*wall), rate(size_mb, *wall))?;
