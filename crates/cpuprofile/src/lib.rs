@@ -2,7 +2,9 @@
 //! sorted by time and their timestamps, as the DevTools
 //! `CPUProfileDataModel` builds them, plus the readers of the input forms
 //! (the protocol's `Profiler.Profile`, its legacy `head` form, and the JS
-//! Self-Profiling API's traces). Pure data: no I/O, no threads.
+//! Self-Profiling API's traces). Pure data: no I/O, and no threads but
+//! with [`Parallelism::Rayon`](tracekit_events::Parallelism::Rayon)
+//! ([`CpuProfileModel::with_parallelism`]).
 
 pub mod callframe;
 pub mod frames;

@@ -4,7 +4,8 @@
 //! `CPUProfileDataModel` builds them.
 
 use ahash::AHashMap;
-use tracekit_events::{names, Diagnostics, Divergence, Micros, Millis, Skip};
+use rayon::slice::ParallelSliceMut;
+use tracekit_events::{names, Diagnostics, Divergence, Micros, Millis, Parallelism, Skip};
 
 use crate::callframe::CallFrame;
 use crate::raw::{RawNode, RawProfile};
@@ -93,12 +94,26 @@ fn truthy(x: f64) -> bool {
     x != 0.0 && !x.is_nan()
 }
 
+/// Profiles with fewer samples are sorted on one core: splitting would
+/// cost more than it saves.
+const PARALLEL_SORT_MIN: usize = 1 << 16;
+
 impl CpuProfileModel {
     /// Builds the model as DevTools' `CPUProfileDataModel` does. What it
     /// repairs or leaves out (unknown or repeated nodes, unpaired samples)
     /// is counted in `diag`; only a profile without nodes, without any
     /// sample data, or too large to index is refused.
     pub fn new(profile: RawProfile, diag: &mut Diagnostics) -> Result<Self, ModelError> {
+        Self::with_parallelism(profile, diag, Parallelism::Sequential)
+    }
+
+    /// [`CpuProfileModel::new`], sorting a large profile's samples on all
+    /// cores with [`Parallelism::Rayon`]: the same model either way.
+    pub fn with_parallelism(
+        profile: RawProfile,
+        diag: &mut Diagnostics,
+        parallelism: Parallelism,
+    ) -> Result<Self, ModelError> {
         let legacy = profile.legacy.is_some();
         let (start, end, timestamps) = raw_times(&profile);
         let RawProfile {
@@ -162,7 +177,7 @@ impl CpuProfileModel {
         }
         match (samples, timestamps) {
             (Some(samples), timestamps) if has_samples => {
-                model.sort_and_normalize(samples, timestamps);
+                model.sort_and_normalize(samples, timestamps, parallelism);
                 model.fix_missing_samples();
             }
             (samples, timestamps) => {
@@ -189,7 +204,12 @@ impl CpuProfileModel {
 
     /// Sorts samples by time and turns timestamps into milliseconds, adding
     /// the estimated end of the last sample.
-    fn sort_and_normalize(&mut self, samples: Vec<Option<NodeIx>>, timestamps: Option<Vec<f64>>) {
+    fn sort_and_normalize(
+        &mut self,
+        samples: Vec<Option<NodeIx>>,
+        timestamps: Option<Vec<f64>>,
+        parallelism: Parallelism,
+    ) {
         let Some(mut timestamps) = timestamps else {
             // No timing at all: spread the samples evenly over the profile.
             let interval = (self.profile_end_time - self.profile_start_time) / samples.len() as f64;
@@ -212,11 +232,24 @@ impl CpuProfileModel {
             }
         } else {
             let mut order: Vec<usize> = (0..timestamps.len()).collect();
-            order.sort_by(|&a, &b| {
+            let by_time = |&a: &usize, &b: &usize| {
                 timestamps[a]
                     .partial_cmp(&timestamps[b])
                     .unwrap_or(std::cmp::Ordering::Equal)
-            });
+            };
+            // A large profile's samples are sorted on all cores where
+            // allowed. Without NaN the times are totally ordered, and every
+            // stable sort gives the one same order; with a NaN (which
+            // compares equal to everything), only the same algorithm
+            // would, so the sequential sort keeps it.
+            if parallelism == Parallelism::Rayon
+                && order.len() >= PARALLEL_SORT_MIN
+                && !timestamps.iter().any(|t| t.is_nan())
+            {
+                order.par_sort_by(by_time);
+            } else {
+                order.sort_by(by_time);
+            }
             self.samples = order.iter().map(|&i| samples.get(i).copied().flatten()).collect();
             timestamps = order.iter().map(|&i| Micros(timestamps[i]).to_millis().0).collect();
         }

@@ -286,9 +286,10 @@ impl SamplesHandler {
                 }
             }
         }
+        let parallelism = cx.options.parallelism;
         let build = |(pid, tid, profile_id, pending): (Id, Id, Id, PendingProfile)| {
             let mut diag = Diagnostics::default();
-            let model = CpuProfileModel::new(pending.stitched(), &mut diag);
+            let model = CpuProfileModel::with_parallelism(pending.stitched(), &mut diag, parallelism);
             (pid, tid, profile_id, model, diag)
         };
         let built: Vec<_> = match cx.options.parallelism {

@@ -227,7 +227,7 @@ pub(crate) fn analyze_profile(
         threads: Map::default(),
     };
     if !raw.nodes.is_empty() {
-        match CpuProfileModel::new(raw, &mut diagnostics) {
+        match CpuProfileModel::with_parallelism(raw, &mut diagnostics, options.parallelism) {
             Ok(model) => {
                 profile_samples.entry(pid).or_default().insert(pid, model.samples.len());
                 let track = tracekit_renderer::profile_track(&model, options.max_nodes).map_err(|count| {

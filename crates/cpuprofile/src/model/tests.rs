@@ -294,3 +294,47 @@ fn a_profile_without_nodes_or_samples_is_refused() {
     let (m, _, _) = build(r#"{"nodes":[{"id":1,"hitCount":0,"callFrame":{"functionName":"(root)"}}]}"#);
     assert!(m.unwrap().samples.is_empty());
 }
+
+/// A large profile sorted on several cores is the one sorted on one: the
+/// same samples in the same order, ties (equal times) included.
+#[test]
+fn a_large_profile_sorts_the_same_on_all_cores() {
+    let nodes = [
+        node(1, "(root)", Some(&[2, 3, 4]), None),
+        node(2, "a", None, None),
+        node(3, "b", None, None),
+        node(4, "c", None, None),
+    ];
+    let count = 3 * PARALLEL_SORT_MIN;
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let samples: Vec<i64> = (0..count).map(|_| 2 + (next() % 3) as i64).collect();
+    // Mostly forward, a step back now and then, and many equal times.
+    let deltas: Vec<f64> = (0..count)
+        .map(|_| match next() % 10 {
+            0 => -((next() % 50) as f64),
+            1..=3 => 0.0,
+            _ => (next() % 20) as f64,
+        })
+        .collect();
+    let text = profile(&nodes, &samples, &deltas);
+    let mut interner = Interner::new();
+    let raw = parse_profile_json(&text, &mut interner).unwrap();
+    let mut diag = Diagnostics::default();
+    let sequential = CpuProfileModel::new(raw.clone(), &mut diag).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let parallel = pool
+        .install(|| CpuProfileModel::with_parallelism(raw, &mut diag, Parallelism::Rayon))
+        .unwrap();
+    assert!(sequential.samples.windows(2).any(|w| w[0] != w[1]));
+    assert_eq!(sequential.samples, parallel.samples);
+    assert_eq!(
+        sequential.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
+        parallel.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>()
+    );
+}
