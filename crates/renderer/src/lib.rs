@@ -258,11 +258,27 @@ pub struct RendererHandler {
     open_begins: Vec<(Id, Id, usize)>,
     /// Where the events' URLs are, for grouping.
     urls: UrlTracker,
+    /// The last thread an event went to, with its indices in `processes`
+    /// and in its process' `threads` (which only grow while loading): the
+    /// next event is nearly always on the same thread.
+    last_thread: Option<(Id, Id, usize, usize)>,
 }
 
 impl RendererHandler {
     fn thread(&mut self, pid: Id, tid: Id) -> &mut ThreadEntries {
-        self.processes.entry(pid).or_default().threads.entry(tid).or_default()
+        let (process, thread) = match self.last_thread {
+            Some((p, t, process, thread)) if p == pid && t == tid => (process, thread),
+            _ => {
+                let process = self.processes.entry(pid);
+                let process_index = process.index();
+                let thread = process.or_default().threads.entry(tid);
+                let thread_index = thread.index();
+                thread.or_default();
+                self.last_thread = Some((pid, tid, process_index, thread_index));
+                (process_index, thread_index)
+            }
+        };
+        &mut self.processes[process].threads[thread]
     }
 
     /// Takes one event. Nothing of it is kept by reference: the caller may
