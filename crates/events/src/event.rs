@@ -283,6 +283,12 @@ impl From<ScanError> for ReadError {
 /// The string at `i` (its opening quote), borrowed unless it has escapes,
 /// and the offset past it.
 fn read_string(text: &str, i: usize) -> Result<(Cow<'_, str>, usize), ReadError> {
+    // A one-character ASCII string (`"ph":"X"`), without a search.
+    if let [b'"', c, b'"', ..] = text.as_bytes()[i..] {
+        if c.is_ascii() && c != b'"' && c != b'\\' {
+            return Ok((Cow::Borrowed(&text[i + 1..i + 2]), i + 3));
+        }
+    }
     let (end, escaped) = scan::scan_string(text.as_bytes(), i)?;
     if !escaped {
         return Ok((Cow::Borrowed(&text[i + 1..end - 1]), end));
@@ -398,16 +404,27 @@ fn read_id<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<IdJson<'a>>
 /// plainly. Told apart by their bytes, they need neither a search for the
 /// closing quote nor a copy; any other key is read by [`read_string`].
 fn common_key(b: &[u8], i: usize) -> Option<(Cow<'static, str>, usize)> {
-    const KEYS: [&str; 13] = [
-        "name", "cat", "ph", "ts", "dur", "pid", "tid", "id", "args", "tts", "tdur", "id2", "bp",
-    ];
     let rest = b.get(i + 1..)?;
-    let first = *rest.first()?;
-    KEYS.iter().find_map(|key| {
+    let is = |key: &'static str| {
         let k = key.as_bytes();
-        (k[0] == first && rest.len() > k.len() && rest[k.len()] == b'"' && rest.starts_with(k))
-            .then(|| (Cow::Borrowed(*key), i + k.len() + 2))
-    })
+        (rest.len() > k.len() && rest[k.len()] == b'"' && rest.starts_with(k))
+            .then(|| (Cow::Borrowed(key), i + k.len() + 2))
+    };
+    // By the first letter, so that a key is compared with one or two.
+    match rest.first()? {
+        b'n' => is("name"),
+        b'c' => is("cat"),
+        b'p' => is("ph").or_else(|| is("pid")),
+        b't' => is("ts")
+            .or_else(|| is("tid"))
+            .or_else(|| is("tts"))
+            .or_else(|| is("tdur")),
+        b'd' => is("dur"),
+        b'i' => is("id").or_else(|| is("id2")),
+        b'a' => is("args"),
+        b'b' => is("bp"),
+        _ => None,
+    }
 }
 
 /// Reads the event object whose `{` is at `start`, in one pass: the fields
