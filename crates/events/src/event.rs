@@ -505,3 +505,42 @@ pub(crate) fn read_event_object(text: &str, start: usize) -> Result<(RawEvent<'_
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields read, as text: (name, cat, ph, ts, args).
+    fn fields(text: &str) -> (Option<String>, Option<String>, Option<String>, Option<f64>, Option<String>) {
+        let (event, end) = read_event_object(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(end, text.len(), "{text}");
+        (
+            event.name.map(Cow::into_owned),
+            event.cat.map(Cow::into_owned),
+            event.ph.map(Cow::into_owned),
+            event.ts.map(|n| n.value),
+            event.args.map(str::to_owned),
+        )
+    }
+
+    #[test]
+    fn keys_and_short_strings_are_read_whatever_their_spelling() {
+        let full = |name: &str, ph: &str| (Some(name.to_owned()), Some("c".to_owned()), Some(ph.to_owned()), Some(5.0), None);
+        assert_eq!(fields(r#"{"name":"a","cat":"c","ph":"X","ts":5}"#), full("a", "X"));
+        // Keys with escapes, and keys that begin like the common ones.
+        assert_eq!(
+            fields(r#"{"n\u0061me":"a","nam":1,"names":2,"cat":"c","t":3,"tsx":4,"p":5,"ph":"X","ts":5}"#),
+            full("a", "X")
+        );
+        // One-character strings, and strings that look like one.
+        assert_eq!(fields(r#"{"name":"a","cat":"c","ph":"\"","ts":5}"#), full("a", "\""));
+        assert_eq!(fields(r#"{"name":"a","cat":"c","ph":"","ts":5}"#), full("a", ""));
+        assert_eq!(fields(r#"{"name":"a","cat":"c","ph":"é","ts":5}"#), full("a", "é"));
+        assert_eq!(fields(r#"{"name":"\\","cat":"c","ph":"XY","ts":5}"#), full("\\", "XY"));
+        // The last of a repeated key wins, common or not.
+        assert_eq!(
+            fields(r#"{"name":"b","n\u0061me":"a","cat":"c","ph":"I","ph":"X","ts":5,"args":{"x":[1]}}"#),
+            (Some("a".into()), Some("c".into()), Some("X".into()), Some(5.0), Some(r#"{"x":[1]}"#.into()))
+        );
+    }
+}
