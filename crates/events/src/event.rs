@@ -511,7 +511,15 @@ mod tests {
     use super::*;
 
     /// The fields read, as text: (name, cat, ph, ts, args).
-    fn fields(text: &str) -> (Option<String>, Option<String>, Option<String>, Option<f64>, Option<String>) {
+    type Fields = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<f64>,
+        Option<String>,
+    );
+
+    fn fields(text: &str) -> Fields {
         let (event, end) = read_event_object(text, 0).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         assert_eq!(end, text.len(), "{text}");
         (
@@ -525,7 +533,15 @@ mod tests {
 
     #[test]
     fn keys_and_short_strings_are_read_whatever_their_spelling() {
-        let full = |name: &str, ph: &str| (Some(name.to_owned()), Some("c".to_owned()), Some(ph.to_owned()), Some(5.0), None);
+        let full = |name: &str, ph: &str| {
+            (
+                Some(name.to_owned()),
+                Some("c".to_owned()),
+                Some(ph.to_owned()),
+                Some(5.0),
+                None,
+            )
+        };
         assert_eq!(fields(r#"{"name":"a","cat":"c","ph":"X","ts":5}"#), full("a", "X"));
         // Keys with escapes, and keys that begin like the common ones.
         assert_eq!(
@@ -540,7 +556,13 @@ mod tests {
         // The last of a repeated key wins, common or not.
         assert_eq!(
             fields(r#"{"name":"b","n\u0061me":"a","cat":"c","ph":"I","ph":"X","ts":5,"args":{"x":[1]}}"#),
-            (Some("a".into()), Some("c".into()), Some("X".into()), Some(5.0), Some(r#"{"x":[1]}"#.into()))
+            (
+                Some("a".into()),
+                Some("c".into()),
+                Some("X".into()),
+                Some(5.0),
+                Some(r#"{"x":[1]}"#.into())
+            )
         );
     }
 }
