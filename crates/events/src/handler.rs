@@ -177,3 +177,27 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
     crate::Tokenizer::run_whole(text.as_bytes(), cx, &mut sink)?;
     Ok(sink.seen as usize)
 }
+
+/// Runs `on_pool` on rayon's pool while `here` runs on this thread, and
+/// returns both results. Unlike `rayon::join`, `here` need not be `Send`
+/// (a caller's reader, a writer), and it is not stolen by another
+/// thread. Only for [`Parallelism::Rayon`].
+pub fn join_here<A, RA, B, RB>(on_pool: A, here: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    RA: Send,
+    B: FnOnce() -> RB,
+{
+    let mut pooled = None;
+    // The work done on the pool belongs to the caller's stage all the same.
+    let caller = tracing::Span::current();
+    let here = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| {
+            let _entered = caller.enter();
+            pooled = Some(on_pool());
+        });
+        here()
+    });
+    // The scope returns only once the work it spawned is done.
+    (pooled.expect("in_place_scope waits for its spawned work"), here)
+}

@@ -23,7 +23,7 @@ use crate::chunks::scan_event_block;
 use crate::diag::Diagnostics;
 use crate::error::{ErrorKind, LoadError};
 use crate::event::Event;
-use crate::handler::{Context, Parallelism};
+use crate::handler::{join_here, Context, Parallelism};
 use crate::json::{member_at, MemberAt};
 use crate::scan::{self, ArrayEnd};
 
@@ -632,29 +632,6 @@ struct ReadAhead<'r> {
     read: &'r mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>,
     /// What `read` gave, once it ran.
     outcome: Option<std::io::Result<usize>>,
-}
-
-/// Runs `on_pool` on rayon's pool while `here` runs on this thread, and
-/// returns both results. Unlike `rayon::join`, `here` need not be `Send`
-/// (a caller's reader), and it is not stolen by another thread.
-fn join_here<A, RA, B, RB>(on_pool: A, here: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA + Send,
-    RA: Send,
-    B: FnOnce() -> RB,
-{
-    let mut pooled = None;
-    // The work done on the pool belongs to the caller's stage all the same.
-    let caller = tracing::Span::current();
-    let here = rayon::in_place_scope(|scope| {
-        scope.spawn(|_| {
-            let _entered = caller.enter();
-            pooled = Some(on_pool());
-        });
-        here()
-    });
-    // The scope returns only once the work it spawned is done.
-    (pooled.expect("in_place_scope waits for its spawned work"), here)
 }
 
 fn read_error(e: std::io::Error) -> LoadError {

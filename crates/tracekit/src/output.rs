@@ -8,7 +8,7 @@ use std::io;
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number, write_json_number_round3};
 use tracekit_events::json::write_json_string;
 use tracekit_events::Id;
-use tracekit_events::{Micros, Millis, Parallelism};
+use tracekit_events::{join_here, Micros, Millis, Parallelism};
 use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
@@ -504,10 +504,12 @@ fn write_processes<P: Sync>(
             let prepared = prepare(track);
             if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() && track.nodes.len() > 1 << 16 {
                 // Pieces of the track formatted on all cores, a window at a
-                // time so that memory stays bounded, and written in order.
+                // time so that memory stays bounded, and written in order:
+                // this thread writes a window (to a file, the kernel's copy
+                // takes a while) while the pool formats the next.
                 use rayon::prelude::*;
-                for (wi, window) in track.nodes.chunks(1 << 18).enumerate() {
-                    let pieces: Vec<String> = window
+                let format = |window: &[TrackNode]| -> Vec<String> {
+                    window
                         .par_chunks(1 << 13)
                         .map(|nodes| {
                             let mut text = String::with_capacity(nodes.len() * 64);
@@ -519,14 +521,27 @@ fn write_processes<P: Sync>(
                             }
                             text
                         })
-                        .collect();
-                    for (pi, piece) in pieces.iter().enumerate() {
-                        if wi > 0 || pi > 0 {
-                            out.push(',');
+                        .collect()
+                };
+                let mut windows = track.nodes.chunks(1 << 18);
+                let mut formatted = windows.next().map(format);
+                let mut first = true;
+                while let Some(pieces) = formatted {
+                    let next = windows.next();
+                    let write = || -> io::Result<()> {
+                        for piece in &pieces {
+                            if !first {
+                                out.push(',');
+                            }
+                            first = false;
+                            out.push_str(piece);
+                            flush_if_large(out, w)?;
                         }
-                        out.push_str(piece);
-                        flush_if_large(out, w)?;
-                    }
+                        Ok(())
+                    };
+                    let (next, written) = join_here(|| next.map(format), write);
+                    written?;
+                    formatted = next;
                 }
             } else {
                 for (ni, node) in filter.nodes(track, origin).enumerate() {

@@ -200,3 +200,42 @@ fn traces_read_ahead_load_the_same_on_all_cores() {
         }
     }
 }
+
+/// A track longer than the window the text is formatted in at a time
+/// (2^18 nodes) is written the same on several cores, where the pool
+/// formats a window while the writer takes the one before, as on one.
+#[test]
+fn a_long_track_is_written_the_same_on_all_cores() {
+    use std::fmt::Write as _;
+    let mut text = String::from("[");
+    text.push_str(r#"{"name":"process_name","ph":"M","pid":1,"tid":1,"args":{"name":"Renderer"}},"#);
+    text.push_str(r#"{"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"CrRendererMain"}}"#);
+    for i in 0..600_000u64 {
+        // Pairs: a parent and its child.
+        let (ts, dur) = if i % 2 == 0 { (i * 5, 4) } else { (i * 5 - 4, 2) };
+        write!(
+            text,
+            r#",{{"name":"e{}","cat":"c","ph":"X","ts":{ts},"dur":{dur},"pid":1,"tid":1}}"#,
+            i % 7
+        )
+        .unwrap();
+    }
+    text.push(']');
+    let options = AnalyzeOptions::default().with_parallelism(Parallelism::Sequential);
+    let analysis = tracekit::analyze_bytes(text.as_bytes(), &options).unwrap();
+    let nodes: usize = analysis.threads().map(|t| t.track().nodes.len()).sum();
+    assert!(nodes > 2 << 18, "several windows: {nodes} nodes");
+    let write = |parallelism: Parallelism| {
+        let filter = tracekit::output::Filter {
+            parallelism,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        tracekit::output::write_conformance(&analysis, &filter, &mut out).unwrap();
+        out
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let sequential = write(Parallelism::Sequential);
+    let parallel = pool.install(|| write(Parallelism::Rayon));
+    assert!(sequential == parallel);
+}
