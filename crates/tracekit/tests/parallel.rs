@@ -45,6 +45,21 @@ fn recorded_traces_load_the_same_on_all_cores() {
     }
 }
 
+/// The text of the recorded kitchen-sink fixture (12 MB of JSON).
+fn kitchen_sink_text() -> Vec<u8> {
+    let file = recorded_fixtures()
+        .into_iter()
+        .find(|f| f.ends_with("kitchen-sink.json.gz"))
+        .unwrap();
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&std::fs::read(file).unwrap()[..]),
+        &mut text,
+    )
+    .unwrap();
+    text
+}
+
 fn gzip(text: &[u8], level: flate2::Compression) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
     e.write_all(text).unwrap();
@@ -55,19 +70,9 @@ fn gzip(text: &[u8], level: flate2::Compression) -> Vec<u8> {
 /// on several cores as on one.
 #[test]
 fn damaged_gzip_fails_the_same_on_all_cores() {
-    let file = recorded_fixtures()
-        .into_iter()
-        .find(|f| f.ends_with("kitchen-sink.json.gz"))
-        .unwrap();
     // Stored rather than compressed: 12 MB of gzip, pushed in several
     // pieces.
-    let mut text = Vec::new();
-    std::io::Read::read_to_end(
-        &mut flate2::read::GzDecoder::new(&std::fs::read(file).unwrap()[..]),
-        &mut text,
-    )
-    .unwrap();
-    let good = gzip(&text, flate2::Compression::none());
+    let good = gzip(&kitchen_sink_text(), flate2::Compression::none());
     assert!(good.len() > 4 << 20, "several pieces of input");
     let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
     // Cut anywhere: a truncated stream (and a truncated trace).
@@ -150,16 +155,7 @@ fn read(text: &[u8], fail_at: Option<usize>, parallelism: Parallelism) -> Result
 /// the reader fails.
 #[test]
 fn traces_read_ahead_load_the_same_on_all_cores() {
-    let file = recorded_fixtures()
-        .into_iter()
-        .find(|f| f.ends_with("kitchen-sink.json.gz"))
-        .unwrap();
-    let mut text = Vec::new();
-    std::io::Read::read_to_end(
-        &mut flate2::read::GzDecoder::new(&std::fs::read(file).unwrap()[..]),
-        &mut text,
-    )
-    .unwrap();
+    let text = kitchen_sink_text();
     assert!(text.len() > 8 << 20, "several blocks of input");
     let mut damaged = text.clone();
     damaged[5 << 20..(5 << 20) + 8].copy_from_slice(b"}]]}{x,,");

@@ -39,6 +39,16 @@ fn profile(nodes: &[String], samples: &[i64], deltas: &[f64]) -> String {
     )
 }
 
+/// The root (1) and its children a (2), b (3) and c (4).
+fn root_and_abc() -> [String; 4] {
+    [
+        node(1, "(root)", Some(&[2, 3, 4]), None),
+        node(2, "a", None, None),
+        node(3, "b", None, None),
+        node(4, "c", None, None),
+    ]
+}
+
 /// Each node as `id<parent id:depth` in model order, and its children.
 fn shape(model: &CpuProfileModel) -> Vec<String> {
     model
@@ -153,12 +163,7 @@ fn samples_are_sorted_by_time() {
 /// samples without a time are dropped, times without a sample name no node.
 #[test]
 fn samples_and_times_of_different_lengths_pair_up_in_order_or_not() {
-    let nodes = [
-        node(1, "(root)", Some(&[2, 3, 4]), None),
-        node(2, "a", None, None),
-        node(3, "b", None, None),
-        node(4, "c", None, None),
-    ];
+    let nodes = root_and_abc();
     for (samples, deltas, ids, times) in [
         (
             &[2, 3, 4, 2][..],
@@ -299,12 +304,7 @@ fn a_profile_without_nodes_or_samples_is_refused() {
 /// same samples in the same order, ties (equal times) included.
 #[test]
 fn a_large_profile_sorts_the_same_on_all_cores() {
-    let nodes = [
-        node(1, "(root)", Some(&[2, 3, 4]), None),
-        node(2, "a", None, None),
-        node(3, "b", None, None),
-        node(4, "c", None, None),
-    ];
+    let nodes = root_and_abc();
     let count = 3 * PARALLEL_SORT_MIN;
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = || {
