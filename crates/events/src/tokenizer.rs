@@ -210,14 +210,10 @@ impl Tokenizer {
             }
         }
         let read_ahead = cx.options.parallelism == Parallelism::Rayon && matches!(self.stage, Stage::Events { .. });
-        let ahead = if read_ahead {
-            // Enough for the next block to be decoded at once.
-            let want = (self.block * 2).min(BLOCK) as u64;
-            self.step_reading_ahead(cx, sink, &mut |next| reader.take(want).read_to_end(next))?
-        } else {
-            self.step_and_plan(cx, sink, None)?;
-            0
-        };
+        // Enough for the next block to be decoded at once.
+        let want = (self.block * 2).min(BLOCK) as u64;
+        let mut read_next = |next: &mut Vec<u8>| reader.take(want).read_to_end(next);
+        let ahead = self.step_and_plan(cx, sink, read_ahead.then_some(&mut read_next as ReadNext<'_>))?;
         Ok(n + ahead)
     }
 
@@ -231,79 +227,56 @@ impl Tokenizer {
         if self.pending() < self.step_at {
             return Ok(());
         }
-        self.step_and_plan(cx, sink, None)
+        self.step_and_plan(cx, sink, None).map(|_| ())
     }
 
     /// A step, then the size at which the next is taken. When a step can
     /// take nothing (a document that is not a stream of events, or one
     /// event larger than a block), the next waits until the text held has
     /// doubled, so that the text is scanned a bounded number of times in
-    /// all.
+    /// all. Returns how many bytes `read_ahead` read (see [`Self::step`]).
     fn step_and_plan(
         &mut self,
         cx: &mut Context,
         sink: &mut impl EventSink,
-        read: Option<&mut ReadAhead<'_>>,
-    ) -> Result<(), LoadError> {
+        read_ahead: Option<ReadNext<'_>>,
+    ) -> Result<usize, LoadError> {
         let before = self.base;
         let pending = self.pending();
-        self.step(false, cx, sink, read)?;
+        let read = self.step(false, cx, sink, read_ahead)?;
         if self.base == before {
             self.step_at = pending * 2;
         } else {
             self.block = (self.block * 2).min(BLOCK);
             self.step_at = self.block;
         }
-        Ok(())
-    }
-
-    /// [`Self::step_and_plan`] while this thread reads the next bytes ahead
-    /// with `read`; returns how many it read.
-    fn step_reading_ahead(
-        &mut self,
-        cx: &mut Context,
-        sink: &mut impl EventSink,
-        read: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>,
-    ) -> Result<usize, LoadError> {
-        let mut next = std::mem::take(&mut self.spare);
-        next.clear();
-        next.resize(READ_AHEAD_GAP, 0);
-        let mut ahead = ReadAhead {
-            next,
-            read,
-            outcome: None,
-        };
-        self.step_and_plan(cx, sink, Some(&mut ahead))?;
-        match ahead.outcome {
-            Some(result) => {
-                let n = result.map_err(read_error)?;
-                self.total += n;
-                Ok(n)
-            }
-            None => Ok(0),
-        }
+        Ok(read)
     }
 
     /// Decodes what the buffer holds, then drops the text no longer needed.
-    /// With `read`, the next bytes are read ahead while the text is decoded
-    /// on the pool; they then follow the text still to be decoded.
+    /// With `read_ahead`, this thread reads the next bytes while the text is
+    /// decoded on the pool: they go after [`READ_AHEAD_GAP`] bytes of room
+    /// in the spare buffer, and the text still to be decoded is copied
+    /// into that room. Returns how many bytes were read ahead.
     fn step(
         &mut self,
         at_end: bool,
         cx: &mut Context,
         sink: &mut impl EventSink,
-        read: Option<&mut ReadAhead<'_>>,
-    ) -> Result<(), LoadError> {
+        read_ahead: Option<ReadNext<'_>>,
+    ) -> Result<usize, LoadError> {
         let buf = std::mem::take(&mut self.buf);
         let start = self.start;
+        let mut next = std::mem::take(&mut self.spare);
         let mut decode = || {
             utf8_prefix(&buf[start..], self.base, at_end, &mut cx.diagnostics)
                 .and_then(|text| self.advance(text, at_end, cx, sink))
         };
-        let (result, read) = match read {
+        let (result, read) = match read_ahead {
             Some(read) => {
-                let (result, outcome) = join_here(decode, || (read.read)(&mut read.next));
-                read.outcome = Some(outcome);
+                next.clear();
+                next.resize(READ_AHEAD_GAP, 0);
+                let (result, read) = join_here(decode, || read(&mut next));
                 (result, Some(read))
             }
             None => (decode(), None),
@@ -317,35 +290,29 @@ impl Tokenizer {
         };
         let keep = start + (keep_from - self.base)..buf.len();
         self.base = keep_from;
-        match read {
-            Some(ReadAhead {
-                next,
-                outcome: Some(Ok(_)),
-                ..
-            }) => {
-                // The text still to be decoded, then the bytes read ahead.
-                let mut next = std::mem::take(next);
-                let kept = keep.len();
-                if kept <= READ_AHEAD_GAP {
-                    next[READ_AHEAD_GAP - kept..READ_AHEAD_GAP].copy_from_slice(&buf[keep]);
-                    self.start = READ_AHEAD_GAP - kept;
-                    self.buf = next;
-                } else {
-                    let mut joined = Vec::with_capacity(kept + next.len() - READ_AHEAD_GAP);
-                    joined.extend_from_slice(&buf[keep]);
-                    joined.extend_from_slice(&next[READ_AHEAD_GAP..]);
-                    self.start = 0;
-                    self.buf = joined;
-                }
-                self.spare = buf;
-            }
-            _ => {
-                self.buf = buf;
-                self.buf.drain(..keep.start);
-                self.start = 0;
-            }
+        let Some(Ok(read)) = read else {
+            self.buf = buf;
+            self.buf.drain(..keep.start);
+            self.start = 0;
+            self.spare = next;
+            return read.transpose().map(|_| 0).map_err(read_error);
+        };
+        // The text still to be decoded, then the bytes read ahead.
+        let kept = keep.len();
+        if kept <= READ_AHEAD_GAP {
+            next[READ_AHEAD_GAP - kept..READ_AHEAD_GAP].copy_from_slice(&buf[keep]);
+            self.start = READ_AHEAD_GAP - kept;
+            self.buf = next;
+        } else {
+            let mut joined = Vec::with_capacity(kept + next.len() - READ_AHEAD_GAP);
+            joined.extend_from_slice(&buf[keep]);
+            joined.extend_from_slice(&next[READ_AHEAD_GAP..]);
+            self.start = 0;
+            self.buf = joined;
         }
-        Ok(())
+        self.spare = buf;
+        self.total += read;
+        Ok(read)
     }
 
     /// Ends the text: decodes the rest and says what the text was.
@@ -624,15 +591,9 @@ impl Tokenizer {
     }
 }
 
-/// The next bytes of the input, read ahead while a block is decoded.
-struct ReadAhead<'r> {
-    /// [`READ_AHEAD_GAP`] bytes of room, then what was read.
-    next: Vec<u8>,
-    /// Appends the next bytes to a buffer.
-    read: &'r mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>,
-    /// What `read` gave, once it ran.
-    outcome: Option<std::io::Result<usize>>,
-}
+/// Appends the next bytes of the input to a buffer; how many, 0 at its
+/// end.
+type ReadNext<'r> = &'r mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>;
 
 fn read_error(e: std::io::Error) -> LoadError {
     LoadError::new(ErrorKind::Io, format!("reading the input: {e}"))
