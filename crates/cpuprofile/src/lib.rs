@@ -19,4 +19,4 @@ pub use frames::FrameEvent;
 pub use model::{CpuProfileModel, ModelError, NodeIx, ProfileNode};
 pub use raw::{parse_profile_json, IntId, RawNode, RawProfile, Text};
 pub use trace_ids::{TraceIdKey, TraceIds};
-pub use trace_samples::{profiles_from_trace_samples, TraceSamplesProfile};
+pub use trace_samples::{profiles_from_trace_samples, MapKey, TraceSamplesProfile};

@@ -233,25 +233,26 @@ impl Scalar<'_> {
     }
 }
 
-/// A map key, borrowed from the input unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
+/// A map key, borrowed from the input unless it has escapes (serde's own
+/// `Cow<str>` always copies it).
+pub struct MapKey<'a>(pub Cow<'a, str>);
 
-impl<'de> Deserialize<'de> for Key<'de> {
+impl<'de> Deserialize<'de> for MapKey<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
+            type Value = MapKey<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a string")
             }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<MapKey<'de>, E> {
+                Ok(MapKey(Cow::Borrowed(v)))
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MapKey<'de>, E> {
+                Ok(MapKey(Cow::Owned(v.to_owned())))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
+            fn visit_string<E: de::Error>(self, v: String) -> Result<MapKey<'de>, E> {
+                Ok(MapKey(Cow::Owned(v)))
             }
         }
         d.deserialize_str(V)
@@ -279,7 +280,7 @@ impl<'de, T: Fields<'de>> Deserialize<'de> for Object<T> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<T>, A::Error> {
                 let mut fields = T::default();
-                while let Some(key) = map.next_key::<Key<'de>>()? {
+                while let Some(key) = map.next_key::<MapKey<'de>>()? {
                     if !fields.field(&key.0, &mut map)? {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -384,7 +385,7 @@ impl<'de> Deserialize<'de> for FramesJson<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FramesJson<'de>, A::Error> {
                 let mut frames = Vec::new();
-                while let Some((key, frame)) = map.next_entry::<Key<'de>, Object<FrameJson<'de>>>()? {
+                while let Some((key, frame)) = map.next_entry::<MapKey<'de>, Object<FrameJson<'de>>>()? {
                     frames.push((key.0, frame));
                 }
                 Ok(FramesJson(frames))

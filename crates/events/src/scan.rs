@@ -281,11 +281,7 @@ pub(crate) fn skip_container(b: &[u8], i: usize) -> Result<usize, ScanError> {
 /// reference the tests hold it to.
 #[cfg(test)]
 fn skip_container_bytewise(b: &[u8], mut i: usize) -> Result<usize, ScanError> {
-    // One bit per open container (1 = object): the first 64 in `bits`,
-    // deeper ones in `deeper`.
-    let mut depth: usize = 0;
-    let mut bits: u64 = 0;
-    let mut deeper: Vec<bool> = Vec::new();
+    let mut nesting = Nesting::default();
     loop {
         while i < b.len() && !STRUCTURAL[b[i] as usize] {
             i += 1;
@@ -298,32 +294,9 @@ fn skip_container_bytewise(b: &[u8], mut i: usize) -> Result<usize, ScanError> {
                 i = skip_string(b, i)?;
                 continue;
             }
-            c @ (b'{' | b'[') => {
-                let is_object = c == b'{';
-                if depth < 64 {
-                    bits = (bits & !(1 << depth)) | (u64::from(is_object) << depth);
-                } else {
-                    deeper.push(is_object);
-                }
-                depth += 1;
-            }
-            c => {
-                if depth == 0 {
-                    return Err(ScanError::Unexpected { offset: i, found: c });
-                }
-                depth -= 1;
-                let was_object = if depth < 64 {
-                    bits >> depth & 1 == 1
-                } else {
-                    deeper.pop() == Some(true)
-                };
-                if was_object != (c == b'}') {
-                    return Err(ScanError::Unexpected { offset: i, found: c });
-                }
-                if depth == 0 {
-                    return Ok(i + 1);
-                }
-            }
+            c @ (b'{' | b'[') => nesting.open(c == b'{'),
+            c if nesting.close(c, i)? => return Ok(i + 1),
+            _ => {}
         }
         i += 1;
     }

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tracekit_cpuprofile::{parse_profile_json, CallFrame, IdLocation, IntId, RawNode, RawProfile, Text, TraceIdKey};
+use tracekit_cpuprofile::{
+    parse_profile_json, CallFrame, IdLocation, IntId, MapKey, RawNode, RawProfile, Text, TraceIdKey,
+};
 use tracekit_events::{names, Diagnostics, Event, Interner, Skip};
 
 #[derive(Deserialize)]
@@ -48,36 +50,13 @@ impl<'de> Deserialize<'de> for TraceIds {
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TraceIds, A::Error> {
                 let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some((Key(key), IntId(node))) = map.next_entry::<Key<'de>, IntId>()? {
+                while let Some((MapKey(key), IntId(node))) = map.next_entry::<MapKey<'de>, IntId>()? {
                     pairs.push((TraceIdKey::of(&key), node));
                 }
                 Ok(TraceIds(pairs))
             }
         }
         d.deserialize_map(Members)
-    }
-}
-
-/// A key, borrowed from the text unless it has escapes (serde's `Cow`
-/// would always copy it).
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> serde::de::Visitor<'de> for Text {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-        }
-        d.deserialize_str(Text)
     }
 }
 
