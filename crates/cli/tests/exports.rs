@@ -82,12 +82,12 @@ fn expected_threads(analysis: &tracekit::Analysis) -> Vec<ExpectedThread> {
         let js: Vec<_> = track
             .nodes
             .iter()
-            .filter(|n| matches!(n.kind, NodeKind::Call { .. }))
+            .filter(|n| matches!(n.kind(), NodeKind::Call { .. }))
             .collect();
         let located = js
             .iter()
             .filter(|n| {
-                track.js_frame(&n.kind).is_some_and(|f| {
+                track.js_frame(&n.kind()).is_some_and(|f| {
                     let url = analysis.strings().resolve(f.call_frame.url);
                     !url.is_empty() || f.call_frame.line_number.is_some_and(|l| l >= 0.0)
                 })
@@ -98,7 +98,7 @@ fn expected_threads(analysis: &tracekit::Analysis) -> Vec<ExpectedThread> {
             label: thread.to_string(),
             name: thread.name().map(str::to_owned),
             tid: thread.tid_text(),
-            self_us: track.nodes.iter().filter_map(|n| n.self_time).map(|t| t.0).sum(),
+            self_us: track.nodes.iter().filter_map(|n| n.self_time()).map(|t| t.0).sum(),
             nodes: track.nodes.len(),
             js_calls: js.len(),
             js_located: located,

@@ -113,21 +113,28 @@ pub struct CpuSample {
 
 /// A node of a thread's call tree. Times in microseconds, in the trace's
 /// clock.
+///
+/// A thread can have millions of nodes, so a node is 48 bytes: the
+/// optional times are stored as plain numbers beside a byte saying which
+/// are there (two `Option<Micros>` would take 16 bytes each), and read
+/// through its methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
 pub struct TrackNode {
-    /// A trace event or a JS call.
-    pub kind: NodeKind,
-    /// Depth in the thread's tree (roots at 0).
-    pub depth: u32,
-    /// When it started.
-    pub ts: Micros,
-    /// How long it lasted; `None` for entries without a duration (instants).
-    pub dur: Option<Micros>,
-    /// Its duration less its children's; `None` where DevTools has none
-    /// (an unclosed frame of a profile on its own).
-    pub self_time: Option<Micros>,
+    kind: NodeKind,
+    depth: u32,
+    /// [`HAS_DUR`] and [`HAS_SELF_TIME`]: which of the next two are set
+    /// (an unset one is 0, so that equal nodes compare equal).
+    present: u8,
+    ts: Micros,
+    dur: Micros,
+    self_time: Micros,
 }
+
+const HAS_DUR: u8 = 1;
+const HAS_SELF_TIME: u8 = 2;
+
+// The size is the point of the layout above.
+const _: () = assert!(std::mem::size_of::<TrackNode>() == 48);
 
 impl TrackNode {
     /// A node (for tests and for tracks built by hand; loading makes the
@@ -136,10 +143,37 @@ impl TrackNode {
         TrackNode {
             kind,
             depth,
+            present: if dur.is_some() { HAS_DUR } else { 0 } | if self_time.is_some() { HAS_SELF_TIME } else { 0 },
             ts,
-            dur,
-            self_time,
+            dur: dur.unwrap_or(Micros(0.0)),
+            self_time: self_time.unwrap_or(Micros(0.0)),
         }
+    }
+
+    /// A trace event or a JS call.
+    pub fn kind(&self) -> NodeKind {
+        self.kind
+    }
+
+    /// Depth in the thread's tree (roots at 0).
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// When it started.
+    pub fn ts(&self) -> Micros {
+        self.ts
+    }
+
+    /// How long it lasted; `None` for entries without a duration (instants).
+    pub fn dur(&self) -> Option<Micros> {
+        (self.present & HAS_DUR != 0).then_some(self.dur)
+    }
+
+    /// Its duration less its children's; `None` where DevTools has none
+    /// (an unclosed frame of a profile on its own).
+    pub fn self_time(&self) -> Option<Micros> {
+        (self.present & HAS_SELF_TIME != 0).then_some(self.self_time)
     }
 }
 
@@ -207,12 +241,14 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
     let tree = tracekit_samples::profile_only_tree(model, max_nodes)?;
     let nodes = tree
         .into_iter()
-        .map(|n| TrackNode {
-            kind: NodeKind::Call { frame: n.node },
-            depth: n.depth.max(0) as u32,
-            ts: n.ts,
-            dur: Some(n.dur),
-            self_time: n.self_time,
+        .map(|n| {
+            TrackNode::new(
+                NodeKind::Call { frame: n.node },
+                n.depth.max(0) as u32,
+                n.ts,
+                Some(n.dur),
+                n.self_time,
+            )
         })
         .collect();
     Ok(ThreadTrack {
@@ -776,13 +812,13 @@ fn build_thread_tree(
                 frame: calls[i as usize].node,
             },
         };
-        TrackNode {
+        TrackNode::new(
             kind,
-            depth: n.depth,
-            ts: Micros(s.ts),
-            dur: s.dur.map(Micros),
-            self_time: Some(Micros(n.self_time)),
-        }
+            n.depth,
+            Micros(s.ts),
+            s.dur.map(Micros),
+            Some(Micros(n.self_time)),
+        )
     };
     // A main thread's million nodes take a while to write out: on all
     // cores where allowed.

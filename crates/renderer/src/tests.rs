@@ -46,13 +46,13 @@ fn tree(data: &RendererData, pid: u32, tid: u32, interner: &Interner) -> Vec<Str
         .nodes
         .iter()
         .map(|n| {
-            let label = match (&n.kind, track.js_frame(&n.kind)) {
+            let label = match (&n.kind(), track.js_frame(&n.kind())) {
                 (NodeKind::Event { name, .. }, _) => interner.resolve(*name).to_owned(),
                 (NodeKind::Call { .. }, Some(js)) => js.call_frame.label(interner),
                 (NodeKind::Call { .. }, None) => "js:?".to_owned(),
             };
-            let dur = n.dur.map_or("-".to_owned(), |d| d.0.to_string());
-            format!("{}{label} {}+{dur}", "  ".repeat(n.depth as usize), n.ts.0)
+            let dur = n.dur().map_or("-".to_owned(), |d| d.0.to_string());
+            format!("{}{label} {}+{dur}", "  ".repeat(n.depth() as usize), n.ts().0)
         })
         .collect()
 }
@@ -243,7 +243,7 @@ fn samples_become_js_calls_in_the_tree() {
         ]
     );
     let track = &data.processes[&id(1)].threads[&id(1)];
-    let self_times: Vec<Option<f64>> = track.nodes.iter().map(|n| n.self_time.map(|t| t.0)).collect();
+    let self_times: Vec<Option<f64>> = track.nodes.iter().map(|n| n.self_time().map(|t| t.0)).collect();
     assert_eq!(self_times, [Some(10.0), Some(5.0), Some(75.0), Some(10.0)]);
 }
 

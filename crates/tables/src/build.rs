@@ -161,13 +161,13 @@ pub(crate) fn tracks(analysis: &Analysis, trace: &str) -> RecordBatch {
         }
         last_at_depth.clear();
         for (i, tn) in track.nodes.iter().enumerate() {
-            let d = tn.depth as usize;
+            let d = tn.depth() as usize;
             last_at_depth.truncate(d);
             parent.append_option(last_at_depth.last().map(|p| count(*p)));
             last_at_depth.push(i);
             node.append_value(count(i));
-            depth_col.append_value(depth(tn.depth));
-            match (&tn.kind, track.js_frame(&tn.kind)) {
+            depth_col.append_value(depth(tn.depth()));
+            match (&tn.kind(), track.js_frame(&tn.kind())) {
                 (NodeKind::Event { name: n, cat, .. }, _) => {
                     kind.append_value("event");
                     name.append_value(strings.resolve(*n));
@@ -182,9 +182,9 @@ pub(crate) fn tracks(analysis: &Analysis, trace: &str) -> RecordBatch {
                     location.append(strings, frame);
                 }
             }
-            ts.append_option(time(tn.ts.0));
-            dur.append_option(tn.dur.and_then(|d| time(d.0)));
-            self_time.append_option(tn.self_time.and_then(|s| time(s.0)));
+            ts.append_option(time(tn.ts().0));
+            dur.append_option(tn.dur().and_then(|d| time(d.0)));
+            self_time.append_option(tn.self_time().and_then(|s| time(s.0)));
         }
     }
     let mut columns: Vec<ArrayRef> = key.finish(trace).into();
@@ -307,10 +307,10 @@ fn sample_nodes(track: &ThreadTrack) -> Vec<Option<usize>> {
         }
     };
     for (i, tn) in track.nodes.iter().enumerate() {
-        if let NodeKind::Call { frame } = tn.kind {
-            let start = tn.ts.0;
+        if let NodeKind::Call { frame } = tn.kind() {
+            let start = tn.ts().0;
             attribute_before(start, &call_of_frame);
-            let end = start + tn.dur.map_or(0.0, |d| d.0);
+            let end = start + tn.dur().map_or(0.0, |d| d.0);
             call_of_frame.insert(frame, (i, start, end));
         }
     }
@@ -377,7 +377,7 @@ pub(crate) fn threads_table(analysis: &Analysis, trace: &str) -> RecordBatch {
         let calls = track
             .nodes
             .iter()
-            .filter(|n| matches!(n.kind, NodeKind::Call { .. }))
+            .filter(|n| matches!(n.kind(), NodeKind::Call { .. }))
             .count();
         nodes.append_value(count(track.nodes.len()));
         events.append_value(count(track.nodes.len() - calls));

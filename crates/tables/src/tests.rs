@@ -204,7 +204,7 @@ fn samples_are_each_threads_samples() {
                     );
                     // The exact times: the table's are rounded to the ns.
                     let call = &track.nodes[usize::try_from(node).unwrap()];
-                    let (start, end) = (call.ts.0, call.ts.0 + call.dur.unwrap().0);
+                    let (start, end) = (call.ts().0, call.ts().0 + call.dur().unwrap().0);
                     assert!(start <= sample.ts.0 && sample.ts.0 < end, "{at}");
                 }
                 row += 1;

@@ -332,7 +332,7 @@ impl<'a> Thread<'a> {
     /// let layouts = track
     ///     .nodes
     ///     .iter()
-    ///     .filter(|n| matches!(n.kind, NodeKind::Event { name, .. } if name == layout))
+    ///     .filter(|n| matches!(n.kind(), NodeKind::Event { name, .. } if name == layout))
     ///     .count();
     /// assert_eq!(layouts, 1);
     /// # Ok::<(), tracekit::LoadError>(())
@@ -454,17 +454,17 @@ impl<'a> Node<'a> {
 
     /// Its depth in the tree: 0 for the roots.
     pub fn depth(&self) -> u32 {
-        self.raw().depth
+        self.raw().depth()
     }
 
     /// When it started.
     pub fn start(&self) -> Micros {
-        self.raw().ts
+        self.raw().ts()
     }
 
     /// How long it lasted (0 for an instant event).
     pub fn duration(&self) -> Micros {
-        self.raw().dur.unwrap_or(Micros::ZERO)
+        self.raw().dur().unwrap_or(Micros::ZERO)
     }
 
     /// When it ended.
@@ -475,14 +475,14 @@ impl<'a> Node<'a> {
     /// Its duration less its children's; `None` where DevTools has none
     /// (an unclosed frame of a profile on its own).
     pub fn self_time(&self) -> Option<Micros> {
-        self.raw().self_time
+        self.raw().self_time()
     }
 
     /// Its name as `tracekit tracks` prints it: the event's name, or the
     /// function's ([`Function::name`]: `(anonymous)` for a function
     /// without one).
     pub fn name(&self) -> &'a str {
-        match self.raw().kind {
+        match self.raw().kind() {
             NodeKind::Event { name, .. } => self.thread.analysis.strings.resolve(name),
             NodeKind::Call { .. } => self.function().map_or("?", |f| f.name()),
         }
@@ -490,12 +490,12 @@ impl<'a> Node<'a> {
 
     /// Whether it is a JS call built from CPU samples (else a trace event).
     pub fn is_js_call(&self) -> bool {
-        matches!(self.raw().kind, NodeKind::Call { .. })
+        matches!(self.raw().kind(), NodeKind::Call { .. })
     }
 
     /// The category of a trace event (`None` for a JS call).
     pub fn category(&self) -> Option<&'a str> {
-        match self.raw().kind {
+        match self.raw().kind() {
             NodeKind::Event { cat, .. } => Some(self.thread.analysis.strings.resolve(cat)),
             NodeKind::Call { .. } => None,
         }
@@ -504,7 +504,7 @@ impl<'a> Node<'a> {
     /// The phase of a trace event: [`Phase::COMPLETE`] (`X`, begin/end
     /// pairs included) or [`Phase::INSTANT`] (`I`); `None` for a JS call.
     pub fn phase(&self) -> Option<Phase> {
-        match self.raw().kind {
+        match self.raw().kind() {
             NodeKind::Event { ph, .. } => Some(ph),
             NodeKind::Call { .. } => None,
         }
@@ -512,7 +512,7 @@ impl<'a> Node<'a> {
 
     /// The function of a JS call (`None` for a trace event).
     pub fn function(&self) -> Option<Function<'a>> {
-        let frame = self.thread.track.js_frame(&self.raw().kind)?;
+        let frame = self.thread.track.js_frame(&self.raw().kind())?;
         Some(Function {
             strings: &self.thread.analysis.strings,
             frame,
@@ -542,7 +542,7 @@ impl<'a> Node<'a> {
     pub fn parent(&self) -> Option<Node<'a>> {
         let depth = self.depth().checked_sub(1)?;
         let nodes = &self.thread.track.nodes[..self.index];
-        let index = nodes.iter().rposition(|n| n.depth == depth)?;
+        let index = nodes.iter().rposition(|n| n.depth() == depth)?;
         Some(Node {
             thread: self.thread,
             index,
@@ -553,7 +553,7 @@ impl<'a> Node<'a> {
     fn subtree_end(&self) -> usize {
         let depth = self.depth();
         let after = &self.thread.track.nodes[self.index + 1..];
-        self.index + 1 + after.iter().position(|n| n.depth <= depth).unwrap_or(after.len())
+        self.index + 1 + after.iter().position(|n| n.depth() <= depth).unwrap_or(after.len())
     }
 }
 
@@ -587,7 +587,7 @@ impl<'a> Iterator for Children<'a> {
         while self.next < self.end {
             let index = self.next;
             self.next += 1;
-            if nodes[index].depth == self.depth {
+            if nodes[index].depth() == self.depth {
                 return Some(Node {
                     thread: self.thread,
                     index,

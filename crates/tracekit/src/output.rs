@@ -308,15 +308,18 @@ impl Filter {
     }
 
     fn keeps_node(&self, node: &TrackNode, origin: Micros) -> bool {
-        if self.max_depth.is_some_and(|max| node.depth > max) {
+        if self.max_depth.is_some_and(|max| node.depth() > max) {
             return false;
         }
-        let dur = node.dur.unwrap_or(Micros::ZERO);
+        let dur = node.dur().unwrap_or(Micros::ZERO);
         if self.min_duration_ms.is_some_and(|min| dur < Millis(min).to_micros()) {
             return false;
         }
         if let Some((start, end)) = self.window_ms {
-            let (s, e) = ((node.ts - origin).to_millis().0, (node.ts + dur - origin).to_millis().0);
+            let (s, e) = (
+                (node.ts() - origin).to_millis().0,
+                (node.ts() + dur - origin).to_millis().0,
+            );
             if e < start || s > end {
                 return false;
             }
@@ -330,7 +333,7 @@ impl Filter {
         let mut hidden_below: Option<u32> = None;
         track.nodes.iter().filter(move |node| {
             if let Some(depth) = hidden_below {
-                if node.depth > depth {
+                if node.depth() > depth {
                     return false;
                 }
                 hidden_below = None;
@@ -338,7 +341,7 @@ impl Filter {
             if self.keeps_node(node, origin) {
                 true
             } else {
-                hidden_below = Some(node.depth);
+                hidden_below = Some(node.depth());
                 false
             }
         })
@@ -413,9 +416,9 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
         },
         |out, js_labels, _, node| {
             out.push('[');
-            out.push_str(itoa::Buffer::new().format(node.depth));
+            out.push_str(itoa::Buffer::new().format(node.depth()));
             out.push(',');
-            match node.kind {
+            match node.kind() {
                 NodeKind::Event { name, .. } => write_json_string(out, interner.resolve(name)),
                 NodeKind::Call { frame } => match js_labels.get(frame as usize) {
                     Some(label) => out.push_str(label),
@@ -439,11 +442,11 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
 /// the times of both the conformance dump and the tracks JSON.
 fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
     out.push_str(prefixes[0]);
-    push_number(out, node.ts.0);
+    push_number(out, node.ts().0);
     out.push_str(prefixes[1]);
-    push_number(out, node.dur.unwrap_or(Micros::ZERO).0);
+    push_number(out, node.dur().unwrap_or(Micros::ZERO).0);
     out.push_str(prefixes[2]);
-    match node.self_time {
+    match node.self_time() {
         Some(s) => push_number(out, s.0),
         None => out.push_str("null"),
     }
@@ -621,13 +624,13 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 // Indentation shows the depth up to a point; deeper, the
                 // depth is written out, so that a line's length does not
                 // grow with the stack (200,000 frames deep is real).
-                for _ in 0..node.depth.min(MAX_INDENT) + 2 {
+                for _ in 0..node.depth().min(MAX_INDENT) + 2 {
                     out.push_str("  ");
                 }
-                if node.depth > MAX_INDENT {
-                    let _ = write!(out, "[depth {}] ", node.depth);
+                if node.depth() > MAX_INDENT {
+                    let _ = write!(out, "[depth {}] ", node.depth());
                 }
-                match (&node.kind, track.js_frame(&node.kind)) {
+                match (&node.kind(), track.js_frame(&node.kind())) {
                     (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
                     (NodeKind::Call { .. }, None) => out.push_str("js ?"),
                     (NodeKind::Call { .. }, Some(js)) => {
@@ -646,10 +649,10 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 let _ = write!(
                     out,
                     "  @{} +{}",
-                    ms(node.ts - origin),
-                    ms(node.dur.unwrap_or(Micros::ZERO))
+                    ms(node.ts() - origin),
+                    ms(node.dur().unwrap_or(Micros::ZERO))
                 );
-                if let Some(s) = node.self_time {
+                if let Some(s) = node.self_time() {
                     let _ = write!(out, " self {}", ms(s));
                 }
                 out.push('\n');
@@ -728,8 +731,8 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
         |_| (),
         |out, _, track, node| {
             out.push_str("{\"depth\":");
-            out.push_str(itoa::Buffer::new().format(node.depth));
-            match (&node.kind, track.js_frame(&node.kind)) {
+            out.push_str(itoa::Buffer::new().format(node.depth()));
+            match (&node.kind(), track.js_frame(&node.kind())) {
                 (NodeKind::Event { name, cat, ph, .. }, _) => {
                     out.push_str(",\"type\":\"event\",\"name\":");
                     write_json_string(out, interner.resolve(*name));
@@ -887,7 +890,7 @@ pub fn info(analysis: &Analysis) -> String {
             let calls = track
                 .nodes
                 .iter()
-                .filter(|n| matches!(n.kind, NodeKind::Call { .. }))
+                .filter(|n| matches!(n.kind(), NodeKind::Call { .. }))
                 .count();
             let name = track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default();
             match track.over_budget {

@@ -558,9 +558,9 @@ fn thread_events(
     let mut kept_by_type: AHashMap<(Sym, Sym), bool> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     for node in &track.nodes {
-        let ts = node.ts.0;
-        let dur = node.dur.map(|d| d.0);
-        match node.kind {
+        let ts = node.ts().0;
+        let dur = node.dur().map(|d| d.0);
+        match node.kind() {
             NodeKind::Call { frame } => {
                 // A JS call (ProfileCall): visible, a visible type, never a task.
                 let (id, td_id, group) = match frame_ids.get(&frame) {

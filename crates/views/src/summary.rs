@@ -59,7 +59,7 @@ fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<WalkEvent> {
     let mut category_of: ahash::AHashMap<Sym, Category> = ahash::AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     for node in &track.nodes {
-        let (category, top_level, passed_over) = match node.kind {
+        let (category, top_level, passed_over) = match node.kind() {
             // A JS call is a ProfileCall, styled as scripting.
             NodeKind::Call { .. } => (Category::Scripting, false, false),
             NodeKind::Event { name, cat, ph, .. } => {
@@ -78,8 +78,8 @@ fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<WalkEvent> {
             }
         };
         events.push(WalkEvent {
-            ts: node.ts.0,
-            dur: node.dur.map(|d| d.0),
+            ts: node.ts().0,
+            dur: node.dur().map(|d| d.0),
             category,
             top_level,
             passed_over,

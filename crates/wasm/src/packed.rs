@@ -184,11 +184,11 @@ fn thread_columns(track: &ThreadTrack, filter: &Filter, origin: Micros, strings:
     let mut c = Columns::default();
     for node in filter.nodes(track, origin) {
         // Rounded to the nanosecond, as `tracks()` (the JSON format) has them.
-        c.ts.push(round3(node.ts.0));
-        c.dur.push(node.dur.map_or(0.0, |d| round3(d.0)));
-        c.self_time.push(node.self_time.map_or(f64::NAN, |s| round3(s.0)));
-        c.depth.push(node.depth);
-        match node.kind {
+        c.ts.push(round3(node.ts().0));
+        c.dur.push(node.dur().map_or(0.0, |d| round3(d.0)));
+        c.self_time.push(node.self_time().map_or(f64::NAN, |s| round3(s.0)));
+        c.depth.push(node.depth());
+        match node.kind() {
             NodeKind::Event { name, cat, ph, .. } => {
                 c.kind.push(TYPE_EVENT);
                 c.name.push(strings.of(name));
@@ -198,7 +198,7 @@ fn thread_columns(track: &ThreadTrack, filter: &Filter, origin: Micros, strings:
             }
             NodeKind::Call { frame } => {
                 c.kind.push(TYPE_JS);
-                let function_name = track.js_frame(&node.kind).map(|f| f.call_frame.function_name);
+                let function_name = track.js_frame(&node.kind()).map(|f| f.call_frame.function_name);
                 c.name.push(strings.of(function_name.unwrap_or(names::EMPTY)));
                 c.category.push(strings.of(names::EMPTY));
                 c.phase.push(0);

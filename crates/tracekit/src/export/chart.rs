@@ -99,15 +99,15 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
             }
             let mut columns = LaneColumns::default();
             for node in filter.nodes(track, origin) {
-                let start = (node.ts - origin).0;
-                let dur = node.dur.unwrap_or(Micros::ZERO).0;
+                let start = (node.ts() - origin).0;
+                let dur = node.dur().unwrap_or(Micros::ZERO).0;
                 first = first.min(start);
                 last = last.max(start + dur);
                 columns.start.push(start);
                 columns.dur.push(dur);
-                columns.self_time.push(node.self_time.map_or(f64::NAN, |s| s.0));
-                columns.depth.push(node.depth);
-                columns.label.push(tables.label(analysis, track, &node.kind));
+                columns.self_time.push(node.self_time().map_or(f64::NAN, |s| s.0));
+                columns.depth.push(node.depth());
+                columns.label.push(tables.label(analysis, track, &node.kind()));
             }
             if columns.start.is_empty() {
                 continue;

@@ -194,7 +194,7 @@ pub(crate) enum FrameKey {
 impl FrameKey {
     /// The frame of a node.
     pub fn of(track: &ThreadTrack, node: &TrackNode) -> FrameKey {
-        match (&node.kind, track.js_frame(&node.kind)) {
+        match (&node.kind(), track.js_frame(&node.kind())) {
             (NodeKind::Event { name, .. }, _) => FrameKey::Event { name: *name },
             (NodeKind::Call { .. }, Some(js)) => FrameKey::Js {
                 function: js.call_frame.function_name,
@@ -344,15 +344,15 @@ impl<'a> Iterator for Steps<'a, '_> {
         }
         // The nodes a node is not inside are those open as deep as it or
         // deeper; all of them when there is no node left.
-        let deepest_kept = self.pending.map_or(0, |n| n.depth as usize);
+        let deepest_kept = self.pending.map_or(0, |n| n.depth() as usize);
         if self.open.len() > deepest_kept {
             let (node, end) = self.open.pop().expect("more open nodes than kept");
             self.now = self.now.max(end);
             return Some(Step::Close(node, self.now));
         }
         let node = self.pending.take()?;
-        self.now = self.now.max(self.thread.clip(node.ts));
-        let end = self.thread.clip(node.ts + node.dur.unwrap_or(Micros::ZERO));
+        self.now = self.now.max(self.thread.clip(node.ts()));
+        let end = self.thread.clip(node.ts() + node.dur().unwrap_or(Micros::ZERO));
         self.open.push((node, end));
         Some(Step::Open(node, self.now))
     }

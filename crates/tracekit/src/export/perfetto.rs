@@ -161,7 +161,7 @@ pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     // hand-made one) is shifted to start at 0.
     let earliest = threads
         .iter()
-        .filter_map(|t| t.nodes.first().map(|n| t.clip(n.ts)))
+        .filter_map(|t| t.nodes.first().map(|n| t.clip(n.ts())))
         .fold(Micros::ZERO, Micros::min);
     let nanos = |t: Micros| {
         // Trace times in ns are far below 2^64 (584 years), and not negative
@@ -222,7 +222,7 @@ pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
                 Step::Open(node, at) => (node, at, true),
                 Step::Close(node, at) => (node, at, false),
             };
-            let instant = node.dur.is_none();
+            let instant = node.dur().is_none();
             if instant && !is_open {
                 continue;
             }
@@ -233,7 +233,7 @@ pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
             let mut new_names = InternedData::default();
             if is_open {
                 let key = FrameKey::of(thread.track, node);
-                let category = match node.kind {
+                let category = match node.kind() {
                     NodeKind::Event { cat, .. } => interner.resolve(cat),
                     NodeKind::Call { .. } => JS_CATEGORY,
                 };

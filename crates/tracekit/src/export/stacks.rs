@@ -57,7 +57,7 @@ impl StackTree {
         // their time inside it and their children's.
         let mut path: Vec<Open> = Vec::new();
         for node in &thread.nodes {
-            tree.close(&mut path, node.depth as usize);
+            tree.close(&mut path, node.depth() as usize);
             let parent = path.last().map_or(ROOT, |open| open.stack);
             let frame = frames.index(FrameKey::of(thread.track, node));
             let next = u32::try_from(tree.stacks.len()).expect("fewer stacks than nodes, and nodes than u32::MAX");
@@ -78,13 +78,13 @@ impl StackTree {
             tree.stacks[stack as usize].calls += 1;
             let inside = match thread.window {
                 None => {
-                    let self_time = node.self_time.unwrap_or(Micros::ZERO).0;
+                    let self_time = node.self_time().unwrap_or(Micros::ZERO).0;
                     tree.stacks[stack as usize].self_us += self_time.max(0.0);
                     0.0
                 }
                 Some(_) => {
-                    let end = node.ts + node.dur.unwrap_or(Micros::ZERO);
-                    let inside = (thread.clip(end) - thread.clip(node.ts)).0;
+                    let end = node.ts() + node.dur().unwrap_or(Micros::ZERO);
+                    let inside = (thread.clip(end) - thread.clip(node.ts())).0;
                     if let Some(parent) = path.last_mut() {
                         parent.children_inside += inside;
                     }

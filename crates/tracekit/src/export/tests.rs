@@ -149,8 +149,8 @@ fn a_parent_without_duration_closes_after_its_children() {
     };
     let steps: Vec<String> = Steps::new(&thread)
         .map(|s| match s {
-            Step::Open(n, at) => format!("open {} at {}", n.depth, at.0),
-            Step::Close(n, at) => format!("close {} at {}", n.depth, at.0),
+            Step::Open(n, at) => format!("open {} at {}", n.depth(), at.0),
+            Step::Close(n, at) => format!("close {} at {}", n.depth(), at.0),
         })
         .collect();
     assert_eq!(

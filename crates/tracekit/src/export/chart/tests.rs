@@ -224,7 +224,7 @@ fn columns_hold_the_tracks_exactly() {
         .values()
         .find(|t| t.name.as_deref() == Some("CrRendererMain"))
         .unwrap();
-    let starts: Vec<f64> = track.nodes.iter().map(|n| (n.ts - a.bounds.min).0).collect();
+    let starts: Vec<f64> = track.nodes.iter().map(|n| (n.ts() - a.bounds.min).0).collect();
     assert_eq!(floats(&data, &lanes[0], "start"), starts);
     assert_eq!(h["origin"].as_f64().unwrap(), a.bounds.min.0);
     assert_eq!(h["view"], serde_json::json!([0, a.bounds.range().0]));
