@@ -20,6 +20,15 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use tracekit::output::{Filter, FilterError};
 use tracekit::{AnalyzeOptions, Parallelism};
 
+/// jemalloc for the command, with the settings of `.cargo/config.toml`:
+/// glibc's allocator kept a big trace's freed loading buffers in the
+/// process while its tracks were built (2 GB trace: peak RSS 1.33 GB
+/// against 0.93 GB), and the bench trace loads a tenth faster. The library
+/// leaves the allocator to its users.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 const AFTER_HELP: &str = "\
 Exit status: 0 on success; 1 when an input cannot be read or used, or the \
 output cannot be written (one line on stderr: `tracekit: FILE: WHAT`); 2 \
