@@ -313,3 +313,25 @@ fn js_calls_count_against_the_node_budget() {
     let (data, _) = analyze(text, AnalyzeOptions::default().with_max_nodes(2));
     assert_eq!(data.unwrap().processes[&id(1)].threads[&id(1)].over_budget, Some(3));
 }
+
+#[test]
+fn a_track_node_gives_back_the_times_it_was_made_with() {
+    let kind = NodeKind::Call { frame: 7 };
+    let times = [None, Some(Micros(0.0)), Some(Micros(-2.5)), Some(Micros(12.125))];
+    for dur in times {
+        for self_time in times {
+            let node = TrackNode::new(kind, 3, Micros(100.5), dur, self_time);
+            assert_eq!(
+                (node.kind(), node.depth(), node.ts(), node.dur(), node.self_time()),
+                (kind, 3, Micros(100.5), dur, self_time)
+            );
+            // Equal when made alike, whatever an unset time is stored as.
+            assert_eq!(node, TrackNode::new(kind, 3, Micros(100.5), dur, self_time));
+        }
+    }
+    // An unset time differs from a zero one.
+    assert_ne!(
+        TrackNode::new(kind, 0, Micros(0.0), None, None),
+        TrackNode::new(kind, 0, Micros(0.0), Some(Micros(0.0)), None)
+    );
+}
