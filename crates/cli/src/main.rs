@@ -23,7 +23,7 @@ use tracekit::{AnalyzeOptions, Parallelism};
 /// jemalloc for the command, with the settings of `.cargo/config.toml`:
 /// glibc's allocator kept a big trace's freed loading buffers in the
 /// process while its tracks were built (2 GB trace: peak RSS 1.33 GB
-/// against 0.93 GB), and the bench trace loads a tenth faster. The library
+/// against about 0.9 GB), and the bench trace loads a tenth faster. The library
 /// leaves the allocator to its users.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]

@@ -212,7 +212,12 @@ impl Tokenizer {
         let read_ahead = cx.options.parallelism == Parallelism::Rayon && matches!(self.stage, Stage::Events { .. });
         // Enough for the next block to be decoded at once.
         let want = (self.block * 2).min(BLOCK) as u64;
-        let mut read_next = |next: &mut Vec<u8>| reader.take(want).read_to_end(next);
+        let mut read_next = |next: &mut Vec<u8>| {
+            // Room for the whole block first, as above: read_to_end would
+            // grow the buffer by doubling, each time a copy to fresh pages.
+            next.reserve(usize::try_from(want).unwrap_or(BLOCK));
+            reader.take(want).read_to_end(next)
+        };
         let ahead = self.step_and_plan(cx, sink, read_ahead.then_some(&mut read_next as ReadNext<'_>))?;
         Ok(n + ahead)
     }

@@ -227,8 +227,6 @@ impl<'m> SamplesIntegrator<'m> {
         let (Ok(entry_count), Ok(sample_count)) = (u32::try_from(entries.len()), u32::try_from(samples.len())) else {
             return Err(TooManyCalls);
         };
-        let event_steps: Vec<Step> = (0..entry_count).map(Step::Event).collect();
-        let sample_steps: Vec<Step> = (0..sample_count).map(Step::Sample).collect();
         let span = |s: Step| match s {
             Step::Event(i) => entries[i as usize].span(),
             Step::Sample(i) => Span {
@@ -237,7 +235,11 @@ impl<'m> SamplesIntegrator<'m> {
                 is_profile_call: true,
             },
         };
-        let steps = merge(&event_steps, &sample_steps, span);
+        let steps = merge(
+            (0..entry_count).map(Step::Event),
+            (0..sample_count).map(Step::Sample),
+            span,
+        );
 
         let mut open_events: Vec<u32> = Vec::new();
         let mut i = 0;

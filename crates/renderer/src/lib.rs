@@ -692,13 +692,15 @@ pub fn js_frames_of(model: &tracekit_cpuprofile::CpuProfileModel) -> Vec<JsFrame
 
 /// The samples of a profile (those naming a known node), in time order.
 pub fn cpu_samples_of(model: &tracekit_cpuprofile::CpuProfileModel) -> Vec<CpuSample> {
-    (0..model.samples.len())
-        .filter_map(|i| {
-            let frame = model.node_by_index(i)?;
-            let ts = tracekit_events::Millis(model.timestamps.get(i).copied().unwrap_or(f64::NAN)).to_micros();
-            Some(CpuSample { ts, frame })
-        })
-        .collect()
+    // Sized for all samples: a sample without a node is rare, and growing
+    // a list of a million samples copies it to fresh pages.
+    let mut samples = Vec::with_capacity(model.samples.len());
+    samples.extend((0..model.samples.len()).filter_map(|i| {
+        let frame = model.node_by_index(i)?;
+        let ts = tracekit_events::Millis(model.timestamps.get(i).copied().unwrap_or(f64::NAN)).to_micros();
+        Some(CpuSample { ts, frame })
+    }));
+    samples
 }
 
 /// Whether the WHATWG URL parser (JavaScript's `new URL`) accepts `s`.
@@ -792,9 +794,7 @@ fn build_thread_tree(
     };
     #[allow(clippy::cast_possible_truncation)] // both at most `max_nodes`
     let (entry_count, call_count) = (entries.len() as u32, calls.len() as u32);
-    let entry_items: Vec<Item> = (0..entry_count).map(Item::Entry).collect();
-    let call_items: Vec<Item> = (0..call_count).map(Item::Call).collect();
-    let items = merge(&entry_items, &call_items, span);
+    let items = merge((0..entry_count).map(Item::Entry), (0..call_count).map(Item::Call), span);
     let tree = build_tree(&items, span, diag);
     let track_node = |n: timeline::Nested<Item>| {
         let s = span(n.item);

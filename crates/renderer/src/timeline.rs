@@ -47,22 +47,26 @@ pub fn compare(a: &Span, b: &Span) -> Ordering {
     }
 }
 
-/// Merges two lists each sorted by [`compare`]; on ties the first list's
-/// items come first.
-pub fn merge<T: Copy>(a: &[T], b: &[T], span: impl Fn(T) -> Span) -> Vec<T> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if compare(&span(a[i]), &span(b[j])) != Ordering::Greater {
-            out.push(a[i]);
-            i += 1;
+/// Merges two sequences each sorted by [`compare`]; on ties the first's
+/// items come first. The callers merge ranges of indices, made as they
+/// are read rather than stored.
+pub fn merge<T: Copy>(
+    a: impl IntoIterator<Item = T>,
+    b: impl IntoIterator<Item = T>,
+    span: impl Fn(T) -> Span,
+) -> Vec<T> {
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    let mut out = Vec::with_capacity(a.size_hint().0 + b.size_hint().0);
+    while let (Some(&x), Some(&y)) = (a.peek(), b.peek()) {
+        let next = if compare(&span(x), &span(y)) == Ordering::Greater {
+            b.next()
         } else {
-            out.push(b[j]);
-            j += 1;
-        }
+            a.next()
+        };
+        out.extend(next);
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
+    out.extend(a);
+    out.extend(b);
     out
 }
 
@@ -200,8 +204,8 @@ mod tests {
     #[test]
     fn merge_keeps_ties_from_the_first_list() {
         let merged = merge(
-            &[(1.0, 1.0, 'a'), (3.0, 0.0, 'a')],
-            &[(1.0, 1.0, 'b'), (2.0, 0.0, 'b')],
+            [(1.0, 1.0, 'a'), (3.0, 0.0, 'a')],
+            [(1.0, 1.0, 'b'), (2.0, 0.0, 'b')],
             |x| Span {
                 ts: x.0,
                 dur: Some(x.1),

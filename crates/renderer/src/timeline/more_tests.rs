@@ -101,11 +101,17 @@ fn earlier_first_then_longer_first_then_profile_calls_first() {
 fn merge_takes_ties_from_the_first_list_and_calls_before_events() {
     let events = [ev("e1", 0.0, 10.0), ev("e2", 20.0, 5.0), ev("e3", 30.0, 1.0)];
     let calls = [call("c1", 0.0, 10.0), call("c2", 21.0, 1.0), ev("e4", 30.0, 1.0)];
-    let merged: Vec<&str> = merge(&events, &calls, span).iter().map(|i| i.name).collect();
+    let merged: Vec<&str> = merge(events.iter().copied(), calls.iter().copied(), span)
+        .iter()
+        .map(|i| i.name)
+        .collect();
     assert_eq!(merged, ["c1", "e1", "e2", "c2", "e3", "e4"]);
-    let merged: Vec<&str> = merge(&calls, &events, span).iter().map(|i| i.name).collect();
+    let merged: Vec<&str> = merge(calls.iter().copied(), events.iter().copied(), span)
+        .iter()
+        .map(|i| i.name)
+        .collect();
     assert_eq!(merged, ["c1", "e1", "e2", "c2", "e4", "e3"]);
-    assert!(merge(&[] as &[Item], &[], span).is_empty());
+    assert!(merge(std::iter::empty::<Item>(), [], span).is_empty());
 }
 
 #[test]
