@@ -200,10 +200,7 @@ impl Tokenizer {
     ) -> Result<usize, LoadError> {
         let mut n = 0;
         if self.pending() < self.step_at {
-            // Room for the whole piece at once: growing the buffer by
-            // doubling would copy it and touch fresh pages again.
-            self.buf.reserve(usize::try_from(max).unwrap_or(BLOCK).min(BLOCK));
-            n = reader.take(max).read_to_end(&mut self.buf).map_err(read_error)?;
+            n = append_read(reader, max, &mut self.buf).map_err(read_error)?;
             self.total += n;
             if n == 0 || self.pending() < self.step_at {
                 return Ok(n);
@@ -212,12 +209,7 @@ impl Tokenizer {
         let read_ahead = cx.options.parallelism == Parallelism::Rayon && matches!(self.stage, Stage::Events { .. });
         // Enough for the next block to be decoded at once.
         let want = (self.block * 2).min(BLOCK) as u64;
-        let mut read_next = |next: &mut Vec<u8>| {
-            // Room for the whole block first, as above: read_to_end would
-            // grow the buffer by doubling, each time a copy to fresh pages.
-            next.reserve(usize::try_from(want).unwrap_or(BLOCK));
-            reader.take(want).read_to_end(next)
-        };
+        let mut read_next = |next: &mut Vec<u8>| append_read(reader, want, next);
         let ahead = self.step_and_plan(cx, sink, read_ahead.then_some(&mut read_next as ReadNext<'_>))?;
         Ok(n + ahead)
     }
@@ -599,6 +591,14 @@ impl Tokenizer {
 /// Appends the next bytes of the input to a buffer; how many, 0 at its
 /// end.
 type ReadNext<'r> = &'r mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<usize>;
+
+/// Appends up to `max` bytes of `reader` to `buf`, with room for them
+/// (up to a block) made first: `read_to_end` alone grows the buffer by
+/// doubling, each time a copy to fresh pages.
+fn append_read(reader: &mut impl Read, max: u64, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    buf.reserve(usize::try_from(max).unwrap_or(BLOCK).min(BLOCK));
+    reader.take(max).read_to_end(buf)
+}
 
 fn read_error(e: std::io::Error) -> LoadError {
     LoadError::new(ErrorKind::Io, format!("reading the input: {e}"))
