@@ -235,25 +235,24 @@ impl<'m> SamplesIntegrator<'m> {
                 is_profile_call: true,
             },
         };
-        let steps = merge(
+        let mut steps = merge(
             (0..entry_count).map(Step::Event),
             (0..sample_count).map(Step::Sample),
             span,
-        );
+        )
+        .peekable();
 
         let mut open_events: Vec<u32> = Vec::new();
-        let mut i = 0;
-        while i < steps.len() {
+        while let Some(&step) = steps.peek() {
             if self.calls.len() > self.max_calls {
                 return Err(TooManyCalls);
             }
-            let step = steps[i];
             if let Step::Event(e) = step {
                 let entry = &entries[e as usize];
                 // Instants say nothing about durations, unless they point at
                 // a sample.
                 if entry.ph() == Phase::INSTANT && entry.sample_trace_id().is_none() {
-                    i += 1;
+                    steps.next();
                     continue;
                 }
             }
@@ -265,7 +264,7 @@ impl<'m> SamplesIntegrator<'m> {
                         self.on_event_start(&entries[e as usize]);
                     }
                 }
-                i += 1;
+                steps.next();
                 continue;
             };
             let parent_entry = &entries[parent as usize];
@@ -282,7 +281,7 @@ impl<'m> SamplesIntegrator<'m> {
                     open_events.push(e);
                 }
             }
-            i += 1;
+            steps.next();
         }
         while let Some(e) = open_events.pop() {
             self.on_event_end(&entries[e as usize]);

@@ -589,7 +589,7 @@ fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<Bui
     let build = |job: ThreadJob| -> Result<BuiltThread, usize> {
         let mut diagnostics = Diagnostics::default();
         let profile = job.profile.as_ref();
-        let tree = || build_thread_tree(job.entries, profile, interner, max_nodes, parallelism, &mut diagnostics);
+        let tree = || build_thread_tree(job.entries, profile, interner, max_nodes, &mut diagnostics);
         let functions_and_samples = || {
             let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
             let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
@@ -742,7 +742,6 @@ fn build_thread_tree(
     profile: Option<&ThreadProfile>,
     interner: &Interner,
     max_nodes: usize,
-    parallelism: Parallelism,
     diag: &mut Diagnostics,
 ) -> Result<Vec<TrackNode>, usize> {
     if entries.is_empty() && !profile.is_some_and(|p| p.from_trace_samples) {
@@ -795,10 +794,8 @@ fn build_thread_tree(
     #[allow(clippy::cast_possible_truncation)] // both at most `max_nodes`
     let (entry_count, call_count) = (entries.len() as u32, calls.len() as u32);
     let items = merge((0..entry_count).map(Item::Entry), (0..call_count).map(Item::Call), span);
-    let tree = build_tree(&items, span, diag);
-    let track_node = |n: timeline::Nested<Item>| {
-        let s = span(n.item);
-        let kind = match n.item {
+    let track_node = |item: Item, s: Span, depth: u32| {
+        let kind = match item {
             Item::Entry(i) => {
                 let e = &entries[i as usize];
                 NodeKind::Event {
@@ -812,20 +809,16 @@ fn build_thread_tree(
                 frame: calls[i as usize].node,
             },
         };
-        TrackNode::new(
-            kind,
-            n.depth,
-            Micros(s.ts),
-            s.dur.map(Micros),
-            Some(Micros(n.self_time)),
-        )
+        let dur = s.dur.map(Micros);
+        TrackNode::new(kind, depth, Micros(s.ts), dur, Some(dur.unwrap_or(Micros::ZERO)))
     };
-    // A main thread's million nodes take a while to write out: on all
-    // cores where allowed.
-    Ok(match parallelism {
-        Parallelism::Sequential => tree.into_iter().map(track_node).collect(),
-        Parallelism::Rayon => tree.into_par_iter().map(track_node).collect(),
-    })
+    Ok(build_tree(
+        items,
+        span,
+        track_node,
+        |node: &mut TrackNode| &mut node.self_time.0,
+        diag,
+    ))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! merge of two sorted lists, and the tree builder.
 
 use std::cmp::Ordering;
+use std::iter::Peekable;
 
 use tracekit_events::Diagnostics;
 
@@ -48,26 +49,42 @@ pub fn compare(a: &Span, b: &Span) -> Ordering {
 }
 
 /// Merges two sequences each sorted by [`compare`]; on ties the first's
-/// items come first. The callers merge ranges of indices, made as they
-/// are read rather than stored.
-pub fn merge<T: Copy>(
-    a: impl IntoIterator<Item = T>,
-    b: impl IntoIterator<Item = T>,
-    span: impl Fn(T) -> Span,
-) -> Vec<T> {
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    let mut out = Vec::with_capacity(a.size_hint().0 + b.size_hint().0);
-    while let (Some(&x), Some(&y)) = (a.peek(), b.peek()) {
-        let next = if compare(&span(x), &span(y)) == Ordering::Greater {
-            b.next()
-        } else {
-            a.next()
-        };
-        out.extend(next);
+/// items come first. The merge is lazy: the callers merge ranges of
+/// indices and walk the result once, so that it is never stored.
+pub fn merge<T: Copy, A: IntoIterator<Item = T>, B: IntoIterator<Item = T>, F: Fn(T) -> Span>(
+    a: A,
+    b: B,
+    span: F,
+) -> Merge<A::IntoIter, B::IntoIter, F> {
+    Merge {
+        a: a.into_iter().peekable(),
+        b: b.into_iter().peekable(),
+        span,
     }
-    out.extend(a);
-    out.extend(b);
-    out
+}
+
+/// The merged sequence of [`merge`].
+pub struct Merge<A: Iterator, B: Iterator, F> {
+    a: Peekable<A>,
+    b: Peekable<B>,
+    span: F,
+}
+
+impl<T: Copy, A: Iterator<Item = T>, B: Iterator<Item = T>, F: Fn(T) -> Span> Iterator for Merge<A, B, F> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match (self.a.peek(), self.b.peek()) {
+            (Some(&x), Some(&y)) if compare(&(self.span)(x), &(self.span)(y)) == Ordering::Greater => self.b.next(),
+            (Some(_), _) => self.a.next(),
+            (None, _) => self.b.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let (a, b) = (self.a.size_hint(), self.b.size_hint());
+        (a.0.saturating_add(b.0), a.1.zip(b.1).and_then(|(x, y)| x.checked_add(y)))
+    }
 }
 
 /// A node of a built tree. Nodes come out in pre-order.
@@ -83,44 +100,44 @@ pub struct Nested<T> {
 
 /// Nests sorted entries into a tree: an entry is the child of the entry
 /// on top of the stack when it starts and ends inside it; an entry that
-/// starts inside and ends outside is left out (and counted).
+/// starts inside and ends outside is left out (and counted). The nodes
+/// come out in pre-order, made by `make` of an entry, its span and its
+/// depth, with a self time (reached through `self_time`) that starts as
+/// its duration and is lessened by each child's: the caller's own node
+/// type is built in the one pass, with no list of entries or of
+/// intermediate nodes beside it.
 ///
 /// # Panics
 ///
-/// With more than `u32::MAX` items, as nodes are indexed by `u32` (the
+/// With more than `u32::MAX` nodes, as nodes are indexed by `u32` (the
 /// Renderer handler never gives that many: a thread's nodes are fewer).
-pub fn build_tree<T: Copy>(items: &[T], span: impl Fn(T) -> Span, diag: &mut Diagnostics) -> Vec<Nested<T>> {
-    // Bounds every node index, depth and stack length below.
-    assert!(
-        u32::try_from(items.len()).is_ok(),
-        "build_tree: more than u32::MAX items"
-    );
-    let mut nodes: Vec<Nested<T>> = Vec::with_capacity(items.len());
-    let mut stack: Vec<u32> = Vec::new();
-    let mut i = 0;
-    while i < items.len() {
-        let item = items[i];
+pub fn build_tree<T: Copy, N>(
+    items: impl IntoIterator<Item = T>,
+    span: impl Fn(T) -> Span,
+    mut make: impl FnMut(T, Span, u32) -> N,
+    self_time: impl Fn(&mut N) -> &mut f64,
+    diag: &mut Diagnostics,
+) -> Vec<N> {
+    let mut items = items.into_iter().peekable();
+    let mut nodes: Vec<N> = Vec::with_capacity(items.size_hint().0);
+    // The open nodes, innermost last: index, start and end.
+    let mut stack: Vec<(u32, f64, f64)> = Vec::new();
+    while let Some(&item) = items.peek() {
         let s = span(item);
         let duration = s.dur.unwrap_or(0.0);
-        let Some(&top) = stack.last() else {
-            nodes.push(Nested {
-                item,
-                depth: 0,
-                self_time: duration,
-            });
-            #[allow(clippy::cast_possible_truncation)] // no more nodes than items
-            stack.push((nodes.len() - 1) as u32);
-            i += 1;
+        let index = u32::try_from(nodes.len()).expect("build_tree: more than u32::MAX nodes");
+        let Some(&(top, parent_ts, parent_end)) = stack.last() else {
+            nodes.push(make(item, s, 0));
+            stack.push((index, s.ts, s.ts + duration));
+            items.next();
             continue;
         };
-        let parent = span(nodes[top as usize].item);
-        let parent_end = parent.ts + parent.dur.unwrap_or(0.0);
-        if s.ts < parent.ts {
+        if s.ts < parent_ts {
             // DevTools throws on this (unsorted input); we leave it out.
             diag.skip(tracekit_events::Skip::TreeStartsBeforeParent, || {
                 format!("entry at ts {}", s.ts)
             });
-            i += 1;
+            items.next();
             continue;
         }
         if s.ts >= parent_end {
@@ -136,22 +153,35 @@ pub fn build_tree<T: Copy>(items: &[T], span: impl Fn(T) -> Span, diag: &mut Dia
                     parent_end
                 )
             });
-            i += 1;
+            items.next();
             continue;
         }
-        nodes[top as usize].self_time -= duration;
-        // The stack holds nodes, which are no more than the items.
+        *self_time(&mut nodes[top as usize]) -= duration;
+        // The stack holds nodes, which are no more than `u32::MAX`.
         #[allow(clippy::cast_possible_truncation)]
-        let (depth, index) = (stack.len() as u32, nodes.len() as u32);
-        nodes.push(Nested {
-            item,
-            depth,
-            self_time: duration,
-        });
-        stack.push(index);
-        i += 1;
+        let depth = stack.len() as u32;
+        nodes.push(make(item, s, depth));
+        stack.push((index, s.ts, s.ts + duration));
+        items.next();
     }
     nodes
+}
+
+impl<T> Nested<T> {
+    /// The node of `item` at `depth`, its self time its duration (the
+    /// `make` of [`build_tree`] for a plain tree of items).
+    pub fn new(item: T, span: Span, depth: u32) -> Self {
+        Nested {
+            item,
+            depth,
+            self_time: span.dur.unwrap_or(0.0),
+        }
+    }
+
+    /// Its self time (the `self_time` of [`build_tree`]).
+    pub fn self_time_mut(&mut self) -> &mut f64 {
+        &mut self.self_time
+    }
 }
 
 #[cfg(test)]
@@ -173,7 +203,7 @@ mod tests {
     fn nests_and_computes_self_time() {
         let items = [(0.0, 10.0), (1.0, 3.0), (2.0, 1.0), (5.0, 2.0), (6.0, 5.0), (12.0, 1.0)];
         let mut diag = Diagnostics::default();
-        let tree = build_tree(&items, span, &mut diag);
+        let tree = build_tree(items, span, Nested::new, Nested::self_time_mut, &mut diag);
         let shape: Vec<(u32, f64)> = tree.iter().map(|n| (n.depth, n.self_time)).collect();
         assert_eq!(shape, vec![(0, 5.0), (1, 2.0), (2, 1.0), (1, 2.0), (0, 1.0)]);
         assert_eq!(diag.total_skipped(), 1);
@@ -212,7 +242,7 @@ mod tests {
                 is_profile_call: false,
             },
         );
-        let order: String = merged.iter().map(|x| x.2).collect();
+        let order: String = merged.map(|x| x.2).collect();
         assert_eq!(order, "abba");
     }
 }
