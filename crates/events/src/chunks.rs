@@ -54,7 +54,10 @@ fn scan_chunk(
     let b = text.as_bytes();
     let mut diag = Diagnostics::default();
     let mut pending = Diagnostics::default();
-    let mut events = Vec::new();
+    // Sized for events of 128 bytes, smaller than most, so that the list
+    // is seldom grown (each time a copy): what is reserved and not used
+    // is never touched, so it takes no memory.
+    let mut events = Vec::with_capacity(limit.min(b.len()).saturating_sub(start) / 128);
     let mut i = start;
     let mut stop;
     let mut stopped_after_event = false;
