@@ -301,9 +301,25 @@ fn a_profile_without_nodes_or_samples_is_refused() {
 }
 
 /// A large profile sorted on several cores is the one sorted on one: the
-/// same samples in the same order, ties (equal times) included.
+/// same samples in the same order, ties (equal times) included, whether
+/// its samples are nearly in order (sorted by insertion) or far from it
+/// (sorted by a merge sort, on all cores or one).
 #[test]
 fn a_large_profile_sorts_the_same_on_all_cores() {
+    // Mostly forward, a step back now and then, and many equal times.
+    let nearly = |r: u64, s: u64| match r % 10 {
+        0 => -((s % 50) as f64),
+        1..=3 => 0.0,
+        _ => (s % 20) as f64,
+    };
+    // Back as often as forward, by up to a thousand.
+    let far = |r: u64, _: u64| (r % 2001) as f64 - 1000.0;
+    for deltas in [&nearly as &dyn Fn(u64, u64) -> f64, &far] {
+        sorts_the_same_on_all_cores(deltas);
+    }
+}
+
+fn sorts_the_same_on_all_cores(delta: &dyn Fn(u64, u64) -> f64) {
     let nodes = root_and_abc();
     let count = 3 * PARALLEL_SORT_MIN;
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
@@ -314,14 +330,7 @@ fn a_large_profile_sorts_the_same_on_all_cores() {
         state
     };
     let samples: Vec<i64> = (0..count).map(|_| 2 + (next() % 3) as i64).collect();
-    // Mostly forward, a step back now and then, and many equal times.
-    let deltas: Vec<f64> = (0..count)
-        .map(|_| match next() % 10 {
-            0 => -((next() % 50) as f64),
-            1..=3 => 0.0,
-            _ => (next() % 20) as f64,
-        })
-        .collect();
+    let deltas: Vec<f64> = (0..count).map(|_| delta(next(), next())).collect();
     let text = profile(&nodes, &samples, &deltas);
     let mut interner = Interner::new();
     let raw = parse_profile_json(&text, &mut interner).unwrap();
@@ -331,10 +340,54 @@ fn a_large_profile_sorts_the_same_on_all_cores() {
     let parallel = pool
         .install(|| CpuProfileModel::with_parallelism(raw, &mut diag, Parallelism::Rayon))
         .unwrap();
+    // The reference: the samples' times, sorted stably by the standard
+    // library.
+    let mut times: Vec<(f64, i64)> = Vec::new();
+    let mut at = 0.0;
+    for (&delta, &sample) in deltas.iter().zip(&samples) {
+        at += delta;
+        times.push((at, sample));
+    }
+    times.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    let sorted: Vec<i64> = times.iter().map(|t| t.1).collect();
+    assert_eq!(sample_ids(&sequential), sorted);
     assert!(sequential.samples.windows(2).any(|w| w[0] != w[1]));
     assert_eq!(sequential.samples, parallel.samples);
     assert_eq!(
         sequential.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
         parallel.timestamps.iter().map(|t| t.to_bits()).collect::<Vec<_>>()
+    );
+}
+
+/// The insertion sort of nearly sorted times gives the standard library's
+/// stable order, and gives up past its budget of moves, leaving what a
+/// stable sort finishes into that same order.
+#[test]
+fn nearly_sorted_times_sort_by_insertion_within_a_budget() {
+    let stable = |v: &[(f64, usize)]| {
+        let mut v = v.to_vec();
+        v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+        v
+    };
+    // Equal times (the zeros, signed or not, and the 3s) keep their order.
+    let times = [1.0, 3.0, 2.0, 0.0, 3.0, -0.0, 5.0, 4.0, 3.0, 6.0];
+    let order: Vec<(f64, usize)> = times.iter().copied().zip(0..).collect();
+    let mut sorted = order.clone();
+    assert!(super::sort_nearly_sorted(&mut sorted, 11));
+    assert_eq!(
+        sorted.iter().map(|p| p.1).collect::<Vec<_>>(),
+        stable(&order).iter().map(|p| p.1).collect::<Vec<_>>()
+    );
+    // Reversed: n(n-1)/2 moves; it stops at the budget.
+    let reversed: Vec<(f64, usize)> = (0..100).map(|i| (f64::from(100 - i), i as usize)).collect();
+    let mut partly = reversed.clone();
+    assert!(!super::sort_nearly_sorted(&mut partly, reversed.len()));
+    assert_ne!(partly, stable(&reversed));
+    assert_eq!(stable(&partly), stable(&reversed));
+    let mut order = order;
+    assert!(!super::sort_nearly_sorted(&mut order, 2));
+    assert_eq!(
+        stable(&order).iter().map(|p| p.1).collect::<Vec<_>>(),
+        stable(&times.iter().copied().zip(0..).collect::<Vec<_>>()).iter().map(|p| p.1).collect::<Vec<_>>()
     );
 }
