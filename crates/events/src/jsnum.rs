@@ -95,7 +95,19 @@ pub fn write_json_number(out: &mut String, x: f64) {
 /// at most 3 decimals that reads back as that double, hence the shortest
 /// one, which is what JavaScript prints.
 pub fn write_json_number_round3(out: &mut String, x: f64) {
-    let k = js_round(x * 1000.0);
+    let scaled = x * 1000.0;
+    if (0.0..1e15).contains(&scaled) {
+        // The usual time: `Math.round` of a positive number below 2^53 is
+        // its truncation, plus one when what was cut is a half or more
+        // (`scaled - whole` is exact); no call to `floor`.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let whole = scaled as u64;
+        #[allow(clippy::cast_precision_loss)] // below 2^53: exact
+        let half_up = scaled - whole as f64 >= 0.5;
+        write_thousandths(out, whole + u64::from(half_up));
+        return;
+    }
+    let k = js_round(scaled);
     if !k.is_finite() || k.abs() > 1e15 {
         // Too large, or not finite: the general formatter.
         write_json_number(out, k / 1000.0);
@@ -107,21 +119,25 @@ pub fn write_json_number_round3(out: &mut String, x: f64) {
     if k < 0.0 {
         out.push('-');
     }
-    let mut digits = itoa::Buffer::new();
-    out.push_str(digits.format(thousandths / 1000));
-    let mut fraction = thousandths % 1000;
+    write_thousandths(out, thousandths);
+}
+
+/// `thousandths / 1000` in decimal, with no trailing zero after the
+/// point: the integer part, then up to 3 decimals written at once.
+fn write_thousandths(out: &mut String, thousandths: u64) {
+    out.push_str(itoa::Buffer::new().format(thousandths / 1000));
+    #[allow(clippy::cast_possible_truncation)] // below 1000
+    let fraction = (thousandths % 1000) as u16;
     if fraction != 0 {
+        let digit = |d: u16| char::from(b'0' + (d % 10) as u8);
         out.push('.');
-        let mut width = 3;
-        while fraction.is_multiple_of(10) {
-            fraction /= 10;
-            width -= 1;
+        out.push(digit(fraction / 100));
+        if fraction % 100 != 0 {
+            out.push(digit(fraction / 10));
+            if fraction % 10 != 0 {
+                out.push(digit(fraction));
+            }
         }
-        let text = digits.format(fraction);
-        for _ in text.len()..width {
-            out.push('0');
-        }
-        out.push_str(text);
     }
 }
 
@@ -229,6 +245,10 @@ mod tests {
             1e12,
             1e12 + 0.001,
             1e12 - 0.001,
+            1e12 - 0.0005,
+            1e12 - 0.0004,
+            2.0005,
+            2.0004999,
             1.0995e12,
             2e12,
             9.5e15,
