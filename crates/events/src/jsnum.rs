@@ -132,9 +132,9 @@ fn write_thousandths(out: &mut String, thousandths: u64) {
         let digit = |d: u16| char::from(b'0' + (d % 10) as u8);
         out.push('.');
         out.push(digit(fraction / 100));
-        if fraction % 100 != 0 {
+        if !fraction.is_multiple_of(100) {
             out.push(digit(fraction / 10));
-            if fraction % 10 != 0 {
+            if !fraction.is_multiple_of(10) {
                 out.push(digit(fraction));
             }
         }
