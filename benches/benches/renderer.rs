@@ -18,7 +18,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingM
 use tracekit_cpuprofile::{parse_profile_json, CpuProfileModel};
 use tracekit_events::{names, Diagnostics, Interner, Phase, Sym};
 use tracekit_renderer::integrator::{SamplesIntegrator, TraceEntry};
-use tracekit_renderer::timeline::{build_tree, compare, Span};
+use tracekit_renderer::timeline::{build_tree, compare, Nested, Span};
 
 /// A small deterministic generator (xorshift64*), so that every run
 /// measures the same input.
@@ -216,7 +216,13 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     let spans = spans(1_000_000, &mut rng);
-    let nested = build_tree(&spans, |s| s, &mut Diagnostics::default());
+    let nested = build_tree(
+        spans.iter().copied(),
+        |s| s,
+        Nested::new,
+        Nested::self_time_mut,
+        &mut Diagnostics::default(),
+    );
     assert_eq!(nested.len(), spans.len(), "the synthetic spans nest");
     assert!(nested.iter().any(|n| n.depth >= 10));
     let mut group = c.benchmark_group("build_tree");
@@ -229,7 +235,14 @@ fn bench(c: &mut Criterion) {
     group.bench_function("1M sorted spans", |b| {
         b.iter(|| {
             let mut diag = Diagnostics::default();
-            build_tree(black_box(&spans), |s| s, &mut diag).len()
+            build_tree(
+                black_box(&spans).iter().copied(),
+                |s| s,
+                Nested::new,
+                Nested::self_time_mut,
+                &mut diag,
+            )
+            .len()
         })
     });
     group.finish();
