@@ -235,7 +235,9 @@ fn the_allocator_has_the_settings_of_the_cargo_config() {
     // Pages are given back by jemalloc's own thread, which it starts
     // only where it can.
     assert!(
-        stderr.lines().any(|line| line.trim() == "opt.background_thread: true (background_thread: true)"),
+        stderr
+            .lines()
+            .any(|line| line.trim() == "opt.background_thread: true (background_thread: true)"),
         "no background thread:\n{stderr}"
     );
 }

@@ -234,7 +234,8 @@ impl CpuProfileModel {
             // Each time beside its sample's index: the sort compares times
             // next to each other in memory, not looked up through indices.
             let mut order: Vec<(f64, usize)> = timestamps.iter().copied().zip(0..).collect();
-            let by_time = |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
+            let by_time =
+                |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
             // Without NaN the times are totally ordered, and every stable
             // sort gives the one same order: an insertion sort where the
             // samples are nearly in order (a sample out of order is most

@@ -32,21 +32,85 @@ pub use view_args::{GroupArgs, ViewArgs};
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
 /// A trace event of a thread, in the Renderer handler's list. Begin/end
-/// pairs are one complete entry.
+/// pairs are one complete entry. Its optional duration and sample trace
+/// id are stored as plain values beside a byte of flags (40 bytes, not
+/// 56): a big trace holds millions of entries at once.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     pub ts: Micros,
-    /// `dur` for `X`, the end's time less the begin's for a `B`/`E` pair
-    /// (0 while unmatched), `None` for instants without one.
-    pub dur: Option<Micros>,
+    /// See [`Entry::dur`].
+    dur: Micros,
+    /// The sample trace id: a number's bits, or a string's `Sym` (see
+    /// [`Entry::trace_id`]).
+    trace_id: u64,
     pub name: Sym,
     pub cat: Sym,
-    /// `X` for a begin/end pair, else the event's own.
-    pub ph: Phase,
     /// Index of the source event in the input.
     pub event: u32,
+    /// `X` for a begin/end pair, else the event's own.
+    pub ph: Phase,
+    /// [`HAS_DUR_FLAG`], and which sample trace id there is
+    /// ([`TRACE_ID_NUM`], [`TRACE_ID_STR`], or neither).
+    flags: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 40);
+
+/// An [`Entry`]'s flags.
+const HAS_DUR_FLAG: u8 = 1;
+const TRACE_ID_NUM: u8 = 2;
+const TRACE_ID_STR: u8 = 4;
+
+impl Entry {
+    fn new(
+        ts: Micros,
+        dur: Option<Micros>,
+        name: Sym,
+        cat: Sym,
+        ph: Phase,
+        event: u32,
+        trace_id: Option<SampleTraceId>,
+    ) -> Entry {
+        let (trace_id, id_flag) = match trace_id {
+            None => (0, 0),
+            Some(SampleTraceId::Num(x)) => (x.to_bits(), TRACE_ID_NUM),
+            Some(SampleTraceId::Str(s)) => (u64::from(s.0), TRACE_ID_STR),
+        };
+        Entry {
+            ts,
+            dur: dur.unwrap_or(Micros::ZERO),
+            trace_id,
+            name,
+            cat,
+            event,
+            ph,
+            flags: if dur.is_some() { HAS_DUR_FLAG } else { 0 } | id_flag,
+        }
+    }
+
+    /// `dur` for `X`, the end's time less the begin's for a `B`/`E` pair
+    /// (0 while unmatched), `None` for instants without one.
+    pub fn dur(&self) -> Option<Micros> {
+        (self.flags & HAS_DUR_FLAG != 0).then_some(self.dur)
+    }
+
+    fn set_dur(&mut self, dur: Micros) {
+        self.dur = dur;
+        self.flags |= HAS_DUR_FLAG;
+    }
+
     /// The sample trace id in the event's args.
-    pub trace_id: Option<SampleTraceId>,
+    pub fn trace_id(&self) -> Option<SampleTraceId> {
+        if self.flags & TRACE_ID_NUM != 0 {
+            Some(SampleTraceId::Num(f64::from_bits(self.trace_id)))
+        } else if self.flags & TRACE_ID_STR != 0 {
+            // Made from a `Sym`'s `u32` in `new`.
+            #[allow(clippy::cast_possible_truncation)]
+            Some(SampleTraceId::Str(Sym(self.trace_id as u32)))
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -343,15 +407,15 @@ impl RendererHandler {
             Phase::BEGIN => {
                 let trace_id = event.sample_trace_id;
                 let thread = self.thread(event.pid, event.tid);
-                thread.entries.push(Entry {
-                    ts: event.ts,
-                    dur: Some(Micros::ZERO),
-                    name: event.name,
-                    cat: event.cat,
-                    ph: Phase::COMPLETE,
-                    event: index,
+                thread.entries.push(Entry::new(
+                    event.ts,
+                    Some(Micros::ZERO),
+                    event.name,
+                    event.cat,
+                    Phase::COMPLETE,
+                    index,
                     trace_id,
-                });
+                ));
                 let at = thread.entries.len() - 1;
                 self.open_begins.push((event.pid, event.tid, at));
             }
@@ -370,19 +434,13 @@ impl RendererHandler {
                     });
                     return;
                 }
-                begin.dur = Some(event.ts - begin.ts);
+                begin.set_dur(event.ts - begin.ts);
             }
             Phase::COMPLETE | Phase::INSTANT => {
                 let trace_id = event.sample_trace_id;
-                self.thread(event.pid, event.tid).entries.push(Entry {
-                    ts: event.ts,
-                    dur: event.dur,
-                    name: event.name,
-                    cat: event.cat,
-                    ph: event.ph,
-                    event: index,
-                    trace_id,
-                });
+                self.thread(event.pid, event.tid).entries.push(Entry::new(
+                    event.ts, event.dur, event.name, event.cat, event.ph, index, trace_id,
+                ));
             }
             _ => {}
         }
@@ -712,7 +770,7 @@ impl TraceEntry for Entry {
     fn span(&self) -> Span {
         Span {
             ts: self.ts.0,
-            dur: self.dur.map(|d| d.0),
+            dur: self.dur().map(|d| d.0),
             is_profile_call: false,
         }
     }
@@ -723,7 +781,7 @@ impl TraceEntry for Entry {
         self.ph
     }
     fn sample_trace_id(&self) -> Option<SampleTraceId> {
-        self.trace_id
+        self.trace_id()
     }
 }
 
@@ -757,12 +815,12 @@ fn build_thread_tree(
         timeline::compare(
             &Span {
                 ts: a.ts.0,
-                dur: a.dur.map(|d| d.0),
+                dur: a.dur().map(|d| d.0),
                 is_profile_call: false,
             },
             &Span {
                 ts: b.ts.0,
-                dur: b.dur.map(|d| d.0),
+                dur: b.dur().map(|d| d.0),
                 is_profile_call: false,
             },
         )
@@ -778,7 +836,7 @@ fn build_thread_tree(
             let e = &entries[i as usize];
             Span {
                 ts: e.ts.0,
-                dur: e.dur.map(|d| d.0),
+                dur: e.dur().map(|d| d.0),
                 is_profile_call: false,
             }
         }

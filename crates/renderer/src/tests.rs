@@ -335,3 +335,39 @@ fn a_track_node_gives_back_the_times_it_was_made_with() {
         TrackNode::new(kind, 0, Micros(0.0), Some(Micros(0.0)), None)
     );
 }
+
+#[test]
+fn an_entry_gives_back_the_duration_and_trace_id_it_was_made_with() {
+    let durs = [None, Some(Micros(0.0)), Some(Micros(-2.5)), Some(Micros(12.125))];
+    let ids = [
+        None,
+        Some(SampleTraceId::Num(0.0)),
+        Some(SampleTraceId::Num(-0.0)),
+        Some(SampleTraceId::Num(8_717_910_316_878_398.0)),
+        Some(SampleTraceId::Num(f64::NAN)),
+        Some(SampleTraceId::Str(Sym(0))),
+        Some(SampleTraceId::Str(Sym(u32::MAX))),
+    ];
+    let (name, cat) = (Sym(5), Sym(6));
+    for dur in durs {
+        for id in ids {
+            let mut entry = Entry::new(Micros(100.5), dur, name, cat, Phase::INSTANT, 9, id);
+            assert_eq!(
+                (entry.ts, entry.name, entry.cat, entry.ph, entry.event),
+                (Micros(100.5), name, cat, Phase::INSTANT, 9)
+            );
+            assert_eq!(entry.dur(), dur);
+            // Compared by bits: a NaN id comes back as the same NaN.
+            let bits = |id: Option<SampleTraceId>| match id {
+                Some(SampleTraceId::Num(x)) => Some((0, x.to_bits())),
+                Some(SampleTraceId::Str(s)) => Some((1, u64::from(s.0))),
+                None => None,
+            };
+            assert_eq!(bits(entry.trace_id()), bits(id));
+            // A begin's duration is set when its end comes.
+            entry.set_dur(Micros(3.0));
+            assert_eq!(entry.dur(), Some(Micros(3.0)));
+            assert_eq!(bits(entry.trace_id()), bits(id));
+        }
+    }
+}

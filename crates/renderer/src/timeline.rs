@@ -83,7 +83,10 @@ impl<T: Copy, A: Iterator<Item = T>, B: Iterator<Item = T>, F: Fn(T) -> Span> It
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let (a, b) = (self.a.size_hint(), self.b.size_hint());
-        (a.0.saturating_add(b.0), a.1.zip(b.1).and_then(|(x, y)| x.checked_add(y)))
+        (
+            a.0.saturating_add(b.0),
+            a.1.zip(b.1).and_then(|(x, y)| x.checked_add(y)),
+        )
     }
 }
 

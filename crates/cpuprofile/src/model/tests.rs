@@ -388,6 +388,9 @@ fn nearly_sorted_times_sort_by_insertion_within_a_budget() {
     assert!(!super::sort_nearly_sorted(&mut order, 2));
     assert_eq!(
         stable(&order).iter().map(|p| p.1).collect::<Vec<_>>(),
-        stable(&times.iter().copied().zip(0..).collect::<Vec<_>>()).iter().map(|p| p.1).collect::<Vec<_>>()
+        stable(&times.iter().copied().zip(0..).collect::<Vec<_>>())
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>()
     );
 }

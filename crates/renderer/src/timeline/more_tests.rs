@@ -55,10 +55,16 @@ fn sorted(mut items: Vec<Item>) -> Vec<&'static str> {
 /// The tree as `depth name self` lines, and the diagnostics.
 fn nest(items: &[Item]) -> (Vec<String>, Diagnostics) {
     let mut diag = Diagnostics::default();
-    let tree = build_tree(items.iter().copied(), span, Nested::new, Nested::self_time_mut, &mut diag)
-        .iter()
-        .map(|n| format!("{} {} {}", n.depth, n.item.name, n.self_time))
-        .collect();
+    let tree = build_tree(
+        items.iter().copied(),
+        span,
+        Nested::new,
+        Nested::self_time_mut,
+        &mut diag,
+    )
+    .iter()
+    .map(|n| format!("{} {} {}", n.depth, n.item.name, n.self_time))
+    .collect();
     (tree, diag)
 }
 
@@ -111,7 +117,10 @@ fn merge_takes_ties_from_the_first_list_and_calls_before_events() {
     assert_eq!(merged, ["c1", "e1", "e2", "c2", "e4", "e3"]);
     assert_eq!(merge(std::iter::empty::<Item>(), [], span).count(), 0);
     // The merge knows its length, so that what is built from it is sized once.
-    assert_eq!(merge(events.iter().copied(), calls.iter().copied(), span).size_hint(), (6, Some(6)));
+    assert_eq!(
+        merge(events.iter().copied(), calls.iter().copied(), span).size_hint(),
+        (6, Some(6))
+    );
 }
 
 #[test]
@@ -178,7 +187,13 @@ fn nested_nodes_come_in_pre_order_with_their_depths() {
         ev("g", 2.0, 1.0),
         ev("d", 7.0, 1.0),
     ];
-    let tree = build_tree(items, span, Nested::new, Nested::self_time_mut, &mut Diagnostics::default());
+    let tree = build_tree(
+        items,
+        span,
+        Nested::new,
+        Nested::self_time_mut,
+        &mut Diagnostics::default(),
+    );
     let depths: Vec<u32> = tree.iter().map(|n| n.depth).collect();
     assert_eq!(depths, [0, 1, 2, 1]);
 }
