@@ -231,28 +231,37 @@ impl CpuProfileModel {
                 *t = Micros(*t).to_millis().0;
             }
         } else {
-            // Each time beside its sample's index: the sort compares times
-            // next to each other in memory, not looked up through indices.
-            let mut order: Vec<(f64, usize)> = timestamps.iter().copied().zip(0..).collect();
-            let by_time =
-                |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
+            let mut samples = samples;
+            samples.resize(timestamps.len(), None);
             // Without NaN the times are totally ordered, and every stable
-            // sort gives the one same order: an insertion sort where the
-            // samples are nearly in order (a sample out of order is most
-            // often only a few places late), else a large profile's on all
-            // cores where allowed. With a NaN (which compares equal to
-            // everything), only the same algorithm would give the same
-            // order, so the sequential sort keeps it.
+            // sort gives the one same order: an insertion sort in place
+            // where the samples are nearly in order (a sample out of order
+            // is most often only a few places late), else a merge sort,
+            // a large profile's on all cores where allowed. With a NaN
+            // (which compares equal to everything), only the same
+            // algorithm would give the same order, so the sequential sort
+            // keeps it.
             let totally_ordered = !timestamps.iter().any(|t| t.is_nan());
-            if totally_ordered && sort_nearly_sorted(&mut order, timestamps.len()) {
-                // Sorted.
-            } else if totally_ordered && parallelism == Parallelism::Rayon && order.len() >= PARALLEL_SORT_MIN {
-                order.par_sort_by(by_time);
-            } else {
-                order.sort_by(by_time);
+            let budget = timestamps.len();
+            if !(totally_ordered && sort_nearly_sorted(&mut timestamps, &mut samples, budget)) {
+                // Each time beside its sample's index: the sort compares
+                // times next to each other in memory, not looked up
+                // through indices.
+                let mut order: Vec<(f64, usize)> = timestamps.iter().copied().zip(0..).collect();
+                let by_time =
+                    |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
+                if totally_ordered && parallelism == Parallelism::Rayon && order.len() >= PARALLEL_SORT_MIN {
+                    order.par_sort_by(by_time);
+                } else {
+                    order.sort_by(by_time);
+                }
+                samples = order.iter().map(|&(_, i)| samples[i]).collect();
+                timestamps = order.iter().map(|&(t, _)| t).collect();
             }
-            self.samples = order.iter().map(|&(_, i)| samples.get(i).copied().flatten()).collect();
-            timestamps = order.iter().map(|&(t, _)| Micros(t).to_millis().0).collect();
+            self.samples = samples;
+            for t in &mut timestamps {
+                *t = Micros(*t).to_millis().0;
+            }
         }
         if self.samples.len() == timestamps.len() {
             let last = timestamps.last().copied().unwrap_or(0.0);
@@ -443,20 +452,22 @@ fn build_node_tree(raw_nodes: &[RawNode], diag: &mut Diagnostics) -> Tree {
     }
 }
 
-/// Sorts times (each beside its sample's index) stably, by insertion,
-/// when they are nearly in order: a profile's samples are, but for some a
-/// few places late (about one in ten on Chrome's). Gives up, returning
-/// false, once it has moved elements `max_moves` places in all, so that
-/// it costs at most a pass and `max_moves` moves; what it leaves is then
-/// in order but for what it has not reached, equal times in their first
-/// order, for the caller's stable sort to finish with the same result.
-/// Without NaN, which the caller rules out.
-fn sort_nearly_sorted(order: &mut [(f64, usize)], max_moves: usize) -> bool {
+/// Sorts times and their samples (lists of one length) stably by time,
+/// in place, by insertion, when they are nearly in order: a profile's
+/// samples are, but for some a few places late (about one in ten on
+/// Chrome's). Gives up, returning false, once it has moved samples
+/// `max_moves` places in all, so that it costs at most a pass and
+/// `max_moves` moves; what it leaves is then in order but for what it has
+/// not reached, equal times in their first order, for the caller's stable
+/// sort to finish with the same result. Without NaN, which the caller
+/// rules out.
+fn sort_nearly_sorted(times: &mut [f64], samples: &mut [Option<NodeIx>], max_moves: usize) -> bool {
+    debug_assert_eq!(times.len(), samples.len());
     let mut moves = 0usize;
-    for next in 1..order.len() {
-        let item = order[next];
+    for next in 1..times.len().min(samples.len()) {
+        let time = times[next];
         let mut at = next;
-        while at > 0 && order[at - 1].0 > item.0 {
+        while at > 0 && times[at - 1] > time {
             at -= 1;
         }
         if at == next {
@@ -466,8 +477,11 @@ fn sort_nearly_sorted(order: &mut [(f64, usize)], max_moves: usize) -> bool {
         if moves > max_moves {
             return false;
         }
-        order.copy_within(at..next, at + 1);
-        order[at] = item;
+        let sample = samples[next];
+        times.copy_within(at..next, at + 1);
+        samples.copy_within(at..next, at + 1);
+        times[at] = time;
+        samples[at] = sample;
     }
     true
 }

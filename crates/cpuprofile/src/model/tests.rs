@@ -364,33 +364,27 @@ fn sorts_the_same_on_all_cores(delta: &dyn Fn(u64, u64) -> f64) {
 /// stable sort finishes into that same order.
 #[test]
 fn nearly_sorted_times_sort_by_insertion_within_a_budget() {
-    let stable = |v: &[(f64, usize)]| {
-        let mut v = v.to_vec();
-        v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
-        v
+    // Sorted stably by the standard library: the samples' order.
+    let stable = |times: &[f64], samples: &[Option<NodeIx>]| {
+        let mut pairs: Vec<(f64, Option<NodeIx>)> = times.iter().copied().zip(samples.iter().copied()).collect();
+        pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+        pairs.into_iter().map(|p| p.1).collect::<Vec<_>>()
     };
+    let numbered = |n: usize| (0..n).map(|i| Some(i as NodeIx)).collect::<Vec<_>>();
     // Equal times (the zeros, signed or not, and the 3s) keep their order.
     let times = [1.0, 3.0, 2.0, 0.0, 3.0, -0.0, 5.0, 4.0, 3.0, 6.0];
-    let order: Vec<(f64, usize)> = times.iter().copied().zip(0..).collect();
-    let mut sorted = order.clone();
-    assert!(super::sort_nearly_sorted(&mut sorted, 11));
-    assert_eq!(
-        sorted.iter().map(|p| p.1).collect::<Vec<_>>(),
-        stable(&order).iter().map(|p| p.1).collect::<Vec<_>>()
-    );
-    // Reversed: n(n-1)/2 moves; it stops at the budget.
-    let reversed: Vec<(f64, usize)> = (0..100).map(|i| (f64::from(100 - i), i as usize)).collect();
-    let mut partly = reversed.clone();
-    assert!(!super::sort_nearly_sorted(&mut partly, reversed.len()));
-    assert_ne!(partly, stable(&reversed));
-    assert_eq!(stable(&partly), stable(&reversed));
-    let mut order = order;
-    assert!(!super::sort_nearly_sorted(&mut order, 2));
-    assert_eq!(
-        stable(&order).iter().map(|p| p.1).collect::<Vec<_>>(),
-        stable(&times.iter().copied().zip(0..).collect::<Vec<_>>())
-            .iter()
-            .map(|p| p.1)
-            .collect::<Vec<_>>()
-    );
+    let (mut sorted, mut samples) = (times.to_vec(), numbered(times.len()));
+    assert!(super::sort_nearly_sorted(&mut sorted, &mut samples, 11));
+    assert_eq!(samples, stable(&times, &numbered(times.len())));
+    assert!(sorted.windows(2).all(|w| w[0] <= w[1]));
+    // Reversed: n(n-1)/2 moves; it stops at the budget, and a stable sort
+    // finishes what it left into the same order.
+    let reversed: Vec<f64> = (0..100).map(|i| f64::from(100 - i)).collect();
+    let (mut partly, mut samples) = (reversed.clone(), numbered(100));
+    assert!(!super::sort_nearly_sorted(&mut partly, &mut samples, 100));
+    assert_ne!(samples, stable(&reversed, &numbered(100)));
+    assert_eq!(stable(&partly, &samples), stable(&reversed, &numbered(100)));
+    let (mut partly, mut samples) = (times.to_vec(), numbered(times.len()));
+    assert!(!super::sort_nearly_sorted(&mut partly, &mut samples, 2));
+    assert_eq!(stable(&partly, &samples), stable(&times, &numbered(times.len())));
 }
