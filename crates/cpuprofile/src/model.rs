@@ -256,7 +256,9 @@ impl CpuProfileModel {
                     order.sort_by(by_time);
                 }
                 samples = order.iter().map(|&(_, i)| samples[i]).collect();
-                timestamps = order.iter().map(|&(t, _)| t).collect();
+                // With room for the estimated end (see `raw_times`).
+                timestamps = Vec::with_capacity(order.len() + 1);
+                timestamps.extend(order.iter().map(|&(t, _)| t));
             }
             self.samples = samples;
             for t in &mut timestamps {
@@ -347,11 +349,21 @@ impl CpuProfileModel {
 /// A profile's start and end (in milliseconds, as the model counts them),
 /// and its raw sample timestamps in microseconds: the legacy form's as
 /// written, else the running sum of the time deltas from the start.
+///
+/// The list has room for one more time, the estimated end that
+/// `sort_and_normalize` adds: a list grown by one is copied whole.
 fn raw_times(profile: &RawProfile) -> (Millis, Millis, Option<Vec<f64>>) {
     match profile.legacy {
-        Some(span) => (span.start.to_millis(), span.end.to_millis(), profile.timestamps.clone()),
+        Some(span) => {
+            let timestamps = profile.timestamps.as_ref().map(|times| {
+                let mut copy = Vec::with_capacity(times.len() + 1);
+                copy.extend_from_slice(times);
+                copy
+            });
+            (span.start.to_millis(), span.end.to_millis(), timestamps)
+        }
         None => {
-            let mut ts = Vec::with_capacity(profile.time_deltas.as_ref().map_or(0, Vec::len));
+            let mut ts = Vec::with_capacity(profile.time_deltas.as_ref().map_or(0, Vec::len) + 1);
             let mut last = profile.start_time.0;
             for delta in profile.time_deltas.iter().flatten() {
                 last += delta;
