@@ -811,20 +811,7 @@ fn build_thread_tree(
     if entries.len() > max_nodes {
         return Err(entries.len());
     }
-    entries.sort_by(|a, b| {
-        timeline::compare(
-            &Span {
-                ts: a.ts.0,
-                dur: a.dur().map(|d| d.0),
-                is_profile_call: false,
-            },
-            &Span {
-                ts: b.ts.0,
-                dur: b.dur().map(|d| d.0),
-                is_profile_call: false,
-            },
-        )
-    });
+    entries.sort_by(|a, b| timeline::compare(&a.span(), &b.span()));
     let calls = match profile {
         Some(p) => SamplesIntegrator::new(&p.model, interner, false)
             .build(&entries, max_nodes - entries.len())
@@ -832,14 +819,7 @@ fn build_thread_tree(
         None => Vec::new(),
     };
     let span = |item: Item| match item {
-        Item::Entry(i) => {
-            let e = &entries[i as usize];
-            Span {
-                ts: e.ts.0,
-                dur: e.dur().map(|d| d.0),
-                is_profile_call: false,
-            }
-        }
+        Item::Entry(i) => entries[i as usize].span(),
         Item::Call(i) => {
             let c = &calls[i as usize];
             Span {
