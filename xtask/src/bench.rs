@@ -403,7 +403,7 @@ impl Bench {
              (`xtask/js/plain.mjs`: the file read into one string, `JSON.parse`, `Model.parse` with Meta, \
              Samples, Renderer and the handlers they need; no output), its tracks compared with tracekit's \
              through one untimed run of the conformance oracle (`xtask/js/oracle.mjs`). Runs alternate, \
-             {runs} of each; times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm.\n",
+             {runs} of each; times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm; before each run, `sync` writes the earlier runs' output back to disk, and each run writes a new file.\n",
             trace.json.display(),
             mb(trace.json_size),
             mb(trace.gz_size),
@@ -700,7 +700,8 @@ impl Bench {
             "Traces built from the real one (`{}`, {}) by replicating it: each copy is the recorded \
              session again, later in time and in other processes and threads (timestamps shifted by the \
              trace's span plus a second, process and thread ids offset{shift_note}); \
-             the last copy is cut in time to reach the size. `tracks --format conformance` to a file, \
+             the last copy is cut in time to reach the size. `tracks --format conformance` to a file (the earlier runs' \
+             output written back to disk by `sync` before each run, and a new file each time), \
              median of {runs} runs per size; DevTools where it can load the file (Node cannot make a \
              string of more than 2²⁹−24 characters, about 537 MB).\n",
             trace.json.display(),

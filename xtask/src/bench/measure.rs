@@ -67,6 +67,19 @@ fn rss_split(status_path: &Path) -> Option<(u64, u64, u64)> {
 // is sound.
 #[allow(unsafe_code)]
 pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Run> {
+    // The output of the run before (up to 0.8 GB for the 2 GB trace) is
+    // written back to disk now, not during this run, where the kernel's
+    // writeback would take CPU from it on a 2-core machine; and each run
+    // writes a new file, as a user's run does, rather than over the last
+    // one (ext4 then writes the whole file back as it is closed, and the
+    // 2 GB trace took 4.1-4.4 s against 3.4-3.8 s).
+    let synced = Command::new("sync").status().context("running sync")?;
+    anyhow::ensure!(synced.success(), "sync failed ({synced})");
+    match std::fs::remove_file(stdout) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("removing {}", stdout.display())),
+    }
     let out = File::create(stdout).with_context(|| format!("creating {}", stdout.display()))?;
     let err = File::create(stderr).with_context(|| format!("creating {}", stderr.display()))?;
     cmd.stdin(Stdio::null()).stdout(out).stderr(err);
