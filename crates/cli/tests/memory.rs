@@ -208,9 +208,9 @@ fn whitespace_between_events_is_not_kept() {
 
 /// The command's allocator runs with the settings of `.cargo/config.toml`
 /// (one arena, freed pages given back after 300 ms by a background
-/// thread): without them a 2 GB
-/// trace's peak RSS is half as large again. jemalloc prints the settings
-/// it was built with when asked for its statistics.
+/// thread): without them a 2 GB trace's peak RSS is half as large again.
+/// jemalloc prints the settings it was built with when asked for its
+/// statistics.
 #[cfg(not(target_env = "msvc"))]
 #[test]
 fn the_allocator_has_the_settings_of_the_cargo_config() {

@@ -221,49 +221,36 @@ impl CpuProfileModel {
         };
         // The sorted lists are as long as the timestamps: samples without a
         // timestamp are dropped, timestamps without a sample name no node.
-        if timestamps.windows(2).all(|pair| pair[0] <= pair[1]) {
-            // Already in order (as a profile's samples nearly always are):
-            // the stable sort below would keep them as they are.
-            let mut samples = samples;
-            samples.resize(timestamps.len(), None);
-            self.samples = samples;
-            for t in &mut timestamps {
-                *t = Micros(*t).to_millis().0;
+        let mut samples = samples;
+        samples.resize(timestamps.len(), None);
+        // Without NaN the times are totally ordered, and every stable sort
+        // gives the one same order: an insertion sort in place where the
+        // samples are in order or nearly (a sample out of order is most
+        // often only a few places late), else a merge sort, a large
+        // profile's on all cores where allowed. With a NaN (which compares
+        // equal to everything), only the same algorithm would give the
+        // same order, so the sequential sort keeps it.
+        let totally_ordered = !timestamps.iter().any(|t| t.is_nan());
+        let budget = timestamps.len();
+        if !(totally_ordered && sort_nearly_sorted(&mut timestamps, &mut samples, budget)) {
+            // Each time beside its sample's index: the sort compares times
+            // next to each other in memory, not looked up through indices.
+            let mut order: Vec<(f64, usize)> = timestamps.iter().copied().zip(0..).collect();
+            let by_time =
+                |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
+            if totally_ordered && parallelism == Parallelism::Rayon && order.len() >= PARALLEL_SORT_MIN {
+                order.par_sort_by(by_time);
+            } else {
+                order.sort_by(by_time);
             }
-        } else {
-            let mut samples = samples;
-            samples.resize(timestamps.len(), None);
-            // Without NaN the times are totally ordered, and every stable
-            // sort gives the one same order: an insertion sort in place
-            // where the samples are nearly in order (a sample out of order
-            // is most often only a few places late), else a merge sort,
-            // a large profile's on all cores where allowed. With a NaN
-            // (which compares equal to everything), only the same
-            // algorithm would give the same order, so the sequential sort
-            // keeps it.
-            let totally_ordered = !timestamps.iter().any(|t| t.is_nan());
-            let budget = timestamps.len();
-            if !(totally_ordered && sort_nearly_sorted(&mut timestamps, &mut samples, budget)) {
-                // Each time beside its sample's index: the sort compares
-                // times next to each other in memory, not looked up
-                // through indices.
-                let mut order: Vec<(f64, usize)> = timestamps.iter().copied().zip(0..).collect();
-                let by_time =
-                    |a: &(f64, usize), b: &(f64, usize)| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal);
-                if totally_ordered && parallelism == Parallelism::Rayon && order.len() >= PARALLEL_SORT_MIN {
-                    order.par_sort_by(by_time);
-                } else {
-                    order.sort_by(by_time);
-                }
-                samples = order.iter().map(|&(_, i)| samples[i]).collect();
-                // With room for the estimated end (see `raw_times`).
-                timestamps = Vec::with_capacity(order.len() + 1);
-                timestamps.extend(order.iter().map(|&(t, _)| t));
-            }
-            self.samples = samples;
-            for t in &mut timestamps {
-                *t = Micros(*t).to_millis().0;
-            }
+            samples = order.iter().map(|&(_, i)| samples[i]).collect();
+            // With room for the estimated end (see `raw_times`).
+            timestamps = Vec::with_capacity(order.len() + 1);
+            timestamps.extend(order.iter().map(|&(t, _)| t));
+        }
+        self.samples = samples;
+        for t in &mut timestamps {
+            *t = Micros(*t).to_millis().0;
         }
         if self.samples.len() == timestamps.len() {
             let last = timestamps.last().copied().unwrap_or(0.0);

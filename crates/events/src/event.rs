@@ -314,15 +314,33 @@ fn is_null(b: &[u8], i: usize) -> Option<usize> {
     (&b[i..end] == b"null").then_some(end)
 }
 
+/// The integer of at most 15 digits that `b` starts with, and how many
+/// digits it has: most numbers of a trace are such integers (timestamps,
+/// durations, ids), exact as doubles, read without the general float
+/// parser. `None` when `b` starts with no digit or with more than 15.
+#[inline]
+fn leading_integer(b: &[u8]) -> Option<(f64, usize)> {
+    let mut value = 0u64;
+    let mut digits = 0;
+    // A 16th digit is read only to refuse the number (below 2^64 still).
+    for &d in b.iter().take(16) {
+        if !d.is_ascii_digit() {
+            break;
+        }
+        value = value * 10 + u64::from(d - b'0');
+        digits += 1;
+    }
+    #[allow(clippy::cast_precision_loss)] // below 10^15: exact
+    (1..=15).contains(&digits).then_some((value as f64, digits))
+}
+
 /// A number's text, with no whitespace around it (a scalar as the
 /// scanner cuts it, or a string's content already trimmed).
 fn parse_number(t: &str) -> Option<f64> {
     let digits = t.as_bytes();
-    // Most numbers of a trace are integers of a few digits (timestamps,
-    // ids): exact as doubles, read without the general float parser.
-    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        let value = digits.iter().fold(0u64, |acc, d| acc * 10 + u64::from(d - b'0'));
-        return Some(value as f64);
+    match leading_integer(digits) {
+        Some((value, n)) if n == digits.len() => return Some(value),
+        _ => {}
     }
     match digits.first() {
         Some(b'-' | b'0'..=b'9') => t.parse::<f64>().ok().filter(|x| x.is_finite()),
@@ -352,25 +370,19 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
             )),
         };
     }
-    // The usual number (a timestamp, a duration, an id): an integer of at
-    // most 15 digits, exact as a double, read in the one pass that finds
-    // its end. Anything else is cut out and parsed below.
-    let mut j = i;
-    let mut value = 0u64;
-    while j < b.len() && j - i <= 15 && b[j].is_ascii_digit() {
-        value = value * 10 + u64::from(b[j] - b'0');
-        j += 1;
-    }
-    if (1..=15).contains(&(j - i)) && j < b.len() && !scan::is_scalar_byte(b[j]) {
-        #[allow(clippy::cast_precision_loss)] // below 10^15: exact
-        let value = value as f64;
-        return Ok((
-            Some(Number {
-                value,
-                was_string: false,
-            }),
-            j,
-        ));
+    // The usual number, read in the one pass that finds its end; anything
+    // else is cut out and parsed below.
+    if let Some((value, digits)) = leading_integer(&b[i..]) {
+        let end = i + digits;
+        if b.get(end).is_some_and(|&c| !scan::is_scalar_byte(c)) {
+            return Ok((
+                Some(Number {
+                    value,
+                    was_string: false,
+                }),
+                end,
+            ));
+        }
     }
     let end = scalar_end(b, i);
     if end == b.len() {

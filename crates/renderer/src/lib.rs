@@ -56,7 +56,8 @@ pub(crate) struct Entry {
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 40);
 
-/// An [`Entry`]'s flags.
+/// An [`Entry`]'s flags: it has a duration; its sample trace id is a
+/// number; it is a string.
 const HAS_DUR_FLAG: u8 = 1;
 const TRACE_ID_NUM: u8 = 2;
 const TRACE_ID_STR: u8 = 4;
