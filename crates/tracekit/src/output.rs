@@ -455,7 +455,14 @@ fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
 /// Writes the `processes` array shared by the JSON formats: each process
 /// with its threads, each thread with its nodes under `nodes_key`, each
 /// node written by `write_node`, given what `prepare` made of its thread
-/// once.
+/// once. What `out` holds is written first; what follows the array is
+/// left in `out`.
+///
+/// The array is laid out first as [`Segment`]s, then formatted: with
+/// [`Parallelism::Rayon`] and every node kept, a window of segments at a
+/// time on all cores, while this thread writes the window before (so
+/// that memory stays bounded and the output is the same on any number of
+/// cores); else one after the other, in pieces of about a megabyte.
 #[allow(clippy::too_many_arguments)]
 fn write_processes<P: Sync>(
     out: &mut String,
@@ -467,100 +474,165 @@ fn write_processes<P: Sync>(
     prepare: impl Fn(&ThreadTrack) -> P,
     write_node: impl Fn(&mut String, &P, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
-    let interner = &analysis.strings;
+    let (segments, after) = lay_out_processes(analysis, filter, nodes_key, with_kept_flag);
+    let prepared: Vec<P> = segments
+        .iter()
+        .filter(|segment| segment.nodes.start == 0)
+        .map(|segment| prepare(segment.track))
+        .collect();
     let origin = analysis.bounds.min;
+    let format = |out: &mut String,
+                  segment: &Segment<'_>,
+                  flush: &mut dyn FnMut(&mut String) -> io::Result<()>|
+     -> io::Result<()> {
+        out.push_str(&segment.before);
+        let (track, prepared, range) = (segment.track, &prepared[segment.track_index], segment.nodes.clone());
+        if filter.keeps_every_node() {
+            for (i, node) in track.nodes[range.clone()].iter().enumerate() {
+                if range.start + i > 0 {
+                    out.push(',');
+                }
+                write_node(out, prepared, track, node);
+                flush(out)?;
+            }
+        } else {
+            for (i, node) in filter.nodes(track, origin).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_node(out, prepared, track, node);
+                flush(out)?;
+            }
+        }
+        Ok(())
+    };
+    if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() {
+        use rayon::prelude::*;
+        w.write_all(out.as_bytes())?;
+        out.clear();
+        let format_window = |window: &[Segment<'_>]| -> Vec<String> {
+            window
+                .par_iter()
+                .map(|segment| {
+                    let mut text = String::with_capacity(segment.before.len() + segment.nodes.len() * 64);
+                    // A segment is small: nothing to flush on the way.
+                    let _ = format(&mut text, segment, &mut |_| Ok(()));
+                    text
+                })
+                .collect()
+        };
+        let mut windows = segments.chunks(WINDOW_SEGMENTS);
+        let mut formatted = windows.next().map(format_window);
+        while let Some(pieces) = formatted {
+            let next = windows.next();
+            let write = || pieces.iter().try_for_each(|piece| w.write_all(piece.as_bytes()));
+            let (next, written) = join_here(|| next.map(format_window), write);
+            written?;
+            formatted = next;
+        }
+    } else {
+        for segment in &segments {
+            format(out, segment, &mut |out| flush_if_large(out, w))?;
+        }
+    }
+    out.push_str(&after);
+    Ok(())
+}
+
+/// Nodes formatted as one piece on the pool: about a megabyte of text.
+const SEGMENT_NODES: usize = 1 << 14;
+
+/// Segments formatted at a time on the pool (about 4 MB of text).
+const WINDOW_SEGMENTS: usize = 4;
+
+/// A stretch of the `processes` array: the text before some nodes of a
+/// track (the end of the track before, the headers of the processes and
+/// threads that start here), then those nodes.
+struct Segment<'a> {
+    /// The text before the nodes.
+    before: String,
+    /// The track the nodes are of.
+    track: &'a ThreadTrack,
+    /// Its place among the tracks written (for what `prepare` made of it).
+    track_index: usize,
+    /// Which of its nodes, before the filter (a filtered track is one
+    /// segment).
+    nodes: std::ops::Range<usize>,
+}
+
+/// The `processes` array as segments, in order, and the text after the
+/// last of them. A track whose every node is kept is cut every
+/// [`SEGMENT_NODES`] nodes.
+fn lay_out_processes<'a>(
+    analysis: &'a Analysis,
+    filter: &Filter,
+    nodes_key: &str,
+    with_kept_flag: bool,
+) -> (Vec<Segment<'a>>, String) {
+    let interner = &analysis.strings;
     let kept = filter.kept_threads(analysis);
-    out.push('[');
+    let mut segments = Vec::new();
+    let mut text = String::from("[");
+    let mut track_index = 0;
     for (pi, (pid, process)) in processes(analysis).enumerate() {
         if pi > 0 {
-            out.push(',');
+            text.push(',');
         }
-        out.push_str("{\"pid\":");
-        pid.write_json(out, interner);
-        out.push_str(",\"url\":");
+        text.push_str("{\"pid\":");
+        pid.write_json(&mut text, interner);
+        text.push_str(",\"url\":");
         match process.url {
-            Some(url) => write_json_string(out, interner.resolve(url)),
-            None => out.push_str("null"),
+            Some(url) => write_json_string(&mut text, interner.resolve(url)),
+            None => text.push_str("null"),
         }
-        let _ = write!(out, ",\"isOnMainFrame\":{}", process.is_on_main_frame);
+        let _ = write!(text, ",\"isOnMainFrame\":{}", process.is_on_main_frame);
         if with_kept_flag {
-            let _ = write!(out, ",\"keptByDevTools\":{}", process.kept_by_devtools);
+            let _ = write!(text, ",\"keptByDevTools\":{}", process.kept_by_devtools);
         }
-        out.push_str(",\"threads\":[");
+        text.push_str(",\"threads\":[");
         let mut first_thread = true;
         for (tid, track) in &process.threads {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
             }
             if !first_thread {
-                out.push(',');
+                text.push(',');
             }
             first_thread = false;
-            out.push_str("{\"tid\":");
-            tid.write_json(out, interner);
-            out.push_str(",\"name\":");
+            text.push_str("{\"tid\":");
+            tid.write_json(&mut text, interner);
+            text.push_str(",\"name\":");
             match &track.name {
-                Some(name) => write_json_string(out, name),
-                None => out.push_str("null"),
+                Some(name) => write_json_string(&mut text, name),
+                None => text.push_str("null"),
             }
-            let _ = write!(out, ",\"{nodes_key}\":[");
-            let prepared = prepare(track);
-            if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() && track.nodes.len() > 1 << 16 {
-                // Pieces of the track formatted on all cores, a window at a
-                // time so that memory stays bounded, and written in order:
-                // this thread writes a window (to a file, the kernel's copy
-                // takes a while) while the pool formats the next.
-                use rayon::prelude::*;
-                let format = |window: &[TrackNode]| -> Vec<String> {
-                    window
-                        .par_chunks(1 << 13)
-                        .map(|nodes| {
-                            let mut text = String::with_capacity(nodes.len() * 64);
-                            for (ni, node) in nodes.iter().enumerate() {
-                                if ni > 0 {
-                                    text.push(',');
-                                }
-                                write_node(&mut text, &prepared, track, node);
-                            }
-                            text
-                        })
-                        .collect()
-                };
-                let mut windows = track.nodes.chunks(1 << 18);
-                let mut formatted = windows.next().map(format);
-                let mut first = true;
-                while let Some(pieces) = formatted {
-                    let next = windows.next();
-                    let write = || -> io::Result<()> {
-                        for piece in &pieces {
-                            if !first {
-                                out.push(',');
-                            }
-                            first = false;
-                            out.push_str(piece);
-                            flush_if_large(out, w)?;
-                        }
-                        Ok(())
-                    };
-                    let (next, written) = join_here(|| next.map(format), write);
-                    written?;
-                    formatted = next;
-                }
-            } else {
-                for (ni, node) in filter.nodes(track, origin).enumerate() {
-                    if ni > 0 {
-                        out.push(',');
-                    }
-                    write_node(out, &prepared, track, node);
-                    flush_if_large(out, w)?;
+            let _ = write!(text, ",\"{nodes_key}\":[");
+            // A track whose every node is kept is cut every SEGMENT_NODES
+            // nodes; a filtered one (what it keeps is known only as it is
+            // walked) is one segment, as is a track with no node.
+            let len = track.nodes.len();
+            let step = if filter.keeps_every_node() { SEGMENT_NODES } else { len.max(1) };
+            let mut start = 0;
+            loop {
+                let end = (start + step).min(len);
+                segments.push(Segment {
+                    before: std::mem::take(&mut text),
+                    track,
+                    track_index,
+                    nodes: start..end,
+                });
+                start = end;
+                if start == len {
+                    break;
                 }
             }
-            out.push_str("]}");
+            track_index += 1;
+            text.push_str("]}");
         }
-        out.push_str("]}");
+        text.push_str("]}");
     }
-    out.push(']');
-    Ok(())
+    text.push(']');
+    (segments, text)
 }
 
 /// The deepest level the text format shows by indentation alone.

@@ -235,3 +235,52 @@ fn a_long_track_is_written_the_same_on_all_cores() {
     let parallel = pool.install(|| write(Parallelism::Rayon));
     assert!(sequential == parallel);
 }
+
+/// Tracks of many sizes in several processes (a node, exactly a piece of
+/// text formatted at once, a node more, several windows' worth), and the
+/// recorded fixtures: both JSON formats are written the same on all cores
+/// (pieces of every thread formatted on the pool, the headers between
+/// them in place) as on one.
+#[test]
+fn threads_of_every_size_are_written_the_same_on_all_cores() {
+    use std::fmt::Write as _;
+    let mut text = String::from("[");
+    let sizes = [1u64, 1 << 14, (1 << 14) + 1, 3, 70_000, 5];
+    for (k, &size) in sizes.iter().enumerate() {
+        let (pid, tid) = (k / 2 + 1, k + 10);
+        write!(
+            text,
+            r#"{{"name":"thread_name","ph":"M","pid":{pid},"tid":{tid},"args":{{"name":"T{k}"}}}},"#
+        )
+        .unwrap();
+        for i in 0..size {
+            write!(
+                text,
+                r#"{{"name":"e{}","cat":"c","ph":"X","ts":{},"dur":2,"pid":{pid},"tid":{tid}}},"#,
+                i % 5,
+                i * 3
+            )
+            .unwrap();
+        }
+    }
+    text.push_str(r#"{"name":"End","ph":"I","ts":1,"pid":1,"tid":10}]"#);
+    let mut inputs = vec![text.into_bytes()];
+    inputs.extend(recorded_fixtures().iter().map(|path| std::fs::read(path).unwrap()));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    for input in inputs {
+        let analysis = tracekit::analyze_bytes(&input, &AnalyzeOptions::default()).unwrap();
+        let write = |parallelism: Parallelism| {
+            let filter = tracekit::output::Filter {
+                parallelism,
+                ..Default::default()
+            };
+            let (mut conformance, mut json) = (Vec::new(), Vec::new());
+            tracekit::output::write_conformance(&analysis, &filter, &mut conformance).unwrap();
+            tracekit::output::write_json(&analysis, &filter, &mut json).unwrap();
+            (conformance, json)
+        };
+        let sequential = write(Parallelism::Sequential);
+        assert!(sequential.0.len() > 100, "something is written");
+        assert!(sequential == pool.install(|| write(Parallelism::Rayon)));
+    }
+}
