@@ -294,7 +294,19 @@ impl SamplesHandler {
         };
         let built: Vec<_> = match cx.options.parallelism {
             Parallelism::Sequential => chosen_profiles.into_iter().map(build).collect(),
-            Parallelism::Rayon => chosen_profiles.into_par_iter().map(build).collect(),
+            Parallelism::Rayon => {
+                // Biggest first, so that no core is left with a big profile
+                // to build alone at the end; then back in order.
+                let mut by_size: Vec<_> = chosen_profiles.into_iter().enumerate().collect();
+                by_size.sort_by_key(|(_, (.., pending))| std::cmp::Reverse(pending.chunks.sample_count));
+                let mut built: Vec<_> = by_size
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .map(|(order, profile)| (order, build(profile)))
+                    .collect();
+                built.sort_unstable_by_key(|(order, _)| *order);
+                built.into_iter().map(|(_, profile)| profile).collect()
+            }
         };
         for (pid, tid, profile_id, model, model_diag) in built {
             // In the order a sequential build gives them.

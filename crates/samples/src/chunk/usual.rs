@@ -214,6 +214,33 @@ mod tests {
         }
     }
 
+    /// Integers of 1 to 20 digits (leading 1, 9 or 0, with and without a
+    /// minus), after other numbers or first: read as serde reads them,
+    /// or left to it.
+    #[test]
+    fn integers_of_any_length_read_as_serde_reads_them() {
+        let mut taken = 0;
+        for digits in 1..=20u8 {
+            for lead in [b'1', b'9', b'0'] {
+                let number: String = std::iter::once(char::from(lead))
+                    .chain((1..digits).map(|k| char::from(b'0' + k * 7 % 10)))
+                    .collect();
+                for sign in ["", "-"] {
+                    for before in 0..9 {
+                        let ones = "1,".repeat(before);
+                        let text = format!(
+                            r#"{{"data":{{"cpuProfile":{{"samples":[{ones}{sign}{number},{sign}{number}]}},"timeDeltas":[{ones}{sign}{number}]}}}}"#
+                        );
+                        taken += usize::from(agrees(&text));
+                    }
+                }
+            }
+        }
+        // Taken: up to 15 digits (the time deltas' limit), leading 1 or 9
+        // with either sign, and the lone zero.
+        assert_eq!(taken, 15 * 2 * 2 * 9 + 9);
+    }
+
     /// Every text one byte away from a usual chunk (a byte left out, or
     /// replaced by one that matters to JSON): the fast reading takes it
     /// only to make what serde makes.
