@@ -370,26 +370,8 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
             )),
         };
     }
-    // The usual number, read in the one pass that finds its end; anything
-    // else is cut out and parsed below.
-    if let Some((value, digits)) = leading_integer(&b[i..]) {
-        let end = i + digits;
-        if b.get(end).is_some_and(|&c| !scan::is_scalar_byte(c)) {
-            return Ok((
-                Some(Number {
-                    value,
-                    was_string: false,
-                }),
-                end,
-            ));
-        }
-    }
-    let end = scalar_end(b, i);
-    if end == b.len() {
-        return Err(ReadError::End);
-    }
-    match parse_number(&text[i..end]) {
-        Some(value) => Ok((
+    match plain_number(text, i)? {
+        Some((value, end)) => Ok((
             Some(Number {
                 value,
                 was_string: false,
@@ -398,6 +380,24 @@ fn read_number(text: &str, i: usize, key: &str) -> Result<(Option<Number>, usize
         )),
         None => Err(bad(i, format!("invalid value for {key}, expected a number"))),
     }
+}
+
+/// The number written at `i` (not in a string) and the offset past it;
+/// `None` when what is there is not a number. The usual number is read in
+/// the one pass that finds its end; anything else is cut out and parsed.
+fn plain_number(text: &str, i: usize) -> Result<Option<(f64, usize)>, ReadError> {
+    let b = text.as_bytes();
+    if let Some((value, digits)) = leading_integer(&b[i..]) {
+        let end = i + digits;
+        if b.get(end).is_some_and(|&c| !scan::is_scalar_byte(c)) {
+            return Ok(Some((value, end)));
+        }
+    }
+    let end = scalar_end(b, i);
+    if end == b.len() {
+        return Err(ReadError::End);
+    }
+    Ok(parse_number(&text[i..end]).map(|value| (value, end)))
 }
 
 fn read_text<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<Cow<'a, str>>, usize), ReadError> {
@@ -421,12 +421,8 @@ fn read_id<'a>(text: &'a str, i: usize, key: &str) -> Result<(Option<IdJson<'a>>
         let (s, end) = read_string(text, i)?;
         return Ok((Some(IdJson::Str(s)), end));
     }
-    let end = scalar_end(b, i);
-    if end == b.len() {
-        return Err(ReadError::End);
-    }
-    match parse_number(&text[i..end]) {
-        Some(x) => Ok((Some(IdJson::Num(x)), end)),
+    match plain_number(text, i)? {
+        Some((x, end)) => Ok((Some(IdJson::Num(x)), end)),
         None => Err(bad(i, format!("invalid type for {key}, expected a number or a string"))),
     }
 }
