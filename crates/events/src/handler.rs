@@ -178,6 +178,33 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
     Ok(sink.seen as usize)
 }
 
+/// `work` done on each item, in parallel with [`Parallelism::Rayon`]
+/// (one item a task, the biggest by `size` first, so that no core is left
+/// with a big one alone at the end), else in order; the results in the
+/// items' order either way.
+pub fn map_biggest_first<T: Send, R: Send>(
+    items: Vec<T>,
+    parallelism: Parallelism,
+    size: impl Fn(&T) -> usize,
+    work: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    match parallelism {
+        Parallelism::Sequential => items.into_iter().map(work).collect(),
+        Parallelism::Rayon => {
+            let mut by_size: Vec<(usize, T)> = items.into_iter().enumerate().collect();
+            by_size.sort_by_key(|(_, item)| std::cmp::Reverse(size(item)));
+            let mut done: Vec<(usize, R)> = by_size
+                .into_par_iter()
+                .with_max_len(1)
+                .map(|(order, item)| (order, work(item)))
+                .collect();
+            done.sort_unstable_by_key(|(order, _)| *order);
+            done.into_iter().map(|(_, result)| result).collect()
+        }
+    }
+}
+
 /// Runs `on_pool` on rayon's pool while `here` runs on this thread, and
 /// returns both results. Unlike `rayon::join`, `here` need not be `Send`
 /// (a caller's reader, a writer), and it is not stolen by another
@@ -200,4 +227,38 @@ where
     });
     // The scope returns only once the work it spawned is done.
     (pooled.expect("in_place_scope waits for its spawned work"), here)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// The results come in the items' order; on the pool the work starts
+    /// with the biggest (one thread: in that order exactly).
+    #[test]
+    fn work_goes_biggest_first_and_results_come_in_order() {
+        let items = vec![3usize, 10, 1, 7, 7, 2];
+        let started = Mutex::new(Vec::new());
+        let work = |x: usize| {
+            started.lock().unwrap().push(x);
+            x * 100
+        };
+        let expected: Vec<usize> = items.iter().map(|x| x * 100).collect();
+        assert_eq!(
+            map_biggest_first(items.clone(), Parallelism::Sequential, |x| *x, work),
+            expected
+        );
+        assert_eq!(*started.lock().unwrap(), items);
+        started.lock().unwrap().clear();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let on_pool = pool.install(|| map_biggest_first(items.clone(), Parallelism::Rayon, |x| *x, work));
+        assert_eq!(on_pool, expected);
+        assert_eq!(*started.lock().unwrap(), [10, 7, 7, 3, 2, 1]);
+        let three = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        assert_eq!(
+            three.install(|| map_biggest_first(items, Parallelism::Rayon, |x| *x, work)),
+            expected
+        );
+    }
 }

@@ -14,11 +14,10 @@ pub mod timeline;
 pub mod view_args;
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use tracekit_cpuprofile::CallFrame;
 use tracekit_events::{
-    names, Context, Diagnostics, Event, EventIndex, Handler, Id, Interner, LoadError, Micros, Parallelism, Phase,
-    SampleTraceId, Sym,
+    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Interner, LoadError, Micros,
+    Parallelism, Phase, SampleTraceId, Sym,
 };
 use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_samples::{SamplesData, ThreadProfile};
@@ -668,22 +667,9 @@ fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<Bui
         })
     };
     let threads: Vec<(Id, Id)> = jobs.iter().map(|j| (j.pid, j.tid)).collect();
-    let built: Vec<Result<BuiltThread, usize>> = match parallelism {
-        Parallelism::Sequential => jobs.into_iter().map(build).collect(),
-        Parallelism::Rayon => {
-            // The biggest threads first (a trace's main thread can take
-            // longer than all the others together), then back in order.
-            let mut jobs: Vec<(usize, ThreadJob)> = jobs.into_iter().enumerate().collect();
-            jobs.sort_by_key(|(_, job)| std::cmp::Reverse(job.entries.len()));
-            let mut built: Vec<(usize, Result<BuiltThread, usize>)> = jobs
-                .into_par_iter()
-                .with_max_len(1)
-                .map(|(index, job)| (index, build(job)))
-                .collect();
-            built.sort_by_key(|(index, _)| *index);
-            built.into_iter().map(|(_, thread)| thread).collect()
-        }
-    };
+    // The biggest threads first: a trace's main thread can take longer
+    // than all the others together.
+    let built = map_biggest_first(jobs, parallelism, |job| job.entries.len(), build);
     let mut done = Vec::with_capacity(built.len());
     for ((pid, tid), result) in threads.into_iter().zip(built) {
         match result {

@@ -17,7 +17,9 @@ use std::collections::VecDeque;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use tracekit_cpuprofile::{CpuProfileModel, RawProfile, TraceIdKey};
-use tracekit_events::{names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip};
+use tracekit_events::{
+    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip,
+};
 
 pub use tree::{profile_only_tree, ProfileTreeNode};
 
@@ -292,22 +294,12 @@ impl SamplesHandler {
             let model = CpuProfileModel::with_parallelism(pending.stitched(), &mut diag, parallelism);
             (pid, tid, profile_id, model, diag)
         };
-        let built: Vec<_> = match cx.options.parallelism {
-            Parallelism::Sequential => chosen_profiles.into_iter().map(build).collect(),
-            Parallelism::Rayon => {
-                // Biggest first, so that no core is left with a big profile
-                // to build alone at the end; then back in order.
-                let mut by_size: Vec<_> = chosen_profiles.into_iter().enumerate().collect();
-                by_size.sort_by_key(|(_, (.., pending))| std::cmp::Reverse(pending.chunks.sample_count));
-                let mut built: Vec<_> = by_size
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .map(|(order, profile)| (order, build(profile)))
-                    .collect();
-                built.sort_unstable_by_key(|(order, _)| *order);
-                built.into_iter().map(|(_, profile)| profile).collect()
-            }
-        };
+        let built = map_biggest_first(
+            chosen_profiles,
+            parallelism,
+            |(.., pending)| pending.chunks.sample_count,
+            build,
+        );
         for (pid, tid, profile_id, model, model_diag) in built {
             // In the order a sequential build gives them.
             diag.merge(model_diag);

@@ -611,7 +611,11 @@ fn lay_out_processes<'a>(
             // nodes; a filtered one (what it keeps is known only as it is
             // walked) is one segment, as is a track with no node.
             let len = track.nodes.len();
-            let step = if filter.keeps_every_node() { SEGMENT_NODES } else { len.max(1) };
+            let step = if filter.keeps_every_node() {
+                SEGMENT_NODES
+            } else {
+                len.max(1)
+            };
             let mut start = 0;
             loop {
                 let end = (start + step).min(len);
