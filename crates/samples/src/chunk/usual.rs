@@ -23,7 +23,6 @@ pub(super) fn parse(text: &str) -> Option<ParsedChunk> {
         source: None,
     };
     let b = text.as_bytes();
-    let mut scratch = Vec::new();
     let end = walk_object(text, skip_ws(b, 0), |key, value| match key {
         "data" => walk_object(text, value, |key, value| match key {
             "cpuProfile" => walk_object(text, value, |key, value| match key {
@@ -32,7 +31,10 @@ pub(super) fn parse(text: &str) -> Option<ParsedChunk> {
                     chunk.nodes = nodes;
                     Some(end)
                 }
-                "samples" => int_array(b, value, 18, &mut chunk.samples),
+                "samples" => {
+                    chunk.samples.reserve_exact(count_numbers(b, value));
+                    int_array(b, value, 18, |id| chunk.samples.push(id))
+                }
                 "trace_ids" => {
                     let (ids, end) = with_serde::<TraceIds>(text, value)?;
                     chunk.trace_ids = Some(ids.0);
@@ -43,16 +45,11 @@ pub(super) fn parse(text: &str) -> Option<ParsedChunk> {
             "timeDeltas" => {
                 // Integers of at most 15 digits: exact as doubles, as
                 // serde makes them.
-                let end = int_array(b, value, 15, &mut scratch)?;
-                chunk.time_deltas = scratch.drain(..).map(|d| d as f64).collect();
-                Some(end)
+                chunk.time_deltas.reserve_exact(count_numbers(b, value));
+                int_array(b, value, 15, |delta| chunk.time_deltas.push(delta as f64))
             }
-            "lines" | "columns" => {
-                // Not kept: only checked, as serde checks what it skips.
-                let end = int_array(b, value, 18, &mut scratch);
-                scratch.clear();
-                end
-            }
+            // Not kept: only checked, as serde checks what it skips.
+            "lines" | "columns" => int_array(b, value, 18, |_| {}),
             "source" => {
                 let (source, end) = with_serde::<String>(text, value)?;
                 chunk.source = Some(source);
@@ -105,10 +102,20 @@ fn walk_object<'t>(text: &'t str, open: usize, mut read: impl FnMut(&'t str, usi
     }
 }
 
+/// How many numbers the array at `start` holds (its commas, plus one),
+/// counted before it is read so that its list is made at its size at
+/// once: grown as it was read, a list was copied at each doubling. A hint
+/// only: [`int_array`] checks the array.
+fn count_numbers(b: &[u8], start: usize) -> usize {
+    let rest = b.get(start..).unwrap_or_default();
+    let end = memchr::memchr(b']', rest).unwrap_or(rest.len());
+    rest[..end].iter().filter(|&&c| c == b',').count() + 1
+}
+
 /// A JSON array of integers (no sign on a zero, no fraction, no exponent,
-/// no leading zero, at most `max_digits` digits) at `start`, appended to
-/// `out`; the offset past the array.
-fn int_array(b: &[u8], start: usize, max_digits: usize, out: &mut Vec<i64>) -> Option<usize> {
+/// no leading zero, at most `max_digits` digits) at `start`, each handed
+/// to `push`; the offset past the array.
+fn int_array(b: &[u8], start: usize, max_digits: usize, mut push: impl FnMut(i64)) -> Option<usize> {
     if b.get(start) != Some(&b'[') {
         return None;
     }
@@ -133,7 +140,7 @@ fn int_array(b: &[u8], start: usize, max_digits: usize, out: &mut Vec<i64>) -> O
         if digits == 0 || leading_zero || (negative && value == 0) || matches!(b.get(j), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        out.push(if negative { -value } else { value });
+        push(if negative { -value } else { value });
         i = skip_ws(b, j);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
