@@ -474,43 +474,41 @@ fn write_processes<P: Sync>(
     prepare: impl Fn(&ThreadTrack) -> P,
     write_node: impl Fn(&mut String, &P, &ThreadTrack, &TrackNode) + Sync,
 ) -> io::Result<()> {
-    let (segments, after) = lay_out_processes(analysis, filter, nodes_key, with_kept_flag);
-    let prepared: Vec<P> = segments
-        .iter()
-        .filter(|segment| segment.nodes.start == 0)
-        .map(|segment| prepare(segment.track))
-        .collect();
+    let Layout {
+        tracks,
+        segments,
+        after,
+    } = lay_out_processes(analysis, filter, nodes_key, with_kept_flag);
+    let prepared: Vec<P> = tracks.iter().map(|track| prepare(track)).collect();
     let origin = analysis.bounds.min;
-    let format = |out: &mut String,
-                  segment: &Segment<'_>,
-                  flush: &mut dyn FnMut(&mut String) -> io::Result<()>|
-     -> io::Result<()> {
-        out.push_str(&segment.before);
-        let (track, prepared, range) = (segment.track, &prepared[segment.track_index], segment.nodes.clone());
-        if filter.keeps_every_node() {
-            for (i, node) in track.nodes[range.clone()].iter().enumerate() {
-                if range.start + i > 0 {
-                    out.push(',');
+    let format =
+        |out: &mut String, segment: &Segment, flush: &mut dyn FnMut(&mut String) -> io::Result<()>| -> io::Result<()> {
+            out.push_str(&segment.before);
+            let (track, prepared, range) = (tracks[segment.track], &prepared[segment.track], segment.nodes.clone());
+            if filter.keeps_every_node() {
+                for (i, node) in track.nodes[range.clone()].iter().enumerate() {
+                    if range.start + i > 0 {
+                        out.push(',');
+                    }
+                    write_node(out, prepared, track, node);
+                    flush(out)?;
                 }
-                write_node(out, prepared, track, node);
-                flush(out)?;
-            }
-        } else {
-            for (i, node) in filter.nodes(track, origin).enumerate() {
-                if i > 0 {
-                    out.push(',');
+            } else {
+                for (i, node) in filter.nodes(track, origin).enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_node(out, prepared, track, node);
+                    flush(out)?;
                 }
-                write_node(out, prepared, track, node);
-                flush(out)?;
             }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() {
         use rayon::prelude::*;
         w.write_all(out.as_bytes())?;
         out.clear();
-        let format_window = |window: &[Segment<'_>]| -> Vec<String> {
+        let format_window = |window: &[Segment]| -> Vec<String> {
             window
                 .par_iter()
                 .map(|segment| {
@@ -545,35 +543,34 @@ const SEGMENT_NODES: usize = 1 << 14;
 /// Segments formatted at a time on the pool (about 4 MB of text).
 const WINDOW_SEGMENTS: usize = 4;
 
+/// The `processes` array, laid out: the tracks written, in order; the
+/// array as segments; and the text after the last segment.
+struct Layout<'a> {
+    tracks: Vec<&'a ThreadTrack>,
+    segments: Vec<Segment>,
+    after: String,
+}
+
 /// A stretch of the `processes` array: the text before some nodes of a
 /// track (the end of the track before, the headers of the processes and
 /// threads that start here), then those nodes.
-struct Segment<'a> {
+struct Segment {
     /// The text before the nodes.
     before: String,
-    /// The track the nodes are of.
-    track: &'a ThreadTrack,
-    /// Its place among the tracks written (for what `prepare` made of it).
-    track_index: usize,
+    /// The track the nodes are of: its place in [`Layout::tracks`].
+    track: usize,
     /// Which of its nodes, before the filter (a filtered track is one
     /// segment).
     nodes: std::ops::Range<usize>,
 }
 
-/// The `processes` array as segments, in order, and the text after the
-/// last of them. A track whose every node is kept is cut every
-/// [`SEGMENT_NODES`] nodes.
-fn lay_out_processes<'a>(
-    analysis: &'a Analysis,
-    filter: &Filter,
-    nodes_key: &str,
-    with_kept_flag: bool,
-) -> (Vec<Segment<'a>>, String) {
+/// The `processes` array as segments, in order. A track whose every node
+/// is kept is cut every [`SEGMENT_NODES`] nodes.
+fn lay_out_processes<'a>(analysis: &'a Analysis, filter: &Filter, nodes_key: &str, with_kept_flag: bool) -> Layout<'a> {
     let interner = &analysis.strings;
     let kept = filter.kept_threads(analysis);
-    let mut segments = Vec::new();
+    let (mut tracks, mut segments) = (Vec::new(), Vec::new());
     let mut text = String::from("[");
-    let mut track_index = 0;
     for (pi, (pid, process)) in processes(analysis).enumerate() {
         if pi > 0 {
             text.push(',');
@@ -621,8 +618,7 @@ fn lay_out_processes<'a>(
                 let end = (start + step).min(len);
                 segments.push(Segment {
                     before: std::mem::take(&mut text),
-                    track,
-                    track_index,
+                    track: tracks.len(),
                     nodes: start..end,
                 });
                 start = end;
@@ -630,13 +626,17 @@ fn lay_out_processes<'a>(
                     break;
                 }
             }
-            track_index += 1;
+            tracks.push(track);
             text.push_str("]}");
         }
         text.push_str("]}");
     }
     text.push(']');
-    (segments, text)
+    Layout {
+        tracks,
+        segments,
+        after: text,
+    }
 }
 
 /// The deepest level the text format shows by indentation alone.
