@@ -10,7 +10,9 @@
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput.
-//! - Threads: tracekit's output with `--threads 1` and `--threads 2`.
+//! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
+//!   two `--threads 1` runs at once (what the machine's two cores give two
+//!   independent runs: the most `--threads 2` could be given).
 //! - Scaling table (`--scaling` alone, `--all` with the others): traces of
 //!   50 MB to 2 GB made by replicating the real one (see `replicate.rs`),
 //!   tracekit on each and DevTools on those it can load.
@@ -600,6 +602,10 @@ impl Bench {
     fn threads_table(&self, trace: &Trace, runs: usize, default: &Summary, reference: &Path) -> anyhow::Result<String> {
         let counts = [1usize, 2];
         let mut measured: Vec<(Vec<Run>, Result<(), u64>)> = counts.iter().map(|_| (Vec::new(), Ok(()))).collect();
+        // Two `--threads 1` runs at once, per round: their walls, and
+        // whether both outputs were the reference's.
+        let mut pairs: Vec<(Run, Run)> = Vec::new();
+        let mut pairs_same: Result<(), u64> = Ok(());
         for _ in 0..runs {
             for (i, n) in counts.iter().enumerate() {
                 let flag = n.to_string();
@@ -618,6 +624,11 @@ impl Bench {
                     measured[i].1 = same_bytes(reference, &out)?;
                 }
             }
+            let (a, b) = self.run_pair(trace)?;
+            pairs_same = pairs_same
+                .and(same_bytes(reference, &a.1)?)
+                .and(same_bytes(reference, &b.1)?);
+            pairs.push((a.0, b.0));
         }
         let verdict = |r: &Result<(), u64>| match r {
             Ok(()) => "byte-identical".to_owned(),
@@ -629,7 +640,9 @@ impl Bench {
         writeln!(
             md,
             "Same JSON input, `tracks --format conformance --threads N`, median of {runs} runs; \
-             output compared with the default run's.\n"
+             output compared with the default run's. The last row is two `--threads 1` runs started \
+             together, in the same rounds: how much the machine's two cores give two independent runs \
+             of the same work, the most `--threads 2` could be given.\n"
         )?;
         writeln!(md, "| threads | wall time | CPU time | peak RSS | output |")?;
         writeln!(md, "|---|---:|---:|---:|---|")?;
@@ -646,12 +659,67 @@ impl Bench {
         }
         writeln!(
             md,
-            "| default ({cores} cores) | {} s | {} s | {} | (reference) |\n",
+            "| default ({cores} cores) | {} s | {} s | {} | (reference) |",
             secs(default.wall),
             secs(default.cpu),
             mb(default.max_rss)
         )?;
+        // A pair is done when its slower run is.
+        let pair_wall = measure::median(pairs.iter().map(|(a, b)| a.wall.max(b.wall)));
+        let pair_runs: Vec<Run> = pairs.iter().flat_map(|(a, b)| [a.clone(), b.clone()]).collect();
+        let pair = summarize(&pair_runs);
+        writeln!(
+            md,
+            "| two `--threads 1` at once | {} s (each: {} s) | {} s each | {} each | {} |\n",
+            secs(pair_wall),
+            secs(pair.wall),
+            secs(pair.cpu),
+            mb(pair.max_rss),
+            verdict(&pairs_same)
+        )?;
+        let one = summarize(&measured[0].0).wall.as_secs_f64();
+        let two = summarize(&measured[1].0).wall.as_secs_f64();
+        let speedup = one / two;
+        // Two runs' work in the pair's time, against one run's alone.
+        let machine = 2.0 * one / pair_wall.as_secs_f64();
+        writeln!(
+            md,
+            "- `--threads 2` against `--threads 1`: **{speedup:.2}x**.\n\
+             - The machine, two runs at once against one alone (2 x {} s / {} s): **{machine:.2}x**; \
+             `--threads 2` gets {:.0}% of it.\n",
+            secs(summarize(&measured[0].0).wall),
+            secs(pair_wall),
+            100.0 * speedup / machine
+        )?;
         Ok(md)
+    }
+
+    /// Two `--threads 1` runs of the bench trace at once, each measured on
+    /// its own; their runs and outputs.
+    fn run_pair(&self, trace: &Trace) -> anyhow::Result<((Run, PathBuf), (Run, PathBuf))> {
+        let files = |name: &str| {
+            (
+                self.work.join(format!("{name}.out")),
+                self.work.join(format!("{name}.err")),
+            )
+        };
+        let (out_a, err_a) = files("threads-pair-a");
+        let (out_b, err_b) = files("threads-pair-b");
+        let mut a = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
+        let mut b = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
+        eprintln!("xtask: threads-pair: two at once: {}", describe(&a));
+        let (run_a, run_b) = measure::run_pair((&mut a, &out_a, &err_a), (&mut b, &out_b, &err_b))?;
+        for (run, err) in [(&run_a, &err_a), (&run_b, &err_b)] {
+            if let Some(failure) = &run.failure {
+                let stderr = std::fs::read_to_string(err).unwrap_or_default();
+                bail!(
+                    "tracekit --threads 1, run beside another, failed ({failure}): {}",
+                    last_error(&stderr)
+                );
+            }
+        }
+        eprintln!("xtask:   {} s and {} s", secs(run_a.wall), secs(run_b.wall));
+        Ok(((run_a, out_a), (run_b, out_b)))
     }
 
     fn scaling_table(&self, trace: &Trace, sizes_mb: &[u64], runs: usize) -> anyhow::Result<String> {

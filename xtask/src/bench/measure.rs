@@ -62,24 +62,51 @@ fn rss_split(status_path: &Path) -> Option<(u64, u64, u64)> {
 }
 
 /// Runs `cmd` with its stdout and stderr sent to files, and waits for it.
+pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Run> {
+    settle(&[stdout])?;
+    run_settled(cmd, stdout, stderr)
+}
+
+/// Runs two commands at once, each as [`run`] does, started together and
+/// each measured on its own: what two cores give two independent runs.
+pub fn run_pair(a: (&mut Command, &Path, &Path), b: (&mut Command, &Path, &Path)) -> anyhow::Result<(Run, Run)> {
+    settle(&[a.1, b.1])?;
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| run_settled(a.0, a.1, a.2));
+        let second = run_settled(b.0, b.1, b.2);
+        let first = first
+            .join()
+            .map_err(|_| anyhow::anyhow!("the measuring thread panicked"))?;
+        Ok((first?, second?))
+    })
+}
+
+/// Prepares the machine for runs writing to `outputs`. The output of the
+/// run before (up to 0.8 GB for the 2 GB trace) is written back to disk
+/// now, not during the next run, where the kernel's writeback would take
+/// CPU from it on a 2-core machine; and each run writes a new file, as a
+/// user's run does, rather than over the last one (ext4 then writes the
+/// whole file back as it is closed, and the 2 GB trace took 4.1-4.4 s
+/// against 3.4-3.8 s).
+fn settle(outputs: &[&Path]) -> anyhow::Result<()> {
+    let synced = Command::new("sync").status().context("running sync")?;
+    anyhow::ensure!(synced.success(), "sync failed ({synced})");
+    for stdout in outputs {
+        match std::fs::remove_file(stdout) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("removing {}", stdout.display())),
+        }
+    }
+    Ok(())
+}
+
+/// [`run`] once [`settle`] has run.
 // The project's only unsafe code (see xtask/Cargo.toml): a pre-exec hook,
 // and `wait4` for the child's own resource usage. Each block says why it
 // is sound.
 #[allow(unsafe_code)]
-pub fn run(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Run> {
-    // The output of the run before (up to 0.8 GB for the 2 GB trace) is
-    // written back to disk now, not during this run, where the kernel's
-    // writeback would take CPU from it on a 2-core machine; and each run
-    // writes a new file, as a user's run does, rather than over the last
-    // one (ext4 then writes the whole file back as it is closed, and the
-    // 2 GB trace took 4.1-4.4 s against 3.4-3.8 s).
-    let synced = Command::new("sync").status().context("running sync")?;
-    anyhow::ensure!(synced.success(), "sync failed ({synced})");
-    match std::fs::remove_file(stdout) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("removing {}", stdout.display())),
-    }
+fn run_settled(cmd: &mut Command, stdout: &Path, stderr: &Path) -> anyhow::Result<Run> {
     let out = File::create(stdout).with_context(|| format!("creating {}", stdout.display()))?;
     let err = File::create(stderr).with_context(|| format!("creating {}", stderr.display()))?;
     cmd.stdin(Stdio::null()).stdout(out).stderr(err);
