@@ -200,6 +200,15 @@ fn byte_mask(lanes: &[u8x16; 4], c: u8) -> u64 {
     })
 }
 
+/// The lanes with bit 5 set in every byte: `[` (0x5b) and `{` (0x7b) both
+/// become `{`, `]` and `}` both `}`, and no other byte becomes either, so
+/// that one comparison finds both kinds of bracket.
+#[inline(always)]
+fn fold_brackets(lanes: &[u8x16; 4]) -> [u8x16; 4] {
+    let bit = u8x16::splat(0x20);
+    [lanes[0] | bit, lanes[1] | bit, lanes[2] | bit, lanes[3] | bit]
+}
+
 /// Each bit set from a set bit of `x` up to (not including) the next
 /// one: the bytes inside strings, given the quotes.
 #[inline(always)]
@@ -233,8 +242,9 @@ pub(crate) fn skip_container(b: &[u8], i: usize) -> Result<usize, ScanError> {
             if byte_mask(&lanes, b'\\') == 0 {
                 let quotes = byte_mask(&lanes, b'"');
                 let strings = prefix_xor(quotes) ^ if in_string { u64::MAX } else { 0 };
-                let opens = byte_mask(&lanes, b'{') | byte_mask(&lanes, b'[');
-                let closes = byte_mask(&lanes, b'}') | byte_mask(&lanes, b']');
+                let folded = fold_brackets(&lanes);
+                let opens = byte_mask(&folded, b'{');
+                let closes = byte_mask(&folded, b'}');
                 let mut brackets = (opens | closes) & !strings;
                 while brackets != 0 {
                     let k = brackets.trailing_zeros() as usize;
@@ -391,6 +401,15 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn folding_finds_brackets_and_nothing_else() {
+        for c in 0..=u8::MAX {
+            let folded = fold_brackets(&[u8x16::splat(c); 4])[0].to_array()[0];
+            assert_eq!(folded == b'{', c == b'{' || c == b'[', "{c:#x}");
+            assert_eq!(folded == b'}', c == b'}' || c == b']', "{c:#x}");
         }
     }
 
