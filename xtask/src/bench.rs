@@ -9,7 +9,8 @@
 //!   oracle's dump (`xtask/js/oracle.mjs`, one untimed run). Median wall time and peak
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
-//! - Stage table: tracekit's `--timings` table, per stage, with throughput.
+//! - Stage table: tracekit's `--timings` table, per stage, with throughput;
+//!   the loading alone also with `--threads 1`.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
 //!   two `--threads 1` runs at once (what the machine's two cores give two
 //!   independent runs: the most `--threads 2` could be given).
@@ -484,18 +485,30 @@ impl Bench {
              ² uncompressed trace size / wall time, for both inputs. MB = 10⁶ bytes.\n"
         )?;
 
-        md.push_str(&self.stage_table(trace, runs, tk_s.wall)?);
-        md.push_str(&self.threads_table(trace, runs, &tk_s, &reference)?);
+        let (stages, loading) = self.stage_table(trace, runs, tk_s.wall)?;
+        md.push_str(&stages);
+        md.push_str(&self.threads_table(trace, runs, &tk_s, &reference, loading)?);
         Ok(md)
     }
 
-    fn stage_table(&self, trace: &Trace, runs: usize, plain_wall: Duration) -> anyhow::Result<String> {
+    /// The stage table, and the loading alone (median wall) with
+    /// `--threads 1` and with the default threads, on the JSON input.
+    fn stage_table(
+        &self,
+        trace: &Trace,
+        runs: usize,
+        plain_wall: Duration,
+    ) -> anyhow::Result<(String, Option<(Duration, Duration)>)> {
+        // The JSON input, the gzipped one, and the JSON input on one
+        // thread (for its loading alone only).
         let mut per_input: Vec<(Vec<Vec<stages::Stage>>, Vec<Run>)> = Vec::new();
-        for input in [&trace.json, &trace.gz] {
+        let one_thread: &[&str] = &["--threads", "1"];
+        for (input, local) in [(&trace.json, &[][..]), (&trace.gz, &[][..]), (&trace.json, one_thread)] {
             let mut all = Vec::new();
             let mut walls = Vec::new();
             for _ in 0..runs {
-                let (run, _, stderr) = self.run(Tool::Tracekit, input, &["--timings"], "stages-tracekit")?;
+                let (run, _, stderr) =
+                    self.run_with(Tool::Tracekit, input, &["--timings"], local, "stages-tracekit")?;
                 if !run.ok() {
                     bail!(
                         "tracekit --timings failed on {}: {}",
@@ -521,9 +534,10 @@ impl Bench {
             }
         }
         if paths.is_empty() {
-            return Ok(
+            return Ok((
                 "## tracekit's stages\n\n`tracekit --timings` printed no stage table (is the flag gone?)\n\n".into(),
-            );
+                None,
+            ));
         }
         // Medians over runs of a stage's own and wall time, and its runs in the first.
         let median_of = |runs: &[Vec<stages::Stage>], path: &[String]| -> Option<(Duration, Duration, usize)> {
@@ -541,7 +555,7 @@ impl Bench {
         writeln!(
             md,
             "`tracekit --timings tracks FILE --format conformance`: its stage table, median of {runs} runs per \
-             input. *Own* is a stage's time outside the stages nested in it, summed over the threads that ran \
+             input (and as many of the JSON input with `--threads 1`, for its loading alone). *Own* is a stage's time outside the stages nested in it, summed over the threads that ran \
              it (×N: how many times it ran); *wall* is the time it covered. Stages that run on both cores at \
              once (parse and handlers overlap) have more own time than wall time. Throughput = uncompressed \
              trace size ({}) / own time.\n",
@@ -549,6 +563,7 @@ impl Bench {
         )?;
         writeln!(md, "| stage | JSON: own | wall | MB/s | gzip: own | wall | MB/s |")?;
         writeln!(md, "|---|---:|---:|---:|---:|---:|---:|")?;
+        let one_thread_runs = per_input.pop().map(|(runs, _)| runs).unwrap_or_default();
         let walls: Vec<Duration> = per_input.iter().map(|(_, w)| summarize(w).wall).collect();
         for path in &paths {
             let indent = "&nbsp;&nbsp;&nbsp;&nbsp;".repeat(path.len() - 1);
@@ -571,21 +586,33 @@ impl Bench {
         // The issue's "loading alone" (reading, inflating, scanning and the
         // handlers' pass): the load's wall time less the handlers' finalize
         // (profiles, trees), which run after the last event.
-        let mut cells = String::new();
-        for (runs, _) in &per_input {
+        let loading_alone = |runs: &[Vec<stages::Stage>]| {
             let wall = |path: &[&str]| {
                 let path: Vec<String> = path.iter().map(|s| (*s).to_owned()).collect();
                 median_of(runs, &path).map(|(_, wall, _)| wall)
             };
             match (wall(&["load"]), wall(&["load", "profiles"]), wall(&["load", "trees"])) {
-                (Some(load), Some(profiles), Some(trees)) => {
-                    let alone = load.saturating_sub(profiles + trees);
-                    write!(cells, " – | {} | {} |", ms(alone), rate(size_mb, alone))?;
-                }
-                _ => cells.push_str(" – | | |"),
+                (Some(load), Some(profiles), Some(trees)) => Some(load.saturating_sub(profiles + trees)),
+                _ => None,
+            }
+        };
+        let mut cells = String::new();
+        for (runs, _) in &per_input {
+            match loading_alone(runs) {
+                Some(alone) => write!(cells, " – | {} | {} |", ms(alone), rate(size_mb, alone))?,
+                None => cells.push_str(" – | | |"),
             }
         }
         writeln!(md, "| loading alone (load less profiles and trees) |{cells}")?;
+        let loading = loading_alone(&one_thread_runs).zip(loading_alone(&per_input[0].0));
+        if let Some((alone, _)) = loading {
+            writeln!(
+                md,
+                "| loading alone, `--threads 1` | – | {} | {} | | | |",
+                ms(alone),
+                rate(size_mb, alone)
+            )?;
+        }
         let mut cells = String::new();
         for wall in &walls {
             write!(cells, " | **{}** | **{}** |", ms(*wall), rate(size_mb, *wall))?;
@@ -596,10 +623,19 @@ impl Bench {
             "\nWithout `--timings`, the JSON input's median wall time is {} ms (main table).\n",
             ms_f(plain_wall)
         )?;
-        Ok(md)
+        Ok((md, loading))
     }
 
-    fn threads_table(&self, trace: &Trace, runs: usize, default: &Summary, reference: &Path) -> anyhow::Result<String> {
+    /// `loading`: the loading alone with `--threads 1` and with the
+    /// default threads, from the stage table.
+    fn threads_table(
+        &self,
+        trace: &Trace,
+        runs: usize,
+        default: &Summary,
+        reference: &Path,
+        loading: Option<(Duration, Duration)>,
+    ) -> anyhow::Result<String> {
         let counts = [1usize, 2];
         let mut measured: Vec<(Vec<Run>, Result<(), u64>)> = counts.iter().map(|_| (Vec::new(), Ok(()))).collect();
         // Two `--threads 1` runs at once, per round: their walls, and
@@ -691,6 +727,23 @@ impl Bench {
             secs(pair_wall),
             100.0 * speedup / machine
         )?;
+        if let Some((one, default)) = loading {
+            // What two cores would give the loading if it were spread over
+            // them perfectly, at the machine's own factor.
+            let best = one.as_secs_f64() / machine;
+            let size_mb = trace.json_size as f64 / 1e6;
+            writeln!(
+                md,
+                "- Loading alone (stage table): {} with `--threads 1`, {} with the default threads ({:.2}x). \
+                 Spread perfectly over two cores at the machine's {machine:.2}x, it would take {:.0} ms \
+                 ({:.0} MB/s).\n",
+                ms(one),
+                ms(default),
+                one.as_secs_f64() / default.as_secs_f64(),
+                best * 1e3,
+                size_mb / best
+            )?;
+        }
         Ok(md)
     }
 
