@@ -132,6 +132,28 @@ pub struct Interner {
     /// Whether each symbol's name ends with "::UMA": DevTools leaves such
     /// events out of the trace bounds.
     uma_suffixed: Vec<bool>,
+    /// Strings interned lately, by a cheap hash of their length and three
+    /// of their bytes ([`recent_slot`]): the symbol plus one, 0 for none.
+    /// Most events repeat the name and category of one a little before
+    /// them; such a string is found by comparing it with the one in its
+    /// slot, without hashing it whole and probing the index.
+    recent: [u32; RECENT],
+}
+
+/// Slots of [`Interner::recent`].
+const RECENT: usize = 256;
+
+/// The slot of `s` in [`Interner::recent`].
+#[inline]
+fn recent_slot(s: &str) -> usize {
+    let b = s.as_bytes();
+    match b {
+        [] => 0,
+        [first, .., last] | [first @ last] => {
+            let middle = b[b.len() / 2];
+            (b.len() * 31 + usize::from(*first) * 7 + usize::from(*last) * 13 + usize::from(middle)) % RECENT
+        }
+    }
 }
 
 impl Default for Interner {
@@ -158,6 +180,7 @@ impl Interner {
             },
             v8_prefixed: Vec::with_capacity(1024),
             uma_suffixed: Vec::with_capacity(1024),
+            recent: [0; RECENT],
         };
         for name in names::ALL {
             interner.intern(name);
@@ -171,6 +194,20 @@ impl Interner {
     ///
     /// When `s` would be the 2^32nd distinct string (symbols are `u32`).
     pub fn intern(&mut self, s: &str) -> Sym {
+        let slot = recent_slot(s);
+        if let Some(recent) = self.recent[slot].checked_sub(1) {
+            if *self.strings.strings[recent as usize] == *s {
+                return Sym(recent);
+            }
+        }
+        let sym = self.intern_new_or_old(s);
+        // The last symbol (u32::MAX) is not remembered: one more would wrap.
+        self.recent[slot] = sym.0.checked_add(1).unwrap_or(0);
+        sym
+    }
+
+    /// [`Self::intern`] through the index.
+    fn intern_new_or_old(&mut self, s: &str) -> Sym {
         if let Some(&sym) = self.strings.index.get(s) {
             return sym;
         }
@@ -213,6 +250,35 @@ mod tests {
         assert_eq!(interner.intern("RunTask"), names::RUN_TASK);
         assert_eq!(interner.resolve(names::PROFILE_CHUNK), "ProfileChunk");
         assert_eq!(interner.intern(""), names::EMPTY);
+    }
+
+    /// Strings that share a slot of the recent ones (thousands of them
+    /// over 256 slots), in any order, get the symbols the index alone
+    /// gives: the first time each is seen, in order.
+    #[test]
+    fn recent_strings_are_the_strings_of_their_symbols() {
+        let mut interner = Interner::new();
+        let mut expected: std::collections::HashMap<String, Sym> = std::collections::HashMap::new();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Short strings of few letters: many equal, many alike.
+            let len = (state % 6) as usize;
+            let s: String = (0..len)
+                .map(|k| char::from(b'a' + (state >> (8 + 2 * k) & 3) as u8))
+                .collect();
+            let next = Sym(u32::try_from(names::ALL.len() + expected.len()).unwrap());
+            let want = names::ALL
+                .iter()
+                .position(|n| *n == s)
+                .map(|i| Sym(u32::try_from(i).unwrap()))
+                .unwrap_or_else(|| *expected.entry(s.clone()).or_insert(next));
+            assert_eq!(interner.intern(&s), want, "{s:?}");
+            assert_eq!(interner.resolve(want), s);
+        }
+        assert!(expected.len() > 1000);
     }
 
     #[test]
