@@ -555,7 +555,8 @@ impl Bench {
         writeln!(
             md,
             "`tracekit --timings tracks FILE --format conformance`: its stage table, median of {runs} runs per \
-             input (and as many of the JSON input with `--threads 1`, for its loading alone). *Own* is a stage's time outside the stages nested in it, summed over the threads that ran \
+             input (and as many of the JSON input with `--threads 1`, for its loading alone). *Own* is a \
+             stage's time outside the stages nested in it, summed over the threads that ran \
              it (×N: how many times it ran); *wall* is the time it covered. Stages that run on both cores at \
              once (parse and handlers overlap) have more own time than wall time. Throughput = uncompressed \
              trace size ({}) / own time.\n",
@@ -713,17 +714,16 @@ impl Bench {
             mb(pair.max_rss),
             verdict(&pairs_same)
         )?;
-        let one = summarize(&measured[0].0).wall.as_secs_f64();
-        let two = summarize(&measured[1].0).wall.as_secs_f64();
-        let speedup = one / two;
+        let one_thread = summarize(&measured[0].0).wall;
+        let speedup = one_thread.as_secs_f64() / summarize(&measured[1].0).wall.as_secs_f64();
         // Two runs' work in the pair's time, against one run's alone.
-        let machine = 2.0 * one / pair_wall.as_secs_f64();
+        let machine = 2.0 * one_thread.as_secs_f64() / pair_wall.as_secs_f64();
         writeln!(
             md,
             "- `--threads 2` against `--threads 1`: **{speedup:.2}x**.\n\
              - The machine, two runs at once against one alone (2 x {} s / {} s): **{machine:.2}x**; \
              `--threads 2` gets {:.0}% of it.\n",
-            secs(summarize(&measured[0].0).wall),
+            secs(one_thread),
             secs(pair_wall),
             100.0 * speedup / machine
         )?;
