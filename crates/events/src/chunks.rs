@@ -98,9 +98,8 @@ fn scan_chunk(
             break None;
         }
         let element = i;
-        match read_element(text, element, base, &mut interner, &mut pending) {
-            Ok((event, after)) => {
-                events.extend(event);
+        match read_element(text, element, base, &mut interner, &mut pending, &mut events) {
+            Ok(after) => {
                 if !pending.is_empty() {
                     diag.merge(std::mem::take(&mut pending));
                 }
@@ -315,14 +314,18 @@ impl<'a> ScannedBlock<'a> {
     }
 }
 
-/// Decodes one event from its raw fields. `offset` (where it starts in the
-/// input) only serves to name it in diagnostics.
+/// Decodes one event from its raw fields and adds it to `events` (pushed
+/// here rather than returned: handed up through the callers, each event
+/// was copied twice more, each copy reading back fields just written).
+/// `offset` (where it starts in the input) only serves to name it in
+/// diagnostics.
 fn finish_event<'a>(
     raw: RawEvent<'a>,
     offset: usize,
     interner: &mut Interner,
     diag: &mut Diagnostics,
-) -> Option<Event<'a>> {
+    events: &mut Vec<Event<'a>>,
+) -> Option<()> {
     if raw.ts.as_ref().is_some_and(|n| n.was_string) || raw.dur.as_ref().is_some_and(|n| n.was_string) {
         diag.diverge(Divergence::NumericStrings, || {
             format!("event at byte {offset} writes its ts or dur as a string")
@@ -347,7 +350,7 @@ fn finish_event<'a>(
             return None;
         }
     };
-    Some(Event {
+    events.push(Event {
         name: interner.intern(&name),
         cat: raw.cat.map(|c| interner.intern(&c)).unwrap_or(crate::names::EMPTY),
         ph,
@@ -363,22 +366,27 @@ fn finish_event<'a>(
             _ => None,
         },
         args: raw.args,
-    })
+    });
+    Some(())
 }
 
-/// Reads the array element at `start`: an event, or something skipped and
-/// counted. Returns the event (if any) and the offset past the element.
+/// Reads the array element at `start`: an event, added to `events`, or
+/// something skipped and counted. Returns the offset past the element.
 fn read_element<'a>(
     text: &'a str,
     start: usize,
     base: usize,
     interner: &mut Interner,
     diag: &mut Diagnostics,
-) -> Result<(Option<Event<'a>>, usize), scan::ScanError> {
+    events: &mut Vec<Event<'a>>,
+) -> Result<usize, scan::ScanError> {
     let b = text.as_bytes();
     let problem = if b[start] == b'{' {
         match read_event_object(text, start) {
-            Ok((raw, end)) => return Ok((finish_event(raw, base + start, interner, diag), end)),
+            Ok((raw, end)) => {
+                finish_event(raw, base + start, interner, diag, events);
+                return Ok(end);
+            }
             Err(ReadError::End) => return Err(scan::ScanError::UnexpectedEnd { offset: b.len() }),
             Err(ReadError::Bad { offset, message }) => format!("at byte {}: {message}", base + offset),
         }
@@ -389,5 +397,5 @@ fn read_element<'a>(
     diag.skip(Skip::EventNotAnObject, || {
         format!("event at byte {}: {problem}", base + start)
     });
-    Ok((None, end))
+    Ok(end)
 }
