@@ -207,8 +207,9 @@ fn whitespace_between_events_is_not_kept() {
 }
 
 /// The command's allocator runs with the settings of `.cargo/config.toml`
-/// (one arena, freed pages given back after 300 ms by a background
-/// thread): without them a 2 GB trace's peak RSS is half as large again.
+/// (one arena, for big allocations too, freed pages given back after
+/// 300 ms by a background thread): without them a 2 GB trace's peak RSS
+/// is half as large again.
 /// jemalloc prints the settings it was built with when asked for its
 /// statistics.
 #[cfg(not(target_env = "msvc"))]
@@ -232,6 +233,10 @@ fn the_allocator_has_the_settings_of_the_cargo_config() {
         .expect("the setting is in .cargo/config.toml");
     assert_eq!(settings, wanted);
     assert!(settings.contains("narenas:1"), "{settings}");
+    assert!(
+        stderr.lines().any(|line| line.trim() == "opt.oversize_threshold: 0"),
+        "big allocations have an arena of their own:\n{stderr}"
+    );
     // Pages are given back by jemalloc's own thread, which it starts
     // only where it can.
     assert!(
