@@ -325,7 +325,7 @@ fn finish_event<'a>(
     interner: &mut Interner,
     diag: &mut Diagnostics,
     events: &mut Vec<Event<'a>>,
-) -> Option<()> {
+) {
     if raw.ts.as_ref().is_some_and(|n| n.was_string) || raw.dur.as_ref().is_some_and(|n| n.was_string) {
         diag.diverge(Divergence::NumericStrings, || {
             format!("event at byte {offset} writes its ts or dur as a string")
@@ -334,7 +334,7 @@ fn finish_event<'a>(
     let Some(name) = raw.name else {
         diag.skip(Skip::EventMissingName, || format!("event at byte {offset}"));
         diag.diverge(Divergence::EventWithoutName, || format!("event at byte {offset}"));
-        return None;
+        return;
     };
     let ph = raw.ph.map(|p| Phase::from_str(&p)).unwrap_or(Phase::OTHER);
     if raw.cat.is_none() && ph != Phase::METADATA {
@@ -347,7 +347,7 @@ fn finish_event<'a>(
         None if ph == Phase::METADATA => Micros::ZERO,
         None => {
             diag.skip(Skip::EventMissingTs, || format!("event at byte {offset}"));
-            return None;
+            return;
         }
     };
     events.push(Event {
@@ -367,7 +367,6 @@ fn finish_event<'a>(
         },
         args: raw.args,
     });
-    Some(())
 }
 
 /// Reads the array element at `start`: an event, added to `events`, or
