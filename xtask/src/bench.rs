@@ -315,6 +315,14 @@ impl Bench {
         self.run_with(tool, input, global, &[], name)
     }
 
+    /// Where the run called `name` writes its stdout and its stderr.
+    fn output_files(&self, name: &str) -> (PathBuf, PathBuf) {
+        (
+            self.work.join(format!("{name}.out")),
+            self.work.join(format!("{name}.err")),
+        )
+    }
+
     fn run_with(
         &self,
         tool: Tool,
@@ -323,8 +331,7 @@ impl Bench {
         local: &[&str],
         name: &str,
     ) -> anyhow::Result<(Run, PathBuf, String)> {
-        let out = self.work.join(format!("{name}.out"));
-        let err = self.work.join(format!("{name}.err"));
+        let (out, err) = self.output_files(name);
         let mut cmd = self.command(tool, input, global, local);
         eprintln!("xtask: {name}: {}", describe(&cmd));
         let run = measure::run(&mut cmd, &out, &err)?;
@@ -730,18 +737,17 @@ impl Bench {
         if let Some((one, default)) = loading {
             // What two cores would give the loading if it were spread over
             // them perfectly, at the machine's own factor.
-            let best = one.as_secs_f64() / machine;
-            let size_mb = trace.json_size as f64 / 1e6;
+            let best = one.div_f64(machine);
             writeln!(
                 md,
                 "- Loading alone (stage table): {} with `--threads 1`, {} with the default threads ({:.2}x). \
-                 Spread perfectly over two cores at the machine's {machine:.2}x, it would take {:.0} ms \
-                 ({:.0} MB/s).\n",
+                 Spread perfectly over two cores at the machine's {machine:.2}x, it would take {} \
+                 ({} MB/s).\n",
                 ms(one),
                 ms(default),
                 one.as_secs_f64() / default.as_secs_f64(),
-                best * 1e3,
-                size_mb / best
+                ms(best),
+                rate(trace.json_size as f64 / 1e6, best)
             )?;
         }
         Ok(md)
@@ -750,14 +756,8 @@ impl Bench {
     /// Two `--threads 1` runs of the bench trace at once, each measured on
     /// its own; their runs and outputs.
     fn run_pair(&self, trace: &Trace) -> anyhow::Result<((Run, PathBuf), (Run, PathBuf))> {
-        let files = |name: &str| {
-            (
-                self.work.join(format!("{name}.out")),
-                self.work.join(format!("{name}.err")),
-            )
-        };
-        let (out_a, err_a) = files("threads-pair-a");
-        let (out_b, err_b) = files("threads-pair-b");
+        let (out_a, err_a) = self.output_files("threads-pair-a");
+        let (out_b, err_b) = self.output_files("threads-pair-b");
         let mut a = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
         let mut b = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
         eprintln!("xtask: threads-pair: two at once: {}", describe(&a));
