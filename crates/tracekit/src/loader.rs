@@ -61,12 +61,12 @@ impl Loader {
     /// the library reads (from the caller's reader): plain text is read
     /// straight into the tokenizer's buffer, without an extra copy.
     ///
-    /// With [`Parallelism::Rayon`], this thread reads ahead while the pool
-    /// decodes. Call it on one of the pool's threads (inside
-    /// `ThreadPool::install`, as the `tracekit` command does) so that the
-    /// reading takes that thread and lends it to the pool while it waits;
-    /// from a thread of its own, the reading is one thread more than the
-    /// cores, and takes a core from a worker.
+    /// With [`Parallelism::Rayon`](crate::Parallelism::Rayon), this thread
+    /// reads ahead while the pool decodes. Call it on one of the pool's
+    /// threads (inside `ThreadPool::install`, as the `tracekit` command
+    /// does), so that the reading takes that thread and lends it to the
+    /// pool while it waits: from a thread of its own, the reading is one
+    /// thread more than the cores, and takes a core from a worker.
     pub fn read_from(&mut self, reader: &mut impl Read, mut progress: impl FnMut(usize)) -> Result<(), LoadError> {
         const PIECE: u64 = 8 << 20;
         let io = |e: std::io::Error| LoadError::new(ErrorKind::Io, format!("reading the input: {e}"));
