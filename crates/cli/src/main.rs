@@ -1217,7 +1217,7 @@ fn man(subcommand: Option<String>) -> Result<(), String> {
 /// none, stayed idle for 1 to 3 ms at each block until the kernel moved
 /// the waiting worker over (`perf sched`: 22 to 52 core-ms idle per run
 /// on the bench trace, against 15). Bench trace, `--threads 2`, 15 runs
-/// alternating: loading alone 225 -> 215 ms.
+/// alternating: loading alone 222 -> 203 ms.
 fn run(cli: Cli) -> Result<(), String> {
     let (common, pool) = Common::new(&cli)?;
     on_pool(pool.as_ref(), || dispatch(cli, &common))
