@@ -81,7 +81,9 @@ struct Trace {
 
 impl Trace {
     fn table(&self, py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
-        let batch = py.detach(|| table.build(&self.analysis, &self.name));
+        let batch = py
+            .detach(|| table.build(&self.analysis, &self.name))
+            .map_err(|e| trace_error(&e))?;
         Ok(to_pyarrow_table(py, batch)?.unbind())
     }
 }
@@ -181,9 +183,12 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, all_processes: bool, name: Op
 fn table_of_bytes(py: Python<'_>, content: &[u8], name: &str, table: &str, all_processes: bool) -> PyResult<Py<PyAny>> {
     let table = table_named(table)?;
     let options = options(all_processes);
-    let batch = py.detach(|| match tracekit_tables::load_bytes(content, name, &options) {
-        Ok(analysis) => table.build(&analysis, name),
-        Err(e) => table.build_failed(name, &e),
+    // A trace that cannot be loaded, or whose table cannot be made, is
+    // its error row, as `tracekit export` writes it.
+    let batch = py.detach(|| {
+        tracekit_tables::load_bytes(content, name, &options)
+            .and_then(|analysis| table.build(&analysis, name))
+            .unwrap_or_else(|e| table.build_failed(name, &e))
     });
     Ok(to_pyarrow_table(py, batch)?.unbind())
 }

@@ -52,6 +52,69 @@ fn depth(d: u32) -> i32 {
     i32::try_from(d).unwrap_or(i32::MAX)
 }
 
+/// The most text one string column of a table may hold: an Arrow string
+/// array indexes its text with `i32` offsets.
+pub(crate) const TEXT_LIMIT: usize = i32::MAX as usize;
+
+/// A table's column would hold more text than [`TEXT_LIMIT`] (its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TooLarge(pub &'static str);
+
+/// A string column's builder that stops at the limit of its text rather
+/// than panic there, as Arrow's builder does: past it, values are no
+/// longer appended, and [`Text::finish`] is an error naming the column.
+/// Little input can reach it: a thread name of a megabyte, repeated on
+/// each of a few thousand rows of `tracks`.
+struct Text {
+    builder: StringBuilder,
+    column: &'static str,
+    /// Text bytes left below the limit.
+    room: usize,
+    full: bool,
+}
+
+impl Text {
+    fn new(column: &'static str, limit: usize) -> Text {
+        Text::with_capacity(column, limit, 0, 0)
+    }
+
+    fn with_capacity(column: &'static str, limit: usize, rows: usize, bytes: usize) -> Text {
+        Text {
+            builder: StringBuilder::with_capacity(rows, bytes.min(limit)),
+            column,
+            room: limit,
+            full: false,
+        }
+    }
+
+    fn append_value(&mut self, value: &str) {
+        if self.full || value.len() > self.room {
+            self.full = true;
+            return;
+        }
+        self.room -= value.len();
+        self.builder.append_value(value);
+    }
+
+    fn append_option(&mut self, value: Option<&str>) {
+        match value {
+            Some(value) => self.append_value(value),
+            None => self.append_null(),
+        }
+    }
+
+    fn append_null(&mut self) {
+        self.builder.append_null();
+    }
+
+    fn finish(mut self) -> Result<ArrayRef, TooLarge> {
+        if self.full {
+            return Err(TooLarge(self.column));
+        }
+        Ok(Arc::new(self.builder.finish()))
+    }
+}
+
 /// The `trace`, `pid` and `tid` columns.
 #[derive(Default)]
 struct ThreadKey {
@@ -80,17 +143,23 @@ impl ThreadKey {
         }
     }
 
-    fn finish(mut self, trace: &str) -> [ArrayRef; 3] {
-        [
-            trace_column(trace, self.rows),
+    fn finish(mut self, trace: &str, limit: usize) -> Result<Vec<ArrayRef>, TooLarge> {
+        Ok(vec![
+            trace_column(trace, self.rows, limit)?,
             Arc::new(self.pid.finish()),
             Arc::new(self.tid.finish()),
-        ]
+        ])
     }
 }
 
-fn trace_column(trace: &str, rows: usize) -> ArrayRef {
-    Arc::new(StringArray::from_iter_values(std::iter::repeat_n(trace, rows)))
+/// The trace's name on each of `rows` rows.
+fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, TooLarge> {
+    if trace.len().saturating_mul(rows) > limit {
+        return Err(TooLarge("trace"));
+    }
+    Ok(Arc::new(StringArray::from_iter_values(std::iter::repeat_n(
+        trace, rows,
+    ))))
 }
 
 fn batch(table: Table, columns: Vec<ArrayRef>) -> RecordBatch {
@@ -98,14 +167,21 @@ fn batch(table: Table, columns: Vec<ArrayRef>) -> RecordBatch {
 }
 
 /// The location columns of a JS function.
-#[derive(Default)]
 struct Location {
-    url: StringBuilder,
+    url: Text,
     line: Int32Builder,
     column: Int32Builder,
 }
 
 impl Location {
+    fn new(limit: usize) -> Location {
+        Location {
+            url: Text::new("url", limit),
+            line: Int32Builder::new(),
+            column: Int32Builder::new(),
+        }
+    }
+
     fn append(&mut self, strings: &Strings, frame: Option<&tracekit_cpuprofile::CallFrame>) {
         match frame {
             Some(f) => {
@@ -121,29 +197,29 @@ impl Location {
         }
     }
 
-    fn finish(mut self) -> [ArrayRef; 3] {
-        [
-            Arc::new(self.url.finish()),
+    fn finish(mut self) -> Result<[ArrayRef; 3], TooLarge> {
+        Ok([
+            self.url.finish()?,
             Arc::new(self.line.finish()),
             Arc::new(self.column.finish()),
-        ]
+        ])
     }
 }
 
 /// `tracks`: one row per track node.
-pub(crate) fn tracks(analysis: &Analysis, trace: &str) -> RecordBatch {
+pub(crate) fn tracks(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
     let strings = analysis.strings();
     let rows: usize = analysis.threads().map(|t| t.node_count()).sum();
     let mut key = ThreadKey::default();
-    let mut process_url = StringBuilder::new();
-    let mut thread_name = StringBuilder::new();
+    let mut process_url = Text::new("process_url", limit);
+    let mut thread_name = Text::new("thread_name", limit);
     let mut node = Int64Builder::with_capacity(rows);
     let mut parent = Int64Builder::with_capacity(rows);
     let mut depth_col = Int32Builder::with_capacity(rows);
-    let mut kind = StringBuilder::with_capacity(rows, rows * 5);
-    let mut name = StringBuilder::with_capacity(rows, rows * 16);
-    let mut category = StringBuilder::with_capacity(rows, rows * 16);
-    let mut location = Location::default();
+    let mut kind = Text::with_capacity("kind", limit, rows, rows * 5);
+    let mut name = Text::with_capacity("name", limit, rows, rows * 16);
+    let mut category = Text::with_capacity("category", limit, rows, rows * 16);
+    let mut location = Location::new(limit);
     let mut ts = Float64Builder::with_capacity(rows);
     let mut dur = Float64Builder::with_capacity(rows);
     let mut self_time = Float64Builder::with_capacity(rows);
@@ -187,39 +263,39 @@ pub(crate) fn tracks(analysis: &Analysis, trace: &str) -> RecordBatch {
             self_time.append_option(tn.self_time().and_then(|s| time(s.0)));
         }
     }
-    let mut columns: Vec<ArrayRef> = key.finish(trace).into();
+    let mut columns = key.finish(trace, limit)?;
     columns.extend([
-        Arc::new(process_url.finish()) as ArrayRef,
-        Arc::new(thread_name.finish()),
+        process_url.finish()?,
+        thread_name.finish()?,
         Arc::new(node.finish()),
         Arc::new(parent.finish()),
         Arc::new(depth_col.finish()),
-        Arc::new(kind.finish()),
-        Arc::new(name.finish()),
-        Arc::new(category.finish()),
+        kind.finish()?,
+        name.finish()?,
+        category.finish()?,
     ]);
-    columns.extend(location.finish());
+    columns.extend(location.finish()?);
     columns.extend([
         Arc::new(ts.finish()) as ArrayRef,
         Arc::new(dur.finish()),
         Arc::new(self_time.finish()),
     ]);
-    batch(Table::Tracks, columns)
+    Ok(batch(Table::Tracks, columns))
 }
 
 /// `calls`: the Call Tree of each thread over the whole trace, in the
 /// order of `tracekit calltree --format json` (pre-order, children by
 /// total time, largest first, then by id).
-pub(crate) fn calls(analysis: &Analysis, trace: &str) -> RecordBatch {
+pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
     let strings = analysis.strings();
     let window = tracekit_views::Window::new(analysis.bounds(), None);
     let mut key = ThreadKey::default();
     let mut node = Int64Builder::new();
     let mut parent = Int64Builder::new();
     let mut depth_col = Int32Builder::new();
-    let mut id = StringBuilder::new();
-    let mut name = StringBuilder::new();
-    let mut location = Location::default();
+    let mut id = Text::new("id", limit);
+    let mut name = Text::new("name", limit);
+    let mut location = Location::new(limit);
     let mut self_ms = Float64Builder::new();
     let mut total_ms = Float64Builder::new();
     let mut samples = Int64Builder::new();
@@ -263,22 +339,22 @@ pub(crate) fn calls(analysis: &Analysis, trace: &str) -> RecordBatch {
             }
         }
     }
-    let mut columns: Vec<ArrayRef> = key.finish(trace).into();
+    let mut columns = key.finish(trace, limit)?;
     columns.extend([
         Arc::new(node.finish()) as ArrayRef,
         Arc::new(parent.finish()),
         Arc::new(depth_col.finish()),
-        Arc::new(id.finish()),
-        Arc::new(name.finish()),
+        id.finish()?,
+        name.finish()?,
     ]);
-    columns.extend(location.finish());
+    columns.extend(location.finish()?);
     columns.extend([
         Arc::new(self_ms.finish()) as ArrayRef,
         Arc::new(total_ms.finish()),
         Arc::new(samples.finish()),
         Arc::new(self_samples.finish()),
     ]);
-    batch(Table::Calls, columns)
+    Ok(batch(Table::Calls, columns))
 }
 
 /// The track node each sample of a thread belongs to: the call of the
@@ -321,13 +397,13 @@ fn sample_nodes(track: &ThreadTrack) -> Vec<Option<usize>> {
 }
 
 /// `samples`: one row per CPU sample of each thread with tracks.
-pub(crate) fn samples(analysis: &Analysis, trace: &str) -> RecordBatch {
+pub(crate) fn samples(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
     let strings = analysis.strings();
     let mut key = ThreadKey::default();
     let mut ts = Float64Builder::new();
     let mut profile_node = Int64Builder::new();
-    let mut name = StringBuilder::new();
-    let mut location = Location::default();
+    let mut name = Text::new("name", limit);
+    let mut location = Location::new(limit);
     let mut node = Int64Builder::new();
     for thread in analysis.threads() {
         let track = thread.track();
@@ -342,23 +418,23 @@ pub(crate) fn samples(analysis: &Analysis, trace: &str) -> RecordBatch {
             node.append_option(tn.map(count));
         }
     }
-    let mut columns: Vec<ArrayRef> = key.finish(trace).into();
+    let mut columns = key.finish(trace, limit)?;
     columns.extend([
         Arc::new(ts.finish()) as ArrayRef,
         Arc::new(profile_node.finish()),
-        Arc::new(name.finish()),
+        name.finish()?,
     ]);
-    columns.extend(location.finish());
+    columns.extend(location.finish()?);
     columns.push(Arc::new(node.finish()));
-    batch(Table::Samples, columns)
+    Ok(batch(Table::Samples, columns))
 }
 
 /// `threads`: one row per thread with tracks.
-pub(crate) fn threads_table(analysis: &Analysis, trace: &str) -> RecordBatch {
+pub(crate) fn threads_table(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
     let mut key = ThreadKey::default();
-    let mut process_name = StringBuilder::new();
-    let mut process_url = StringBuilder::new();
-    let mut thread_name = StringBuilder::new();
+    let mut process_name = Text::new("process_name", limit);
+    let mut process_url = Text::new("process_url", limit);
+    let mut thread_name = Text::new("thread_name", limit);
     let mut main_frame = BooleanBuilder::new();
     let mut kept = BooleanBuilder::new();
     let mut nodes = Int64Builder::new();
@@ -385,11 +461,11 @@ pub(crate) fn threads_table(analysis: &Analysis, trace: &str) -> RecordBatch {
         samples.append_option(thread.profile_sample_count().map(count));
         over_budget.append_option(track.over_budget.map(count));
     }
-    let mut columns: Vec<ArrayRef> = key.finish(trace).into();
+    let mut columns = key.finish(trace, limit)?;
     columns.extend([
-        Arc::new(process_name.finish()) as ArrayRef,
-        Arc::new(process_url.finish()),
-        Arc::new(thread_name.finish()),
+        process_name.finish()?,
+        process_url.finish()?,
+        thread_name.finish()?,
         Arc::new(main_frame.finish()),
         Arc::new(kept.finish()),
         Arc::new(nodes.finish()),
@@ -398,7 +474,7 @@ pub(crate) fn threads_table(analysis: &Analysis, trace: &str) -> RecordBatch {
         Arc::new(samples.finish()),
         Arc::new(over_budget.finish()),
     ]);
-    batch(Table::Threads, columns)
+    Ok(batch(Table::Threads, columns))
 }
 
 /// The reason of the `diagnostics` row counting the threads whose pid or
@@ -432,12 +508,12 @@ fn quoted_id(id: Id, strings: &Strings) -> String {
 
 /// `diagnostics`: the load's warnings, divergences from DevTools and
 /// skips, then what the tables could not say.
-pub(crate) fn diagnostics(analysis: &Analysis, trace: &str) -> RecordBatch {
+pub(crate) fn diagnostics(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
     let diag = analysis.diagnostics();
-    let mut kind = StringBuilder::new();
-    let mut reason = StringBuilder::new();
+    let mut kind = Text::new("kind", limit);
+    let mut reason = Text::new("reason", limit);
     let mut count_col = Int64Builder::new();
-    let mut example = StringBuilder::new();
+    let mut example = Text::new("first_example", limit);
     let mut rows = 0;
     let mut row = |k: &str, r: &str, n: i64, e: Option<&str>| {
         rows += 1;
@@ -464,19 +540,19 @@ pub(crate) fn diagnostics(analysis: &Analysis, trace: &str) -> RecordBatch {
         row("warning", ODD_IDS, count(n), Some(&first));
     }
     let columns: Vec<ArrayRef> = vec![
-        trace_column(trace, rows),
-        Arc::new(kind.finish()),
-        Arc::new(reason.finish()),
+        trace_column(trace, rows, limit)?,
+        kind.finish()?,
+        reason.finish()?,
         Arc::new(count_col.finish()),
-        Arc::new(example.finish()),
+        example.finish()?,
     ];
-    batch(Table::Diagnostics, columns)
+    Ok(batch(Table::Diagnostics, columns))
 }
 
 /// The `diagnostics` row of a trace that could not be loaded.
 pub(crate) fn error_row(trace: &str, error: &TraceError) -> RecordBatch {
     let columns: Vec<ArrayRef> = vec![
-        trace_column(trace, 1),
+        Arc::new(StringArray::from(vec![trace])),
         Arc::new(StringArray::from(vec!["error"])),
         Arc::new(StringArray::from(vec![error.reason.as_str()])),
         Arc::new(arrow_array::Int64Array::from(vec![1])),

@@ -266,24 +266,44 @@ impl ParquetTables {
 }
 
 /// The outcome of one trace: its tables, or why there are none.
-struct Outcome {
+pub(crate) struct Outcome {
     file_bytes: u64,
     json_bytes: u64,
     tables: Result<Vec<(Table, RecordBatch)>, TraceError>,
 }
 
-fn export_one(input: &Input, options: &ExportOptions) -> Outcome {
+impl Outcome {
+    /// The outcome of a trace whose export panicked with `panic`.
+    fn panicked(input: &Input, panic: &(dyn std::any::Any + Send)) -> Outcome {
+        let what = panic
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("no message");
+        Outcome {
+            file_bytes: 0,
+            json_bytes: 0,
+            tables: Err(TraceError::other(
+                &input.name,
+                "internal error",
+                format!("tracekit panicked: {what}"),
+            )),
+        }
+    }
+}
+
+pub(crate) fn export_one(input: &Input, options: &ExportOptions) -> Outcome {
     let file_bytes = std::fs::metadata(&input.path).map_or(0, |m| m.len());
     let analyze = options.analyze.with_parallelism(tracekit::Parallelism::Sequential);
     match crate::load_file(&input.path, &input.name, &analyze) {
         Ok(analysis) => Outcome {
             file_bytes,
             json_bytes: analysis.input_bytes() as u64,
-            tables: Ok(options
+            tables: options
                 .tables
                 .iter()
-                .map(|t| (*t, t.build(&analysis, &input.name)))
-                .collect()),
+                .map(|t| Ok((*t, t.build(&analysis, &input.name)?)))
+                .collect(),
         },
         Err(e) => Outcome {
             file_bytes,
@@ -316,7 +336,19 @@ pub fn export(
     unlisted: &[TraceError],
     out_dir: &Path,
     options: &ExportOptions,
+    on_trace: impl FnMut(&TraceDone<'_>),
+) -> Result<Summary, String> {
+    export_each(inputs, unlisted, out_dir, options, on_trace, export_one)
+}
+
+/// [`export`], with `one` making each trace's outcome.
+pub(crate) fn export_each(
+    inputs: &[Input],
+    unlisted: &[TraceError],
+    out_dir: &Path,
+    options: &ExportOptions,
     mut on_trace: impl FnMut(&TraceDone<'_>),
+    one: impl Fn(&Input, &ExportOptions) -> Outcome + Sync,
 ) -> Result<Summary, String> {
     let mut files = ParquetTables::create(out_dir, &options.tables)?;
     let jobs = options.jobs.clamp(1, inputs.len().max(1));
@@ -351,7 +383,11 @@ pub fn export(
                     q.next_to_start += 1;
                     q.next_to_start - 1
                 };
-                let outcome = export_one(&inputs[index], options);
+                let input = &inputs[index];
+                // A panic (a defect of ours) is the trace's error: else the
+                // writer would wait for this outcome forever.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one(input, options)))
+                    .unwrap_or_else(|panic| Outcome::panicked(input, panic.as_ref()));
                 lock().done.insert(index, outcome);
                 changed.notify_all();
             });

@@ -6,7 +6,7 @@
 //! ```no_run
 //! let bytes = std::fs::read("trace.json.gz").unwrap();
 //! let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-//! let tracks = tracekit_tables::Table::Tracks.build(&analysis, "trace.json.gz");
+//! let tracks = tracekit_tables::Table::Tracks.build(&analysis, "trace.json.gz").unwrap();
 //! println!("{} track nodes", tracks.num_rows());
 //! ```
 //!
@@ -71,14 +71,36 @@ impl Table {
     }
 
     /// The rows of one loaded trace, named `trace` in the `trace` column.
-    pub fn build(self, analysis: &Analysis, trace: &str) -> RecordBatch {
-        match self {
-            Table::Tracks => build::tracks(analysis, trace),
-            Table::Calls => build::calls(analysis, trace),
-            Table::Samples => build::samples(analysis, trace),
-            Table::Threads => build::threads_table(analysis, trace),
-            Table::Diagnostics => build::diagnostics(analysis, trace),
-        }
+    /// An error (reason `table too large`) when a column would hold more
+    /// than 2 GiB of text, what one Arrow string array can index.
+    pub fn build(self, analysis: &Analysis, trace: &str) -> Result<RecordBatch, TraceError> {
+        self.build_within(analysis, trace, build::TEXT_LIMIT)
+    }
+
+    /// [`Table::build`], with at most `limit` bytes of text per column.
+    pub(crate) fn build_within(
+        self,
+        analysis: &Analysis,
+        trace: &str,
+        limit: usize,
+    ) -> Result<RecordBatch, TraceError> {
+        let built = match self {
+            Table::Tracks => build::tracks(analysis, trace, limit),
+            Table::Calls => build::calls(analysis, trace, limit),
+            Table::Samples => build::samples(analysis, trace, limit),
+            Table::Threads => build::threads_table(analysis, trace, limit),
+            Table::Diagnostics => build::diagnostics(analysis, trace, limit),
+        };
+        built.map_err(|build::TooLarge(column)| {
+            TraceError::other(
+                trace,
+                "table too large",
+                format!(
+                    "the {self} table's {column} column would hold more than {limit} bytes of text \
+                     (an Arrow string array's limit)"
+                ),
+            )
+        })
     }
 
     /// The rows of a trace that could not be loaded: none, except for

@@ -85,7 +85,7 @@ fn tracks_are_the_json_format_nodes() {
         for all_processes in [false, true] {
             let analysis = load(&path, all_processes);
             let json: Value = serde_json::from_str(&tracekit::output::json(&analysis, &Default::default())).unwrap();
-            let batch = Table::Tracks.build(&analysis, "t");
+            let batch = Table::Tracks.build(&analysis, "t").unwrap();
             let mut row = 0;
             for process in json["processes"].as_array().unwrap() {
                 for thread in process["threads"].as_array().unwrap() {
@@ -137,7 +137,7 @@ fn tracks_are_the_json_format_nodes() {
 fn calls_are_the_calltree_json_rows() {
     for path in fixture_files() {
         let analysis = load(&path, false);
-        let batch = Table::Calls.build(&analysis, "t");
+        let batch = Table::Calls.build(&analysis, "t").unwrap();
         let window = tracekit_views::Window::new(analysis.bounds(), None);
         if !window.is_finite() {
             assert_eq!(batch.num_rows(), 0);
@@ -178,8 +178,8 @@ fn samples_are_each_threads_samples() {
     let mut attributed_somewhere = false;
     for path in fixture_files() {
         let analysis = load(&path, false);
-        let samples = Table::Samples.build(&analysis, "t");
-        let tracks = Table::Tracks.build(&analysis, "t");
+        let samples = Table::Samples.build(&analysis, "t").unwrap();
+        let tracks = Table::Tracks.build(&analysis, "t").unwrap();
         let window = tracekit_views::Window::new(analysis.bounds(), None);
         let mut row = 0;
         // The first tracks row of each thread.
@@ -228,7 +228,7 @@ fn samples_are_each_threads_samples() {
 fn threads_and_their_counts() {
     let path = fixtures().join("traces/main-thread.json.gz");
     let analysis = load(&path, true);
-    let batch = Table::Threads.build(&analysis, "t");
+    let batch = Table::Threads.build(&analysis, "t").unwrap();
     let refs: Vec<_> = analysis.threads().collect();
     assert_eq!(batch.num_rows(), refs.len());
     let info = tracekit::output::info(&analysis);
@@ -271,7 +271,7 @@ fn diagnostics_rows() {
 {"name":"C","ph":"X","pid":"browser","tid":1,"ts":12,"dur":2},
 {"name":"D","ph":"X","pid":"browser","tid":1,"ts":14,"du"#;
     let analysis = crate::load_bytes(trace, "t", &AnalyzeOptions::default()).unwrap();
-    let batch = Table::Diagnostics.build(&analysis, "t");
+    let batch = Table::Diagnostics.build(&analysis, "t").unwrap();
     let rows: Vec<(Value, Value, Option<i64>)> = (0..batch.num_rows())
         .map(|r| {
             (
@@ -289,7 +289,7 @@ fn diagnostics_rows() {
     assert!(has("divergence", "numeric-strings", 1), "{rows:?}");
     assert!(has("warning", "the trace is truncated", 1), "{rows:?}");
     assert!(has("warning", crate::build::ODD_IDS, 1), "{rows:?}");
-    let tracks = Table::Tracks.build(&analysis, "t");
+    let tracks = Table::Tracks.build(&analysis, "t").unwrap();
     assert!(tracks.num_rows() >= 3);
     assert_eq!(column(&tracks, "pid").null_count(), tracks.num_rows());
     assert_eq!(column(&tracks, "tid").null_count(), 0);
@@ -382,7 +382,10 @@ fn export_is_ordered_and_the_same_for_any_number_of_workers() {
             runs,
             ["traces/node-work.cpuprofile.gz", "handwritten/trace-ids.json"].repeat(2)
         );
-        let one = Table::Tracks.build(&load(&inputs[0].path, false), "x").num_rows();
+        let one = Table::Tracks
+            .build(&load(&inputs[0].path, false), "x")
+            .unwrap()
+            .num_rows();
         assert_eq!(
             names.iter().filter(|n| *n == "traces/node-work.cpuprofile.gz").count(),
             2 * one
@@ -430,5 +433,81 @@ fn directories_give_their_trace_files() {
         .collect();
     assert_eq!(names, ["a.json.gz", "b/a.cpuprofile.GZ", "b/c/z.json"]);
     assert_eq!(inputs[0].name, dir.join("a.json.gz").display().to_string());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A column that would hold more text than an Arrow string array indexes
+/// is the trace's error, naming the column, rather than Arrow's panic:
+/// here a long thread name repeated on each row of `tracks`, against a
+/// lowered limit (the real one is 2 GiB).
+#[test]
+fn a_column_past_the_text_limit_is_an_error() {
+    let long_name = "n".repeat(1000);
+    let mut events = vec![serde_json::json!({
+        "name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": long_name}
+    })];
+    for i in 0..10 {
+        events.push(
+            serde_json::json!({"name": "Work", "cat": "c", "ph": "X", "ts": i * 10, "dur": 5, "pid": 1, "tid": 1}),
+        );
+    }
+    let trace = serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).unwrap();
+    let analysis = crate::load_bytes(&trace, "long.json", &AnalyzeOptions::default()).unwrap();
+    let rows = Table::Tracks.build(&analysis, "t").unwrap().num_rows();
+    assert_eq!(rows, 10);
+    // The names take 10 000 bytes: the limit just below fails, at it passes.
+    let error = Table::Tracks.build_within(&analysis, "t", 9_999).unwrap_err();
+    assert_eq!(error.reason, "table too large");
+    assert!(error.message.contains("tracks table's thread_name column"), "{error}");
+    assert_eq!(
+        Table::Tracks.build_within(&analysis, "t", 10_000).unwrap().num_rows(),
+        rows
+    );
+    // The threads table has the name once.
+    assert!(Table::Threads.build_within(&analysis, "t", 1_000).is_ok());
+    assert!(Table::Threads.build_within(&analysis, "t", 999).is_err());
+}
+
+/// A trace whose export panics (a defect) is that trace's error, and the
+/// export goes on with the next ones instead of waiting for it forever.
+#[test]
+fn a_trace_whose_export_panics_is_its_error() {
+    let inputs: Vec<Input> = ["handwritten/trace-ids.json", "traces/node-work.cpuprofile.gz"]
+        .iter()
+        .map(|p| Input {
+            path: fixtures().join(p),
+            name: (*p).to_owned(),
+        })
+        .collect();
+    let dir = out_dir("panics");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let worker = {
+        let dir = dir.clone();
+        std::thread::spawn(move || {
+            let one = |input: &Input, options: &ExportOptions| {
+                if input.name.starts_with("handwritten") {
+                    panic!("a defect");
+                }
+                crate::export::export_one(input, options)
+            };
+            let summary = crate::export::export_each(&inputs, &[], &dir, &ExportOptions::new(), |_| {}, one);
+            let _ = sender.send(summary);
+        })
+    };
+    let summary = receiver
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the export ends")
+        .unwrap();
+    worker.join().unwrap();
+    assert_eq!(summary.traces, 2);
+    assert_eq!(summary.failed.len(), 1);
+    assert_eq!(summary.failed[0].trace, "handwritten/trace-ids.json");
+    assert_eq!(summary.failed[0].reason, "internal error");
+    assert_eq!(summary.failed[0].message, "tracekit panicked: a defect");
+    let tracks: usize = read_parquet(&dir.join("tracks.parquet"))
+        .iter()
+        .map(|b| b.num_rows())
+        .sum();
+    assert!(tracks > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
