@@ -51,7 +51,8 @@ struct Cli {
     #[arg(short, long, global = true, display_order = 100)]
     quiet: bool,
     /// The most track nodes one thread may have (about 100 bytes of memory
-    /// each); a thread with more is an error rather than gigabytes.
+    /// each), and the most nodes of a thread's Bottom-Up in `calltree`; a
+    /// thread with more is an error rather than gigabytes.
     #[arg(long, global = true, value_name = "N", default_value_t = tracekit::DEFAULT_MAX_NODES, display_order = 100)]
     max_nodes: usize,
     /// Worker threads for loading and per-thread work (default: all cores;
@@ -854,6 +855,7 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
         .window(window)
         .max_depth(args.max_depth)
         .group_by(group_by)
+        .max_nodes(options.max_nodes)
         .parallelism(options.parallelism);
     let views_span = tracing::info_span!("views").entered();
     let text = match args.format {
@@ -868,8 +870,14 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
         CalltreeFormat::Json => tracekit_views::calltree_json(&analysis, &view_options).map(|s| s + "\n"),
         CalltreeFormat::Conformance => tracekit_views::calltree_conformance(&analysis, &view_options).map(|s| s + "\n"),
     }
-    // The analysis was loaded with what the grouping reads: no error.
-    .map_err(|e| format!("{}: {e}", input.name()))?;
+    .map_err(|e| match e {
+        tracekit_views::ViewError::TooManyNodes { .. } => format!(
+            "{}: {e}; build fewer levels with --max-depth, or raise --max-nodes",
+            input.name()
+        ),
+        // The analysis was loaded with what the grouping reads: not met.
+        e => format!("{}: {e}", input.name()),
+    })?;
     drop(views_span);
     Output::new(args.output).write(&text)
 }

@@ -260,3 +260,43 @@ fn an_unknown_group_kind_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+/// A Bottom-Up past `--max-nodes` (calls nested deep under many different
+/// callers make one node per call and caller) is a one-line error naming
+/// the file and the thread, with the flags that change it; fewer levels
+/// fit.
+#[test]
+fn a_bottom_up_past_max_nodes_is_an_error() {
+    let depth = 300;
+    let events: Vec<serde_json::Value> = (0..depth)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("e{i}"), "cat": "c", "ph": "X",
+                "ts": i, "dur": 2 * (depth - i), "pid": 1, "tid": 1
+            })
+        })
+        .collect();
+    let file = std::env::temp_dir().join(format!("tracekit-deep-nesting-{}.json", std::process::id()));
+    std::fs::write(
+        &file,
+        serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).unwrap(),
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+
+    let (code, stdout, stderr) = run(&["calltree", path, "--max-nodes", "10000"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        format!(
+            "tracekit: {path}: thread 1 (pid 1): its Bottom-Up tree would have more than 10000 nodes (calls nested \
+             deep under many different callers); build fewer levels with --max-depth, or raise --max-nodes\n"
+        )
+    );
+    let (code, _, stderr) = run(&["calltree", path, "--max-nodes", "10000", "--max-depth", "3"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let (code, _, stderr) = run(&["calltree", path]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let _ = std::fs::remove_file(&file);
+}

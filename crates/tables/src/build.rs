@@ -56,9 +56,14 @@ fn depth(d: u32) -> i32 {
 /// array indexes its text with `i32` offsets.
 pub(crate) const TEXT_LIMIT: usize = i32::MAX as usize;
 
-/// A table's column would hold more text than [`TEXT_LIMIT`] (its name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct TooLarge(pub &'static str);
+/// Why a table of a trace cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unbuilt {
+    /// A column would hold more text than the limit (its name).
+    TooLarge(&'static str),
+    /// The views of a thread (the `calls` table's Call Trees).
+    Views(tracekit_views::ViewError),
+}
 
 /// A string column's builder that stops at the limit of its text rather
 /// than panic there, as Arrow's builder does: past it, values are no
@@ -107,9 +112,9 @@ impl Text {
         self.builder.append_null();
     }
 
-    fn finish(mut self) -> Result<ArrayRef, TooLarge> {
+    fn finish(mut self) -> Result<ArrayRef, Unbuilt> {
         if self.full {
-            return Err(TooLarge(self.column));
+            return Err(Unbuilt::TooLarge(self.column));
         }
         Ok(Arc::new(self.builder.finish()))
     }
@@ -143,7 +148,7 @@ impl ThreadKey {
         }
     }
 
-    fn finish(mut self, trace: &str, limit: usize) -> Result<Vec<ArrayRef>, TooLarge> {
+    fn finish(mut self, trace: &str, limit: usize) -> Result<Vec<ArrayRef>, Unbuilt> {
         Ok(vec![
             trace_column(trace, self.rows, limit)?,
             Arc::new(self.pid.finish()),
@@ -153,9 +158,9 @@ impl ThreadKey {
 }
 
 /// The trace's name on each of `rows` rows.
-fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, TooLarge> {
+fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, Unbuilt> {
     if trace.len().saturating_mul(rows) > limit {
-        return Err(TooLarge("trace"));
+        return Err(Unbuilt::TooLarge("trace"));
     }
     Ok(Arc::new(StringArray::from_iter_values(std::iter::repeat_n(
         trace, rows,
@@ -197,7 +202,7 @@ impl Location {
         }
     }
 
-    fn finish(mut self) -> Result<[ArrayRef; 3], TooLarge> {
+    fn finish(mut self) -> Result<[ArrayRef; 3], Unbuilt> {
         Ok([
             self.url.finish()?,
             Arc::new(self.line.finish()),
@@ -207,7 +212,7 @@ impl Location {
 }
 
 /// `tracks`: one row per track node.
-pub(crate) fn tracks(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
+pub(crate) fn tracks(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let strings = analysis.strings();
     let rows: usize = analysis.threads().map(|t| t.node_count()).sum();
     let mut key = ThreadKey::default();
@@ -286,7 +291,7 @@ pub(crate) fn tracks(analysis: &Analysis, trace: &str, limit: usize) -> Result<R
 /// `calls`: the Call Tree of each thread over the whole trace, in the
 /// order of `tracekit calltree --format json` (pre-order, children by
 /// total time, largest first, then by id).
-pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
+pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let strings = analysis.strings();
     let window = tracekit_views::Window::new(analysis.bounds(), None);
     let mut key = ThreadKey::default();
@@ -302,7 +307,17 @@ pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<Re
     let mut self_samples = Int64Builder::new();
     for thread in analysis.threads() {
         let (pid, tid) = (thread.pid(), thread.tid());
-        let views = tracekit_views::thread_views(analysis, thread.track(), window);
+        // The Call Tree only: the Bottom-Up to its first level (its
+        // deeper levels are the views' costly part, and unused here).
+        let views = tracekit_views::thread_views_to_depth(
+            analysis,
+            thread.track(),
+            window,
+            Some(1),
+            tracekit_views::GroupBy::None,
+            tracekit::DEFAULT_MAX_NODES,
+        )
+        .map_err(Unbuilt::Views)?;
         let tree = &views.top_down;
         let mut last_at_depth: Vec<usize> = Vec::new();
         for (i, (d, n)) in views.rows(tracekit_views::View::TopDown, None).into_iter().enumerate() {
@@ -397,7 +412,7 @@ fn sample_nodes(track: &ThreadTrack) -> Vec<Option<usize>> {
 }
 
 /// `samples`: one row per CPU sample of each thread with tracks.
-pub(crate) fn samples(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
+pub(crate) fn samples(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let strings = analysis.strings();
     let mut key = ThreadKey::default();
     let mut ts = Float64Builder::new();
@@ -430,7 +445,7 @@ pub(crate) fn samples(analysis: &Analysis, trace: &str, limit: usize) -> Result<
 }
 
 /// `threads`: one row per thread with tracks.
-pub(crate) fn threads_table(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
+pub(crate) fn threads_table(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let mut key = ThreadKey::default();
     let mut process_name = Text::new("process_name", limit);
     let mut process_url = Text::new("process_url", limit);
@@ -508,7 +523,7 @@ fn quoted_id(id: Id, strings: &Strings) -> String {
 
 /// `diagnostics`: the load's warnings, divergences from DevTools and
 /// skips, then what the tables could not say.
-pub(crate) fn diagnostics(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, TooLarge> {
+pub(crate) fn diagnostics(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let diag = analysis.diagnostics();
     let mut kind = Text::new("kind", limit);
     let mut reason = Text::new("reason", limit);

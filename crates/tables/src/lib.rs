@@ -91,15 +91,16 @@ impl Table {
             Table::Threads => build::threads_table(analysis, trace, limit),
             Table::Diagnostics => build::diagnostics(analysis, trace, limit),
         };
-        built.map_err(|build::TooLarge(column)| {
-            TraceError::other(
+        built.map_err(|unbuilt| match unbuilt {
+            build::Unbuilt::TooLarge(column) => TraceError::other(
                 trace,
                 "table too large",
                 format!(
                     "the {self} table's {column} column would hold more than {limit} bytes of text \
                      (an Arrow string array's limit)"
                 ),
-            )
+            ),
+            build::Unbuilt::Views(e) => TraceError::other(trace, "views too large", e.to_string()),
         })
     }
 

@@ -210,7 +210,7 @@ fn samples_are_each_threads_samples() {
                 row += 1;
             }
             if window.is_finite() {
-                let views = tracekit_views::thread_views(&analysis, track, window);
+                let views = tracekit_views::thread_views(&analysis, track, window).unwrap();
                 if let Some(counts) = views.samples {
                     assert_eq!(attributed, counts.total[0], "{}", path.display());
                     attributed_somewhere |= attributed > 0;

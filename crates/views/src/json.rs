@@ -9,7 +9,7 @@ use tracekit::Analysis;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
 
-use crate::{per_thread, write_thread_keys, GroupingError, ThreadViews, Tree, View, ViewOptions, Window};
+use crate::{per_thread, write_thread_keys, ThreadViews, Tree, View, ViewError, ViewOptions, Window};
 
 /// The JSON document of the threads `options` selects, over its window,
 /// depth and grouping. One line, no newline.
@@ -17,7 +17,7 @@ use crate::{per_thread, write_thread_keys, GroupingError, ThreadViews, Tree, Vie
 /// # Errors
 ///
 /// As [`crate::thread_views_to_depth`].
-pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> Result<String, GroupingError> {
+pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> Result<String, ViewError> {
     let max_depth = options.max_depth;
     let window = Window::new(analysis.bounds(), options.window);
     let mut out = String::from("{\"window\":{\"start\":");

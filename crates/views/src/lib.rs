@@ -41,6 +41,46 @@ mod url;
 
 use grouping::Grouper;
 pub use grouping::{domain_group, GroupBy, GroupingError};
+
+/// Why the views of an analysis cannot be computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ViewError {
+    /// A grouping the analysis was not made for.
+    Grouping(GroupingError),
+    /// A thread's Bottom-Up would have more nodes than the budget
+    /// ([`ViewOptions::max_nodes`]): calls nested deep under many
+    /// different callers make up to one node per call and caller, so a
+    /// small trace can ask for gigabytes. Fewer levels
+    /// ([`ViewOptions::max_depth`]) build fewer.
+    TooManyNodes {
+        /// The thread, in words (its name, pid and tid).
+        thread: String,
+        /// The budget.
+        max_nodes: usize,
+    },
+}
+
+impl From<GroupingError> for ViewError {
+    fn from(e: GroupingError) -> ViewError {
+        ViewError::Grouping(e)
+    }
+}
+
+impl std::fmt::Display for ViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ViewError::Grouping(e) => e.fmt(f),
+            ViewError::TooManyNodes { thread, max_nodes } => write!(
+                f,
+                "{thread}: its Bottom-Up tree would have more than {max_nodes} nodes (calls nested deep under many \
+                 different callers)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ViewError {}
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
 pub use tracekit::styles;
 
@@ -689,29 +729,43 @@ struct Open {
 }
 
 /// Computes both views of a thread's track, over `window`, with no
-/// grouping.
-pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) -> ThreadViews {
-    thread_views_to_depth(analysis, track, window, None, GroupBy::None)
-        .unwrap_or_else(|e| unreachable!("{e}: no grouping reads no args"))
+/// grouping, and at most [`tracekit::DEFAULT_MAX_NODES`] Bottom-Up nodes.
+///
+/// # Errors
+///
+/// [`ViewError::TooManyNodes`] past that budget.
+pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) -> Result<ThreadViews, ViewError> {
+    thread_views_to_depth(
+        analysis,
+        track,
+        window,
+        None,
+        GroupBy::None,
+        tracekit::DEFAULT_MAX_NODES,
+    )
 }
 
 /// [`thread_views`] grouped by `group_by`, with the Bottom-Up built only
 /// to depth < `max_depth` (its deeper nodes are the costly part: one per
-/// event and ancestor); group nodes are at depth 0. The Call Tree and the
-/// nodes built are the same as without a limit.
+/// event and ancestor) and at most `max_nodes` Bottom-Up nodes; group
+/// nodes are at depth 0. The Call Tree and the nodes built are the same as
+/// without a limit.
 ///
 /// # Errors
 ///
-/// [`GroupingError`] when `group_by` reads the events' args
+/// [`ViewError::Grouping`] when `group_by` reads the events' args
 /// ([`GroupBy::reads_args`]) and the analysis was made without them
-/// ([`tracekit::AnalyzeOptions::with_group_args`]).
+/// ([`tracekit::AnalyzeOptions::with_group_args`]);
+/// [`ViewError::TooManyNodes`] when the Bottom-Up would have more than
+/// `max_nodes` nodes (it stops growing there).
 pub fn thread_views_to_depth(
     analysis: &Analysis,
     track: &ThreadTrack,
     window: Window,
     max_depth: Option<u32>,
     group_by: GroupBy,
-) -> Result<ThreadViews, GroupingError> {
+    max_nodes: usize,
+) -> Result<ThreadViews, ViewError> {
     // Callers of a chain of depth d (0-based, counted without the group
     // level) are built for d + 1 + group levels < max_depth.
     let group_levels = usize::from(group_by != GroupBy::None);
@@ -757,7 +811,7 @@ pub fn thread_views_to_depth(
             cache_hit.insert(ev.id, args.from_cache);
         }
     }
-    let mut bottom_up = BottomUpBuilder::new(ids.strings.len(), callers, s_ms, e_ms);
+    let mut bottom_up = BottomUpBuilder::new(ids.strings.len(), callers, max_nodes, s_ms, e_ms);
 
     // Start index: the last event starting at or before S, stepped back
     // to a top-level task.
@@ -865,7 +919,15 @@ pub fn thread_views_to_depth(
     // First level of the Bottom-Up, in the order DevTools makes its rows
     // (first end or instant of each id): drop rows without self time or
     // transfer size.
+    let over_budget = bottom_up.over_budget;
     let (mut bottom_up, kept_children) = bottom_up.finish(|made_by| events[made_by as usize].group);
+    if over_budget || bottom_up.nodes.len() > max_nodes {
+        let thread = analysis
+            .threads()
+            .find(|t| std::ptr::eq(t.track(), track))
+            .map_or_else(|| "a thread".to_owned(), |t| thread_in_words(analysis, &t));
+        return Err(ViewError::TooManyNodes { thread, max_nodes });
+    }
     if grouper.is_some() {
         // DevTools' group nodes: a Call Tree group's total is its nodes'
         // totals, a Bottom-Up group's is their self times.
@@ -932,12 +994,22 @@ struct BottomUpBuilder {
     parents: Vec<ParentState>,
     /// Callers added below each first-level node (the depth limit).
     callers: usize,
+    /// The most nodes the tree may have; past them, no caller is added
+    /// and `over_budget` is set.
+    max_nodes: usize,
+    over_budget: bool,
     window_start_ms: f64,
     window_end_ms: f64,
 }
 
 impl BottomUpBuilder {
-    fn new(id_count: usize, callers: usize, window_start_ms: f64, window_end_ms: f64) -> BottomUpBuilder {
+    fn new(
+        id_count: usize,
+        callers: usize,
+        max_nodes: usize,
+        window_start_ms: f64,
+        window_end_ms: f64,
+    ) -> BottomUpBuilder {
         BottomUpBuilder {
             tree: Tree::new(),
             first: vec![None; id_count],
@@ -946,6 +1018,8 @@ impl BottomUpBuilder {
             root_child: vec![u32::MAX; id_count],
             parents: Vec::new(),
             callers,
+            max_nodes,
+            over_budget: false,
             window_start_ms,
             window_end_ms,
         }
@@ -993,15 +1067,28 @@ impl BottomUpBuilder {
         let end = js_min((ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0, self.window_end_ms);
         let start = ev.ts / 1000.0;
         let mut node = self.root_child(ev.id);
+        if self.over_budget() {
+            return;
+        }
         for caller in callers.take(self.callers) {
             let parent = node;
             node = self.step(parent, caller);
+            if self.over_budget() {
+                return;
+            }
             let marker = &mut self.parents[parent as usize].end_marker;
             let n = &mut self.tree.nodes[node as usize];
             n.self_ms += self_or_zero;
             n.total_ms += end - js_max(start, *marker);
             *marker = end;
         }
+    }
+
+    /// Whether the tree has more nodes than its budget (then marked: the
+    /// views fail, and building on would only take memory).
+    fn over_budget(&mut self) -> bool {
+        self.over_budget |= self.tree.nodes.len() > self.max_nodes;
+        self.over_budget
     }
 
     /// The first-level node of `id`, made if needed.
@@ -1138,6 +1225,10 @@ pub struct ViewOptions<'a> {
     pub max_depth: Option<u32>,
     /// The panel's "Group by".
     pub group_by: GroupBy,
+    /// The most nodes a thread's Bottom-Up may have (`None`:
+    /// [`tracekit::DEFAULT_MAX_NODES`]); past them, the views fail
+    /// ([`ViewError::TooManyNodes`]).
+    pub max_nodes: Option<usize>,
     /// [`Parallelism::Rayon`]: threads are computed (and written) on
     /// rayon's pool; the output is the same.
     pub parallelism: Parallelism,
@@ -1173,6 +1264,12 @@ impl<'a> ViewOptions<'a> {
         self
     }
 
+    /// The most nodes a thread's Bottom-Up may have.
+    pub fn max_nodes(mut self, max_nodes: usize) -> Self {
+        self.max_nodes = Some(max_nodes);
+        self
+    }
+
     /// Whether threads may be computed on other cores.
     pub fn parallelism(mut self, parallelism: Parallelism) -> Self {
         self.parallelism = parallelism;
@@ -1188,7 +1285,7 @@ pub(crate) fn per_thread<W>(
     options: &ViewOptions,
     window: Window,
     write: W,
-) -> Result<Vec<String>, GroupingError>
+) -> Result<Vec<String>, ViewError>
 where
     W: Fn(Id, Id, &ThreadTrack, &ThreadViews) -> String + Sync,
 {
@@ -1197,7 +1294,8 @@ where
         .filter(|(pid, tid, _)| options.only.is_none_or(|o| o.contains(&(*pid, *tid))))
         .collect();
     let piece = |&(pid, tid, track): &(Id, Id, &ThreadTrack)| {
-        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by)?;
+        let max_nodes = options.max_nodes.unwrap_or(tracekit::DEFAULT_MAX_NODES);
+        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by, max_nodes)?;
         Ok(write(pid, tid, track, &views))
     };
     match options.parallelism {
@@ -1228,7 +1326,7 @@ where
 /// # Errors
 ///
 /// As [`thread_views_to_depth`].
-pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> Result<String, GroupingError> {
+pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> Result<String, ViewError> {
     let window = Window::new(analysis.bounds(), options.window);
     let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
         let mut out = String::from("{");
@@ -1259,6 +1357,13 @@ pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, 
         Some(name) => write_json_string(out, name),
         None => out.push_str("null"),
     }
+}
+
+/// `thread TID NAME (pid PID)`: a thread in an error message.
+fn thread_in_words(analysis: &Analysis, thread: &tracekit::Thread<'_>) -> String {
+    let mut out = String::new();
+    write_thread_heading(&mut out, analysis, thread.pid(), thread.tid(), thread.track());
+    out.trim_end().to_owned()
 }
 
 /// `thread TID NAME (pid PID)`, a thread's first line in the text views.
@@ -1301,7 +1406,7 @@ pub enum View {
 /// # Errors
 ///
 /// As [`thread_views_to_depth`].
-pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Result<String, GroupingError> {
+pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Result<String, ViewError> {
     use std::fmt::Write;
     let (max_depth, group_by) = (options.max_depth, options.group_by);
     let window = Window::new(analysis.bounds(), options.window);

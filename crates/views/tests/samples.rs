@@ -130,7 +130,7 @@ fn ours(
 ) -> (BTreeMap<Vec<String>, u32>, tracekit_views::SampleCounts) {
     let track = analysis.threads().next().unwrap().track();
     let window = tracekit_views::Window::new(analysis.bounds(), window);
-    let views = tracekit_views::thread_views(analysis, track, window);
+    let views = tracekit_views::thread_views(analysis, track, window).unwrap();
     let counts = views.samples.clone().expect("a profile has sample counts");
     let tree = &views.top_down;
     let mut out = BTreeMap::new();

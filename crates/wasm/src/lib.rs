@@ -201,7 +201,7 @@ impl RawTrace {
                 .max_depth(query.max_depth)
                 .group_by(group_by),
         )
-        .map_err(|e| query::grouping_error(&e))
+        .map_err(|e| query::view_error(&e))
     }
 
     /// The flame chart's data (`tracekit chart`'s, `docs/chart.md`) of the

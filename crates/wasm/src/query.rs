@@ -5,7 +5,7 @@
 
 use tracekit::output::{thread_list, window_text, Filter, FilterError};
 use tracekit::{Analysis, Id};
-use tracekit_views::{GroupBy, GroupingError};
+use tracekit_views::{GroupBy, GroupingError, ViewError};
 
 /// The part of a trace a query selects, as the JS options give it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -128,6 +128,16 @@ pub fn grouping_error(e: &GroupingError) -> String {
         "grouping by {} needs what the trace's events say of their URLs and frames: load with {{groupArgs: true}}",
         e.group_by().name()
     )
+}
+
+/// The message of views that cannot be computed, with the JS options
+/// that change that.
+pub fn view_error(e: &ViewError) -> String {
+    match e {
+        ViewError::Grouping(e) => grouping_error(e),
+        ViewError::TooManyNodes { .. } => format!("{e}; query fewer levels with maxDepth"),
+        e => e.to_string(),
+    }
 }
 
 /// The message of a query that does not fit the trace: the CLI's, with

@@ -1,0 +1,46 @@
+//! The Bottom-Up's node budget: calls nested deep under many different
+//! callers make one Bottom-Up node per call and caller (quadratic in the
+//! nesting), so the views stop at a budget with an error rather than take
+//! the memory.
+
+use tracekit_views::{ViewError, ViewOptions};
+
+/// A trace of `depth` calls nested in each other, each of its own name.
+fn deep_distinct_nesting(depth: usize) -> tracekit::Analysis {
+    let events: Vec<serde_json::Value> = (0..depth)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("e{i}"), "cat": "c", "ph": "X",
+                "ts": i, "dur": 2 * (depth - i), "pid": 1, "tid": 1
+            })
+        })
+        .collect();
+    let trace = serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).unwrap();
+    tracekit::analyze_bytes(&trace, &Default::default()).unwrap()
+}
+
+#[test]
+fn a_bottom_up_past_its_budget_is_an_error_naming_the_thread() {
+    // 300 levels: 300 first-level nodes and 299 + 298 + ... callers below
+    // them, 45 150 nodes in all.
+    let analysis = deep_distinct_nesting(300);
+    let full = tracekit_views::calltree_json(&analysis, &ViewOptions::new()).unwrap();
+    assert!(full.contains("\"e299\""));
+
+    let error = tracekit_views::calltree_json(&analysis, &ViewOptions::new().max_nodes(10_000)).unwrap_err();
+    let ViewError::TooManyNodes { thread, max_nodes } = &error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(*max_nodes, 10_000);
+    assert!(thread.contains("pid 1"), "{thread}");
+    assert!(error.to_string().contains("more than 10000 nodes"), "{error}");
+
+    // The exact count fits; one fewer does not.
+    let nodes = 300 + 299 * 300 / 2 + 1;
+    assert!(tracekit_views::calltree_json(&analysis, &ViewOptions::new().max_nodes(nodes)).is_ok());
+    assert!(tracekit_views::calltree_json(&analysis, &ViewOptions::new().max_nodes(nodes - 1)).is_err());
+
+    // Fewer levels build fewer nodes, within the budget.
+    let shallow = ViewOptions::new().max_nodes(10_000).max_depth(Some(3));
+    assert!(tracekit_views::calltree_conformance(&analysis, &shallow).is_ok());
+}
