@@ -267,21 +267,8 @@ fn an_unknown_group_kind_is_a_usage_error() {
 /// fit.
 #[test]
 fn a_bottom_up_past_max_nodes_is_an_error() {
-    let depth = 300;
-    let events: Vec<serde_json::Value> = (0..depth)
-        .map(|i| {
-            serde_json::json!({
-                "name": format!("e{i}"), "cat": "c", "ph": "X",
-                "ts": i, "dur": 2 * (depth - i), "pid": 1, "tid": 1
-            })
-        })
-        .collect();
     let file = std::env::temp_dir().join(format!("tracekit-deep-nesting-{}.json", std::process::id()));
-    std::fs::write(
-        &file,
-        serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(&file, tracekit_conformance::deep_distinct_nesting(300)).unwrap();
     let path = file.to_str().unwrap();
 
     let (code, stdout, stderr) = run(&["calltree", path, "--max-nodes", "10000"]);

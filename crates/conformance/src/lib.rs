@@ -169,6 +169,22 @@ pub const FIXTURE_SETS: &[(&str, &str)] = &[
     ("fixtures/repaired", "fixtures/expected/repaired"),
 ];
 
+/// A generic trace of `depth` calls nested in each other on pid 1, tid 1,
+/// each a function of its own: the Bottom-Up's worst case (a node per call
+/// and caller, `depth² / 2`; `docs/views.md`), made on the fly for the
+/// tests of its budget.
+pub fn deep_distinct_nesting(depth: usize) -> Vec<u8> {
+    let events: Vec<serde_json::Value> = (0..depth)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("e{i}"), "cat": "c", "ph": "X",
+                "ts": i, "dur": 2 * (depth - i), "pid": 1, "tid": 1
+            })
+        })
+        .collect();
+    serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).expect("JSON values serialize")
+}
+
 /// The trace files of a fixture directory, sorted.
 pub fn fixture_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();

@@ -7,15 +7,7 @@ use tracekit_views::{ViewError, ViewOptions};
 
 /// A trace of `depth` calls nested in each other, each of its own name.
 fn deep_distinct_nesting(depth: usize) -> tracekit::Analysis {
-    let events: Vec<serde_json::Value> = (0..depth)
-        .map(|i| {
-            serde_json::json!({
-                "name": format!("e{i}"), "cat": "c", "ph": "X",
-                "ts": i, "dur": 2 * (depth - i), "pid": 1, "tid": 1
-            })
-        })
-        .collect();
-    let trace = serde_json::to_vec(&serde_json::json!({ "traceEvents": events })).unwrap();
+    let trace = tracekit_conformance::deep_distinct_nesting(depth);
     tracekit::analyze_bytes(&trace, &Default::default()).unwrap()
 }
 
