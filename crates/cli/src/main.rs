@@ -82,23 +82,22 @@ impl Common {
     fn new(cli: &Cli) -> Result<(Common, Option<rayon::ThreadPool>), String> {
         let pool = match cli.threads {
             Some(0 | 1) => None,
-            threads => {
-                let builder = rayon::ThreadPoolBuilder::new().stack_size(POOL_STACK);
-                // Without `--threads`, rayon's default: all cores.
-                let builder = match threads {
-                    Some(n) => builder.num_threads(n),
-                    None => builder,
-                };
-                let pool = builder.build().map_err(|e| match threads {
-                    Some(n) => format!("starting {n} threads: {e}"),
-                    None => format!("starting the worker threads: {e}"),
-                })?;
-                Some(pool)
-            }
+            threads => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .stack_size(POOL_STACK)
+                    // Without `--threads`, 0: rayon's default, all cores.
+                    .num_threads(threads.unwrap_or(0))
+                    .build()
+                    .map_err(|e| match threads {
+                        Some(n) => format!("starting {n} threads: {e}"),
+                        None => format!("starting the worker threads: {e}"),
+                    })?,
+            ),
         };
-        let parallelism = match pool {
-            Some(_) => Parallelism::Rayon,
-            None => Parallelism::Sequential,
+        let parallelism = if pool.is_some() {
+            Parallelism::Rayon
+        } else {
+            Parallelism::Sequential
         };
         let options = AnalyzeOptions::default()
             .with_parallelism(parallelism)

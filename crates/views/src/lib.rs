@@ -34,53 +34,15 @@
 
 #![deny(missing_docs)]
 
+mod error;
 mod grouping;
 mod json;
 pub mod summary;
 mod url;
 
+pub use error::ViewError;
 use grouping::Grouper;
 pub use grouping::{domain_group, GroupBy, GroupingError};
-
-/// Why the views of an analysis cannot be computed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ViewError {
-    /// A grouping the analysis was not made for.
-    Grouping(GroupingError),
-    /// A thread's Bottom-Up would have more nodes than the budget
-    /// ([`ViewOptions::max_nodes`]): calls nested deep under many
-    /// different callers make up to one node per call and caller, so a
-    /// small trace can ask for gigabytes. Fewer levels
-    /// ([`ViewOptions::max_depth`]) build fewer.
-    TooManyNodes {
-        /// The thread, in words (its name, pid and tid).
-        thread: String,
-        /// The budget.
-        max_nodes: usize,
-    },
-}
-
-impl From<GroupingError> for ViewError {
-    fn from(e: GroupingError) -> ViewError {
-        ViewError::Grouping(e)
-    }
-}
-
-impl std::fmt::Display for ViewError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ViewError::Grouping(e) => e.fmt(f),
-            ViewError::TooManyNodes { thread, max_nodes } => write!(
-                f,
-                "{thread}: its Bottom-Up tree would have more than {max_nodes} nodes (calls nested deep under many \
-                 different callers)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ViewError {}
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
 pub use tracekit::styles;
 
@@ -919,9 +881,8 @@ pub fn thread_views_to_depth(
     // First level of the Bottom-Up, in the order DevTools makes its rows
     // (first end or instant of each id): drop rows without self time or
     // transfer size.
-    let over_budget = bottom_up.over_budget;
     let (mut bottom_up, kept_children) = bottom_up.finish(|made_by| events[made_by as usize].group);
-    if over_budget || bottom_up.nodes.len() > max_nodes {
+    if bottom_up.nodes.len() > max_nodes {
         let thread = analysis
             .threads()
             .find(|t| std::ptr::eq(t.track(), track))
@@ -995,9 +956,8 @@ struct BottomUpBuilder {
     /// Callers added below each first-level node (the depth limit).
     callers: usize,
     /// The most nodes the tree may have; past them, no caller is added
-    /// and `over_budget` is set.
+    /// (the views fail).
     max_nodes: usize,
-    over_budget: bool,
     window_start_ms: f64,
     window_end_ms: f64,
 }
@@ -1019,7 +979,6 @@ impl BottomUpBuilder {
             parents: Vec::new(),
             callers,
             max_nodes,
-            over_budget: false,
             window_start_ms,
             window_end_ms,
         }
@@ -1084,11 +1043,10 @@ impl BottomUpBuilder {
         }
     }
 
-    /// Whether the tree has more nodes than its budget (then marked: the
-    /// views fail, and building on would only take memory).
-    fn over_budget(&mut self) -> bool {
-        self.over_budget |= self.tree.nodes.len() > self.max_nodes;
-        self.over_budget
+    /// Whether the tree has more nodes than its budget: the views fail,
+    /// and building on would only take memory.
+    fn over_budget(&self) -> bool {
+        self.tree.nodes.len() > self.max_nodes
     }
 
     /// The first-level node of `id`, made if needed.
