@@ -235,7 +235,12 @@ fn build_tracekit() -> anyhow::Result<PathBuf> {
     executable.context("cargo build named no tracekit executable")
 }
 
-/// Reads a file once so that every measured run finds it in the page cache.
+/// Reads a file just before a measured run, so that the run finds it all
+/// in the page cache. Once is not enough: a kernel may page out file pages
+/// it sees as cold (this machine's runs DAMON with a `pageout` scheme,
+/// which took a few MB of the bench trace within a minute), and a run that
+/// reads part of its input from disk measures the disk; with two threads,
+/// the decoding core then waits for the reading one.
 fn warm(path: &Path) -> anyhow::Result<()> {
     let mut file = std::fs::File::open(path)?;
     let mut buf = vec![0u8; 4 << 20];
@@ -334,6 +339,7 @@ impl Bench {
         let (out, err) = self.output_files(name);
         let mut cmd = self.command(tool, input, global, local);
         eprintln!("xtask: {name}: {}", describe(&cmd));
+        warm(input)?;
         let run = measure::run(&mut cmd, &out, &err)?;
         let stderr = std::fs::read_to_string(&err).unwrap_or_default();
         match &run.failure {
@@ -352,8 +358,6 @@ impl Bench {
 
     fn main_tables(&self, trace: &Trace, runs: usize) -> anyhow::Result<String> {
         let environment = environment(&self.tracekit);
-        warm(&trace.json)?;
-        warm(&trace.gz)?;
         let mut tk: Vec<Run> = Vec::new();
         let mut dt: Vec<Run> = Vec::new();
         let mut tk_gz: Vec<Run> = Vec::new();
@@ -413,7 +417,7 @@ impl Bench {
              (`xtask/js/plain.mjs`: the file read into one string, `JSON.parse`, `Model.parse` with Meta, \
              Samples, Renderer and the handlers they need; no output), its tracks compared with tracekit's \
              through one untimed run of the conformance oracle (`xtask/js/oracle.mjs`). Runs alternate, \
-             {runs} of each; times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm; before each run, `sync` writes the earlier runs' output back to disk, and each run writes a new file.\n",
+             {runs} of each; times and peak RSS are medians (RSS: each child's own `ru_maxrss`). Page cache warm: each run's input is read just before it, as a kernel may page out file pages it sees as cold (DAMON does on the machine this was written on); before each run, `sync` writes the earlier runs' output back to disk, and each run writes a new file.\n",
             trace.json.display(),
             mb(trace.json_size),
             mb(trace.gz_size),
@@ -761,6 +765,7 @@ impl Bench {
         let mut a = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
         let mut b = self.command(Tool::Tracekit, &trace.json, &[], &["--threads", "1"]);
         eprintln!("xtask: threads-pair: two at once: {}", describe(&a));
+        warm(&trace.json)?;
         let (run_a, run_b) = measure::run_pair((&mut a, &out_a, &err_a), (&mut b, &out_b, &err_b))?;
         for (run, err) in [(&run_a, &err_a), (&run_b, &err_b)] {
             if let Some(failure) = &run.failure {
@@ -835,7 +840,6 @@ impl Bench {
         writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")?;
         for (_, file) in &files {
             let size = file.metadata()?.len();
-            warm(file)?;
             let mut tk = Vec::new();
             let mut dt = Vec::new();
             let mut dt_failure: Option<String> = None;

@@ -44,7 +44,6 @@ fn parse_timings(stderr: &str) -> Option<DevtoolsTimings> {
 
 impl Bench {
     pub(super) fn views_table(&self, trace: &Trace, runs: usize, devtools_depth: u32) -> anyhow::Result<String> {
-        super::warm(&trace.json)?;
         let mut loading: Vec<Run> = Vec::new();
         let mut views: Vec<Run> = Vec::new();
         let mut rows = 0usize;
