@@ -15,7 +15,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use tracekit_events::{AnalyzeOptions, Context, Event, EventSink, Parallelism, PreparedRun, Tokenizer};
+use tracekit_events::{AnalyzeOptions, Context, Event, EventSink, Parallelism, Tokenizer};
 
 fn fixture() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/traces/kitchen-sink.json.gz");
@@ -30,8 +30,7 @@ fn fixture() -> String {
 struct Count(usize);
 
 impl EventSink for Count {
-    type Prepared = ();
-    fn take(&mut self, events: &[Event<'_>], _: Vec<PreparedRun<()>>, _cx: &mut Context) {
+    fn take(&mut self, events: &[Event<'_>], _cx: &mut Context) {
         self.0 += events.len();
     }
 }

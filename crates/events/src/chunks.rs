@@ -3,8 +3,7 @@
 //! decoded (on all cores with [`Parallelism::Rayon`]), and every guessed
 //! boundary is checked against where the chunk before it really stopped,
 //! so that the result is exactly a sequential scan's. Chunks intern names
-//! on their own, and each is prepared for the sink by the core that
-//! scanned it; [`ScannedBlock::into_events`] stitches them in order.
+//! on their own; [`ScannedBlock::into_events`] stitches them in order.
 
 use crate::diag::{Diagnostics, Divergence, Skip};
 use crate::event::Id;
@@ -12,7 +11,6 @@ use crate::event::{read_event_object, Event, Phase, RawEvent, ReadError};
 use crate::handler::Parallelism;
 use crate::scan::{self, describe_byte, ArrayEnd};
 use crate::sym::{Interner, Sym};
-use crate::tokenizer::PreparedRun;
 use crate::units::Micros;
 
 /// Stretches shorter than this are scanned by one worker: cutting them
@@ -25,11 +23,9 @@ use crate::units::Micros;
 pub(crate) const PARALLEL_MIN: usize = 1 << 20;
 
 /// What one worker found between two event boundaries.
-struct Chunk<'a, P> {
+struct Chunk<'a> {
     start: usize,
     events: Vec<Event<'a>>,
-    /// What the sink's `prepare` made of `events`.
-    prepared: P,
     interner: Interner,
     diag: Diagnostics,
     /// Where the next event starts, when the array did not end here.
@@ -46,17 +42,15 @@ struct Chunk<'a, P> {
 /// block then starts with `after_event` set), so that whitespace
 /// after an event is never kept. `base` is the absolute offset of `text`;
 /// `at_end` says the input ends with it.
-#[allow(clippy::too_many_arguments)]
-fn scan_chunk<'a, P>(
-    text: &'a str,
+fn scan_chunk(
+    text: &str,
     start: usize,
     after_event: bool,
     limit: usize,
     at_end: bool,
     base: usize,
     mut interner: Interner,
-    prepare: &impl Fn(&[Event<'a>]) -> P,
-) -> Chunk<'a, P> {
+) -> Chunk<'_> {
     let b = text.as_bytes();
     let mut diag = Diagnostics::default();
     let mut pending = Diagnostics::default();
@@ -125,7 +119,6 @@ fn scan_chunk<'a, P>(
     };
     Chunk {
         start,
-        prepared: prepare(&events),
         events,
         interner,
         diag,
@@ -171,8 +164,8 @@ fn guess_boundary(b: &[u8], from: usize, to: usize) -> Option<usize> {
 /// cores) but not yet stitched: names are still interned per chunk. Making
 /// it needs no shared state, so it can run while the handlers take the
 /// stretch before it.
-pub struct ScannedBlock<'a, P> {
-    chunks: Vec<Chunk<'a, P>>,
+pub struct ScannedBlock<'a> {
+    chunks: Vec<Chunk<'a>>,
     /// Where the scan stopped in the text: the next event (or the
     /// whitespace before it, or the separator after the last one) starts
     /// there.
@@ -192,10 +185,8 @@ pub struct ScannedBlock<'a, P> {
 /// checked against the chunk before it (and the stretch scanned again from
 /// there when wrong), so the result is a sequential scan's. `at_end` says
 /// the input ends with `text`; `base` is the absolute offset of `text`.
-/// Each chunk's events are handed to `prepare` by the worker that decoded
-/// them (see [`EventSink::prepare`](crate::EventSink::prepare)).
 #[allow(clippy::too_many_arguments)]
-pub fn scan_event_block<'a, P: Send>(
+pub fn scan_event_block<'a>(
     text: &'a str,
     start: usize,
     after_event: bool,
@@ -203,8 +194,7 @@ pub fn scan_event_block<'a, P: Send>(
     at_end: bool,
     base: usize,
     parallelism: Parallelism,
-    prepare: &(impl Fn(&[Event<'a>]) -> P + Sync),
-) -> ScannedBlock<'a, P> {
+) -> ScannedBlock<'a> {
     let b = text.as_bytes();
     let workers = match parallelism {
         Parallelism::Sequential => 1,
@@ -227,7 +217,7 @@ pub fn scan_event_block<'a, P: Send>(
         }
     }
     let limits: Vec<usize> = starts.iter().skip(1).copied().chain(std::iter::once(limit)).collect();
-    let chunks: Vec<Chunk<'a, P>> = if starts.len() == 1 {
+    let chunks: Vec<Chunk<'a>> = if starts.len() == 1 {
         vec![scan_chunk(
             text,
             start,
@@ -236,7 +226,6 @@ pub fn scan_event_block<'a, P: Send>(
             at_end,
             base,
             Interner::new(),
-            prepare,
         )]
     } else {
         use rayon::prelude::*;
@@ -244,10 +233,7 @@ pub fn scan_event_block<'a, P: Send>(
             .par_iter()
             .zip(limits.par_iter())
             .enumerate()
-            .map(|(k, (&s, &l))| {
-                let after_event = k == 0 && after_event;
-                scan_chunk(text, s, after_event, l, at_end, base, Interner::new(), prepare)
-            })
+            .map(|(k, (&s, &l))| scan_chunk(text, s, k == 0 && after_event, l, at_end, base, Interner::new()))
             .collect()
     };
 
@@ -274,7 +260,6 @@ pub fn scan_event_block<'a, P: Send>(
                 at_end,
                 base,
                 Interner::new(),
-                prepare,
             )
         };
         resume = chunk.stop;
@@ -295,7 +280,7 @@ pub fn scan_event_block<'a, P: Send>(
     }
 }
 
-impl<'a, P> ScannedBlock<'a, P> {
+impl<'a> ScannedBlock<'a> {
     /// How many chunks the stretch was cut into (more than one when it was
     /// scanned in parallel).
     #[cfg(test)]
@@ -303,17 +288,11 @@ impl<'a, P> ScannedBlock<'a, P> {
         self.chunks.len()
     }
 
-    /// The events, in order, with their names interned in `interner`, and
-    /// what was prepared of them, chunk by chunk.
-    pub fn into_events(self, interner: &mut Interner, diag: &mut Diagnostics) -> (Vec<Event<'a>>, Vec<PreparedRun<P>>) {
+    /// The events, in order, with their names interned in `interner`.
+    pub fn into_events(self, interner: &mut Interner, diag: &mut Diagnostics) -> Vec<Event<'a>> {
         let total: usize = self.chunks.iter().map(|c| c.events.len()).sum();
         let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
-        let mut prepared = Vec::with_capacity(self.chunks.len());
         for chunk in self.chunks {
-            prepared.push(PreparedRun {
-                start: events.len(),
-                prepared: chunk.prepared,
-            });
             let remap: Vec<Sym> = chunk.interner.iter().map(|s| interner.intern(s)).collect();
             let sym = |s: Sym| remap[s.0 as usize];
             let id = |v: Id| v.as_sym().map_or(v, |s| Id::str(sym(s)));
@@ -331,7 +310,7 @@ impl<'a, P> ScannedBlock<'a, P> {
             }));
             diag.merge(chunk.diag);
         }
-        (events, prepared)
+        events
     }
 }
 

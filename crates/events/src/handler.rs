@@ -15,7 +15,6 @@
 use crate::diag::Diagnostics;
 use crate::event::Event;
 use crate::sym::Interner;
-use crate::tokenizer::PreparedRun;
 
 /// How per-thread and per-chunk work runs. Only [`Parallelism::Rayon`]
 /// starts threads (on rayon's global pool); the result is the same either
@@ -139,28 +138,15 @@ pub trait Handler: Default + Send {
     /// What the handler found, for the handlers after it and for output.
     type Data;
 
-    /// What [`prepare`](Self::prepare) makes of a run of events: `()`
-    /// for a handler that has no such work.
-    type Prepared: Send + Default;
-
-    /// Does, for a run of consecutive events, the work that needs none of
-    /// the handler's state: decoding the args of the events it reads in
-    /// full. It runs on the core that decoded the run, while earlier
-    /// events are being handled (on all cores with
-    /// [`Parallelism::Rayon`]). The run's names are interned apart from
-    /// the trace's: only the [`names`](crate::names) compare as they will
-    /// in `handle_event`. A handler must give the same data whether or
-    /// not what `prepare` made was accepted first. The default does
-    /// nothing.
-    fn prepare(events: &[Event<'_>]) -> Self::Prepared {
-        let _ = events;
-        Self::Prepared::default()
-    }
-
-    /// Takes what [`prepare`](Self::prepare) made of the run of events
-    /// from index `first` on, before those events are handled.
-    fn accept_prepared(&mut self, first: EventIndex, prepared: Self::Prepared) {
-        let _ = (first, prepared);
+    /// Does, for a stretch of events about to be handed over, the work
+    /// that needs none of the handler's state and may run on all cores
+    /// with [`Parallelism::Rayon`]: decoding the args of the events it
+    /// reads in full. `first` is the index of `events[0]`. What it keeps
+    /// is for `handle_event` to take, event by event; a handler must give
+    /// the same data whether or not `prepare` ran first. Most handlers
+    /// have no such work: the default does nothing.
+    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
+        let _ = (first, events, parallelism);
     }
 
     /// Takes one event, in input order.
@@ -179,17 +165,8 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
         seen: EventIndex,
     }
     impl<H: Handler> crate::EventSink for One<'_, H> {
-        type Prepared = H::Prepared;
-        fn prepare(events: &[Event<'_>]) -> H::Prepared {
-            H::prepare(events)
-        }
-        fn take(&mut self, events: &[Event<'_>], prepared: Vec<PreparedRun<H::Prepared>>, cx: &mut Context) {
-            for run in prepared {
-                let first = self
-                    .seen
-                    .saturating_add(EventIndex::try_from(run.start).unwrap_or(EventIndex::MAX));
-                self.handler.accept_prepared(first, run.prepared);
-            }
+        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+            self.handler.prepare(self.seen, events, cx.options.parallelism);
             for event in events {
                 self.handler.handle_event(self.seen, event, cx);
                 self.seen += 1;

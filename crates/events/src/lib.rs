@@ -37,6 +37,6 @@ pub use handler::{
     feed, join_here, map_biggest_first, AnalyzeOptions, Context, EventIndex, Handler, Parallelism, DEFAULT_MAX_NODES,
 };
 pub use sym::{names, Interner, Strings, Sym};
-pub use tokenizer::{EventSink, PreparedRun, Tokenized, Tokenizer, TopLevel, BLOCK};
+pub use tokenizer::{EventSink, Tokenized, Tokenizer, TopLevel, BLOCK};
 pub use trace_id::SampleTraceId;
 pub use units::{Micros, Millis, Seconds};

@@ -45,32 +45,9 @@ const LAST_STRETCH: usize = 512 << 10;
 
 /// Where the events of a trace go.
 pub trait EventSink: Send {
-    /// What [`prepare`](Self::prepare) makes of a run of events.
-    type Prepared: Send + Default;
-
-    /// Does, for a run of consecutive events just decoded, the work that
-    /// needs none of the sink's state, on the core that decoded them (see
-    /// [`Handler::prepare`](crate::Handler::prepare)). The default does
-    /// nothing.
-    fn prepare(events: &[Event<'_>]) -> Self::Prepared {
-        let _ = events;
-        Self::Prepared::default()
-    }
-
-    /// Takes the next events, in input order, with what `prepare` made of
-    /// them: a run after another, each starting at `events[run.start]`.
-    /// The events borrow from text that is dropped after the call.
-    fn take(&mut self, events: &[Event<'_>], prepared: Vec<PreparedRun<Self::Prepared>>, cx: &mut Context);
-}
-
-/// What [`EventSink::prepare`] made of a run of the events handed over
-/// with it.
-#[derive(Debug)]
-pub struct PreparedRun<P> {
-    /// Where the run starts among the events handed over.
-    pub start: usize,
-    /// What `prepare` made of it.
-    pub prepared: P,
+    /// Takes the next events, in input order. The events borrow from text
+    /// that is dropped after the call.
+    fn take(&mut self, events: &[Event<'_>], cx: &mut Context);
 }
 
 /// The keys besides `traceEvents` that a trace object may hold and that
@@ -557,18 +534,17 @@ impl Tokenizer {
     }
 
     /// Decodes the events of `text` from `start`, in stretches: the sink
-    /// takes one stretch while the next is scanned, and prepared
-    /// ([`EventSink::prepare`]), on other cores.
+    /// takes one stretch while the next is scanned (on another core).
     /// Returns where the scan stopped (in `text`), whether that is just
     /// after an event, and how the array ended, if it did.
-    fn decode_events<S: EventSink>(
+    fn decode_events(
         &mut self,
         text: &str,
         start: usize,
         after_event: bool,
         at_end: bool,
         cx: &mut Context,
-        sink: &mut S,
+        sink: &mut impl EventSink,
     ) -> (usize, bool, Option<ArrayEnd>) {
         let base = self.base;
         let parallelism = cx.options.parallelism;
@@ -588,7 +564,7 @@ impl Tokenizer {
                 usize::MAX
             };
             let _span = tracing::info_span!(parent: &caller, "parse").entered();
-            let block = scan_event_block(text, from, after_event, limit, at_end, base, parallelism, &S::prepare);
+            let block = scan_event_block(text, from, after_event, limit, at_end, base, parallelism);
             (block, limit)
         };
         let mut in_flight = Some(scan((start, after_event)));
@@ -600,8 +576,8 @@ impl Tokenizer {
             let next_from = more.then_some((block.resume, block.resume_after_event));
             let handle = || {
                 let _span = tracing::info_span!(parent: &caller, "handlers").entered();
-                let (events, prepared) = block.into_events(&mut cx.interner, &mut cx.diagnostics);
-                sink.take(&events, prepared, cx);
+                let events = block.into_events(&mut cx.interner, &mut cx.diagnostics);
+                sink.take(&events, cx);
                 events.len()
             };
             let (count, next) = match parallelism {
@@ -708,23 +684,8 @@ mod tests {
     #[derive(Default)]
     struct Collect(Vec<Seen>);
 
-    /// Prepares each run into its events' times, and checks that the runs
-    /// handed over cover the events exactly, in order, each with what was
-    /// prepared of its own events.
     impl EventSink for Collect {
-        type Prepared = Vec<f64>;
-        fn prepare(events: &[Event<'_>]) -> Vec<f64> {
-            events.iter().map(|e| e.ts.0).collect()
-        }
-        fn take(&mut self, events: &[Event<'_>], prepared: Vec<PreparedRun<Vec<f64>>>, cx: &mut Context) {
-            let mut next = 0;
-            for run in prepared {
-                assert_eq!(run.start, next, "runs must follow one another");
-                next += run.prepared.len();
-                let times: Vec<f64> = events[run.start..next].iter().map(|e| e.ts.0).collect();
-                assert_eq!(times, run.prepared);
-            }
-            assert_eq!(next, events.len(), "runs must cover the events");
+        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
             self.0.extend(events.iter().map(|e| Seen {
                 name: cx.interner.resolve(e.name).to_owned(),
                 ts: e.ts.0,
@@ -858,10 +819,7 @@ mod tests {
             .num_threads(4)
             .build()
             .unwrap()
-            .install(|| {
-                let prepare = |events: &[Event<'_>]| events.len();
-                crate::chunks::scan_event_block(&text, 1, false, usize::MAX, true, 0, Parallelism::Rayon, &prepare)
-            });
+            .install(|| crate::chunks::scan_event_block(&text, 1, false, usize::MAX, true, 0, Parallelism::Rayon));
         assert!(block.chunk_count() > 1, "the parallel path was not taken");
         let sequential = load_in_pieces(&text, text.len(), Parallelism::Sequential);
         let parallel = rayon::ThreadPoolBuilder::new()

@@ -356,7 +356,6 @@ impl MetaHandler {
 impl Handler for MetaHandler {
     type Deps<'d> = ();
     type Data = MetaData;
-    type Prepared = ();
 
     fn handle_event(&mut self, _index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         self.on_event(event, cx);

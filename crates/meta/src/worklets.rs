@@ -38,7 +38,6 @@ pub struct AuctionWorklets {
 impl Handler for AuctionWorkletsHandler {
     type Deps<'d> = ();
     type Data = AuctionWorklets;
-    type Prepared = ();
 
     fn handle_event(&mut self, _index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         let interner = &mut cx.interner;

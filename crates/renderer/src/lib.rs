@@ -707,7 +707,6 @@ impl Handler for RendererHandler {
     /// dropped once its thread is built.
     type Deps<'d> = (&'d MetaData, SamplesData, &'d AuctionWorklets);
     type Data = Result<RendererData, LoadError>;
-    type Prepared = ();
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         self.on_event(

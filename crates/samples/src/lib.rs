@@ -15,9 +15,10 @@ mod tree;
 use std::collections::VecDeque;
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use tracekit_cpuprofile::{CpuProfileModel, RawProfile, TraceIdKey};
 use tracekit_events::{
-    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Phase, Skip,
+    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip,
 };
 
 pub use tree::{profile_only_tree, ProfileTreeNode};
@@ -148,18 +149,13 @@ impl SamplesData {
     }
 }
 
-/// The `ProfileChunk`s of a run of events, read ahead by the Samples
-/// handler's `prepare`, by their index in the run.
-#[derive(Debug, Default)]
-pub struct PreparedChunks(Vec<(EventIndex, Result<chunk::ParsedChunk, String>)>);
-
 /// The Samples handler (see the crate documentation).
 #[derive(Debug, Default)]
 pub struct SamplesHandler {
     pending: Map<Id, Map<Id, PendingProfile>>,
     trace_samples: Vec<TraceSamples>,
-    /// The `ProfileChunk`s about to be handed over, read by `prepare`, by
-    /// event index, first first.
+    /// The `ProfileChunk`s of the stretch being handed over, read by
+    /// `prepare`, by event index, first first.
     prepared: VecDeque<(EventIndex, Result<chunk::ParsedChunk, String>)>,
 }
 
@@ -365,30 +361,24 @@ impl SamplesHandler {
 impl Handler for SamplesHandler {
     type Deps<'d> = ();
     type Data = SamplesData;
-    /// The run's `ProfileChunk`s, read, by their index in the run.
-    type Prepared = PreparedChunks;
 
-    /// Reads the run's `ProfileChunk`s, the bulk of this handler's work,
-    /// on the core that decoded them: only interning their names and
-    /// adding them to their profiles is left for `handle_event`, in input
-    /// order.
-    fn prepare(events: &[Event<'_>]) -> Self::Prepared {
-        let chunks = (0..)
-            .zip(events)
-            .filter(|(_, event)| event.name == names::PROFILE_CHUNK)
-            .map(|(at, event)| (at, chunk::parse(event)))
-            .collect();
-        PreparedChunks(chunks)
-    }
-
-    fn accept_prepared(&mut self, first: EventIndex, prepared: Self::Prepared) {
-        let at = |run_index: EventIndex| first.saturating_add(run_index);
-        self.prepared.extend(
-            prepared
-                .0
-                .into_iter()
-                .map(|(run_index, parsed)| (at(run_index), parsed)),
-        );
+    /// Reads the stretch's `ProfileChunk`s, the bulk of this handler's
+    /// work, on all cores: only interning their names and adding them to
+    /// their profiles is left for `handle_event`, in input order.
+    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
+        let chunks = events
+            .iter()
+            .zip(first..)
+            .filter(|(event, _)| event.name == names::PROFILE_CHUNK);
+        let read = |(event, index): (&Event<'_>, EventIndex)| (index, chunk::parse(event));
+        self.prepared.clear();
+        match parallelism {
+            Parallelism::Rayon => {
+                let chunks: Vec<_> = chunks.collect();
+                self.prepared.par_extend(chunks.into_par_iter().map(read));
+            }
+            Parallelism::Sequential => self.prepared.extend(chunks.map(read)),
+        }
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {

@@ -364,13 +364,12 @@ fn no_divergence_without_top_level_samples() {
     assert!(cx.diagnostics.divergences.is_empty());
 }
 
-/// The chunks read ahead by `prepare` (with either parallelism, the
-/// events cut into several runs or not) make the same profiles, names and
-/// skips as chunks read one by one in `handle_event`, broken and uneven
-/// chunks included.
+/// The chunks read ahead by `prepare` (sequentially or on rayon's pool)
+/// make the same profiles, names and skips as chunks read one by one in
+/// `handle_event`, broken and uneven chunks included.
 #[test]
 fn prepared_chunks_make_what_unprepared_ones_make() {
-    use tracekit_events::{AnalyzeOptions, EventSink, Parallelism, PreparedRun, Tokenizer};
+    use tracekit_events::{AnalyzeOptions, EventSink, Tokenizer};
 
     let a = [node(1, "(root)", None), node(2, "a", Some(1)), node(3, "b", Some(2))];
     let events = [
@@ -384,17 +383,12 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
         chunk(1, 1, "0x1", &[], &[3], &[10.0]),
         chunk(1, 2, "0x2", &[], &[1], &[0.5]),
     ];
-    // Megabytes of other events between the chunks, so that with Rayon
-    // the first stretch is cut into runs prepared apart.
-    let filler = vec![r#"{"name":"x","ph":"I","ts":1,"pid":9,"tid":9}"#; 8000].join(",\n");
-    let text = trace(&events.map(|event| format!("{event},\n{filler}")));
-    assert!(text.len() > 2 << 20);
+    let text = trace(&events);
 
     /// Hands the events over without `prepare`.
     struct Unprepared(SamplesHandler, EventIndex);
     impl EventSink for Unprepared {
-        type Prepared = ();
-        fn take(&mut self, events: &[Event<'_>], _: Vec<PreparedRun<()>>, cx: &mut Context) {
+        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
             for event in events {
                 self.0.handle_event(self.1, event, cx);
                 self.1 += 1;
@@ -431,36 +425,12 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
         account(&data, &cx)
     };
     assert!(unprepared.contains("SamplesUnreadableChunk") && unprepared.contains("SamplesUnevenChunks"));
-    /// Hands the events over with what `prepare` made of them, counting
-    /// the runs of the stretch cut into the most.
-    struct Prepared(SamplesHandler, EventIndex, usize);
-    impl EventSink for Prepared {
-        type Prepared = PreparedChunks;
-        fn prepare(events: &[Event<'_>]) -> PreparedChunks {
-            SamplesHandler::prepare(events)
-        }
-        fn take(&mut self, events: &[Event<'_>], runs: Vec<PreparedRun<PreparedChunks>>, cx: &mut Context) {
-            self.2 = self.2.max(runs.len());
-            for run in runs {
-                let start = EventIndex::try_from(run.start).unwrap();
-                self.0.accept_prepared(self.1 + start, run.prepared);
-            }
-            for event in events {
-                self.0.handle_event(self.1, event, cx);
-                self.1 += 1;
-            }
-        }
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     for parallelism in [Parallelism::Sequential, Parallelism::Rayon] {
         let mut cx = Context::new(AnalyzeOptions::default().with_parallelism(parallelism));
-        let mut sink = Prepared(SamplesHandler::default(), 0, 0);
-        pool.install(|| Tokenizer::run_whole(text.as_bytes(), &mut cx, &mut sink))
-            .unwrap();
-        let cut = parallelism == Parallelism::Rayon;
-        assert_eq!(sink.2 > 1, cut, "{parallelism:?}: {} runs in a stretch", sink.2);
-        assert!(sink.0.prepared.is_empty(), "every prepared chunk is taken");
-        let data = sink.0.finalize((), &mut cx);
+        let mut handler = SamplesHandler::default();
+        feed(&text, &mut handler, &mut cx).unwrap();
+        assert!(handler.prepared.is_empty(), "every prepared chunk is taken");
+        let data = handler.finalize((), &mut cx);
         assert_eq!(account(&data, &cx), unprepared, "{parallelism:?}");
     }
 }

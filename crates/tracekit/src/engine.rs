@@ -5,8 +5,7 @@
 use indexmap::IndexMap;
 use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile};
 use tracekit_events::{
-    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, PreparedRun, Skip, Strings,
-    TopLevel,
+    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, Skip, Strings, TopLevel,
 };
 use tracekit_meta::{AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
 use tracekit_renderer::{ProcessTracks, RendererHandler};
@@ -80,40 +79,15 @@ pub(crate) struct TraceHandlers {
     events: EventIndex,
 }
 
-/// What the handlers' `prepare` made of a run of events, handler by
-/// handler.
-type Prepared = (
-    <MetaHandler as Handler>::Prepared,
-    <AuctionWorkletsHandler as Handler>::Prepared,
-    <SamplesHandler as Handler>::Prepared,
-    <RendererHandler as Handler>::Prepared,
-);
-
 impl EventSink for TraceHandlers {
-    type Prepared = Prepared;
-
-    fn prepare(events: &[Event<'_>]) -> Prepared {
-        (
-            MetaHandler::prepare(events),
-            AuctionWorkletsHandler::prepare(events),
-            SamplesHandler::prepare(events),
-            RendererHandler::prepare(events),
-        )
-    }
-
     /// Hands each event to every handler. None of them keeps a reference
     /// to an event: the text they came from can be freed.
-    fn take(&mut self, events: &[Event<'_>], prepared: Vec<PreparedRun<Prepared>>, cx: &mut Context) {
-        for run in prepared {
-            let first = self
-                .events
-                .saturating_add(EventIndex::try_from(run.start).unwrap_or(EventIndex::MAX));
-            let (meta, worklets, samples, renderer) = run.prepared;
-            self.meta.accept_prepared(first, meta);
-            self.worklets.accept_prepared(first, worklets);
-            self.samples.accept_prepared(first, samples);
-            self.renderer.accept_prepared(first, renderer);
-        }
+    fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+        let (first, parallelism) = (self.events, cx.options.parallelism);
+        self.meta.prepare(first, events, parallelism);
+        self.worklets.prepare(first, events, parallelism);
+        self.samples.prepare(first, events, parallelism);
+        self.renderer.prepare(first, events, parallelism);
         for event in events {
             let index = self.events;
             self.meta.handle_event(index, event, cx);
