@@ -366,9 +366,11 @@ impl Handler for SamplesHandler {
     /// work, on all cores: only interning their names and adding them to
     /// their profiles is left for `handle_event`, in input order.
     fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
+        // Past 2^32 events the index stays at its maximum, as the
+        // handlers' count does (a range from `first` would overflow).
         let chunks = events
             .iter()
-            .zip(first..)
+            .zip((0..).map(|k| first.saturating_add(k)))
             .filter(|(event, _)| event.name == names::PROFILE_CHUNK);
         let read = |(event, index): (&Event<'_>, EventIndex)| (index, chunk::parse(event));
         self.prepared.clear();

@@ -486,3 +486,26 @@ fn a_whole_profile_replaces_earlier_chunks_and_takes_later_ones() {
     assert_eq!(skipped(&cx, Skip::ProfileUnreachableNodes), 1);
     assert_eq!(skipped(&cx, Skip::ProfileUnknownSampleNode), 2);
 }
+
+/// Past 2^32 events, the indices `prepare` gives stay at their maximum, as
+/// the handlers' event count does, rather than overflow.
+#[test]
+fn prepared_indices_saturate() {
+    let args = r#"{"data":{"cpuProfile":{"nodes":[],"samples":[]},"timeDeltas":[]}}"#;
+    let event = Event {
+        name: names::PROFILE_CHUNK,
+        cat: names::EMPTY,
+        ph: Phase::SAMPLE,
+        ts: Micros(1.0),
+        dur: None,
+        pid: Id::num(1.0),
+        tid: Id::num(1.0),
+        id: Some(Id::num(1.0)),
+        args: Some(args),
+        sample_trace_id: None,
+    };
+    let mut handler = SamplesHandler::default();
+    handler.prepare(EventIndex::MAX - 1, &[event, event, event], Parallelism::Sequential);
+    let indices: Vec<EventIndex> = handler.prepared.iter().map(|(index, _)| *index).collect();
+    assert_eq!(indices, [EventIndex::MAX - 1, EventIndex::MAX, EventIndex::MAX]);
+}
