@@ -511,13 +511,16 @@ impl Bench {
         plain_wall: Duration,
     ) -> anyhow::Result<(String, Option<(Duration, Duration)>)> {
         // The JSON input, the gzipped one, and the JSON input on one
-        // thread (for its loading alone only).
-        let mut per_input: Vec<(Vec<Vec<stages::Stage>>, Vec<Run>)> = Vec::new();
+        // thread (for its loading alone only), in turn round by round, so
+        // that a slower spell of the machine falls on all three alike
+        // (this machine has spells of seconds where runs on two threads
+        // take 10% longer).
         let one_thread: &[&str] = &["--threads", "1"];
-        for (input, local) in [(&trace.json, &[][..]), (&trace.gz, &[][..]), (&trace.json, one_thread)] {
-            let mut all = Vec::new();
-            let mut walls = Vec::new();
-            for _ in 0..runs {
+        let configs = [(&trace.json, &[][..]), (&trace.gz, &[][..]), (&trace.json, one_thread)];
+        let mut per_input: Vec<(Vec<Vec<stages::Stage>>, Vec<Run>)> =
+            configs.iter().map(|_| Default::default()).collect();
+        for _ in 0..runs {
+            for ((input, local), (all, walls)) in configs.iter().zip(per_input.iter_mut()) {
                 let (run, _, stderr) =
                     self.run_with(Tool::Tracekit, input, &["--timings"], local, "stages-tracekit")?;
                 if !run.ok() {
@@ -530,7 +533,6 @@ impl Bench {
                 all.push(stages::parse(&stderr).0);
                 walls.push(run);
             }
-            per_input.push((all, walls));
         }
         // Rows: every stage seen, in the order of the run that has the most
         // (the gzipped input's, which has a decompression stage).
@@ -566,7 +568,8 @@ impl Bench {
         writeln!(
             md,
             "`tracekit --timings tracks FILE --format conformance`: its stage table, median of {runs} runs per \
-             input (and as many of the JSON input with `--threads 1`, for its loading alone). *Own* is a \
+             input (and as many of the JSON input with `--threads 1`, for its loading alone), the three in \
+             turn. *Own* is a \
              stage's time outside the stages nested in it, summed over the threads that ran \
              it (×N: how many times it ran); *wall* is the time it covered. Stages that run on both cores at \
              once (parse and handlers overlap) have more own time than wall time. Throughput = uncompressed \
