@@ -237,10 +237,10 @@ fn build_tracekit() -> anyhow::Result<PathBuf> {
 
 /// Reads a file just before a measured run, so that the run finds it all
 /// in the page cache. Once is not enough: a kernel may page out file pages
-/// it sees as cold (this machine's runs DAMON with a `pageout` scheme,
-/// which took a few MB of the bench trace within a minute), and a run that
-/// reads part of its input from disk measures the disk; with two threads,
-/// the decoding core then waits for the reading one.
+/// it sees as cold (DAMON with a `pageout` scheme, on the VM these benches
+/// were written on, took a few MB of the bench trace within a minute), and
+/// a run that reads part of its input from disk measures the disk; with
+/// two threads, the decoding core then waits for the reading one.
 fn warm(path: &Path) -> anyhow::Result<()> {
     let mut file = std::fs::File::open(path)?;
     let mut buf = vec![0u8; 4 << 20];
@@ -512,9 +512,9 @@ impl Bench {
     ) -> anyhow::Result<(String, Option<(Duration, Duration)>)> {
         // The JSON input, the gzipped one, and the JSON input on one
         // thread (for its loading alone only), in turn round by round, so
-        // that a slower spell of the machine falls on all three alike
-        // (this machine has spells of seconds where runs on two threads
-        // take 10% longer).
+        // that a slower spell of the machine falls on all three alike (on
+        // the VM these benches were written on, spells of seconds slowed
+        // runs on two threads by 10%).
         let one_thread: &[&str] = &["--threads", "1"];
         let configs = [(&trace.json, &[][..]), (&trace.gz, &[][..]), (&trace.json, one_thread)];
         let mut per_input: Vec<(Vec<Vec<stages::Stage>>, Vec<Run>)> =
