@@ -1,26 +1,18 @@
-//! The event array, a stretch at a time: the stretch is cut into chunks
-//! at guessed event boundaries, each chunk is scanned and its events
-//! decoded (on all cores with [`Parallelism::Rayon`]), and every guessed
-//! boundary is checked against where the chunk before it really stopped,
-//! so that the result is exactly a sequential scan's. Chunks intern names
-//! on their own; [`ScannedBlock::into_events`] stitches them in order.
+//! The event array, a chunk at a time: with [`Parallelism::Rayon`] the
+//! text is cut into chunks at guessed event boundaries, scanned and
+//! decoded on all cores, and every guessed boundary is checked against
+//! where the chunk before it really stopped, so that the result is exactly
+//! a sequential scan's. Chunks intern names on their own;
+//! [`ScannedChunk::into_events`] puts them in the shared table, in order.
 
 use crate::diag::{Diagnostics, Divergence, Skip};
 use crate::event::Id;
 use crate::event::{read_event_object, Event, Phase, RawEvent, ReadError};
 use crate::handler::Parallelism;
+use crate::pipeline::make_ahead;
 use crate::scan::{self, describe_byte, ArrayEnd};
 use crate::sym::{Interner, Sym};
 use crate::units::Micros;
-
-/// Stretches shorter than this are scanned by one worker: cutting them
-/// would cost more than it saves. Below a stretch (4 MB), so that a
-/// stretch scanned while the previous one is handled is cut too: the core
-/// that finishes handling first takes the scan's remaining pieces, and the
-/// first stretch of a block, which nothing else overlaps, is scanned on
-/// every core. (On the bench trace, `--threads 2` was faster in 9 runs of
-/// 10 than with 4 MB, 5% on average.)
-pub(crate) const PARALLEL_MIN: usize = 1 << 20;
 
 /// What one worker found between two event boundaries.
 struct Chunk<'a> {
@@ -160,143 +152,41 @@ fn guess_boundary(b: &[u8], from: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// A stretch of an event array, scanned and decoded (possibly on several
-/// cores) but not yet stitched: names are still interned per chunk. Making
-/// it needs no shared state, so it can run while the handlers take the
-/// stretch before it.
-pub struct ScannedBlock<'a> {
-    chunks: Vec<Chunk<'a>>,
-    /// Where the scan stopped in the text: the next event (or the
-    /// whitespace before it, or the separator after the last one) starts
-    /// there.
-    pub resume: usize,
-    /// `resume` is just after an event whose separator is still to come.
-    pub resume_after_event: bool,
-    /// How the array ended, if it did in this stretch. Offsets are absolute.
-    pub end: Option<ArrayEnd>,
-}
+/// The size of the chunks scanned on all cores with
+/// [`Parallelism::Rayon`]. Smaller chunks leave a core less to wait for
+/// when the text of a block runs out, but each costs a table of names of
+/// its own, put in the shared one when it is taken (bench trace, two
+/// threads: 512 KB loaded faster than 256 KB or 1 MB).
+const PARALLEL_CHUNK: usize = 512 << 10;
 
-/// Scans and decodes the events of an event array found in `text` from
-/// `start` (just after the `[`, or where the previous stretch resumed)
-/// until the next event would start at or after `limit`, the array ends,
-/// or the text does. Events that cannot be decoded are skipped and counted.
-/// With [`Parallelism::Rayon`] a large stretch is cut into chunks at guessed
-/// event boundaries and decoded on all cores; every guessed boundary is
-/// checked against the chunk before it (and the stretch scanned again from
-/// there when wrong), so the result is a sequential scan's. `at_end` says
-/// the input ends with `text`; `base` is the absolute offset of `text`.
-#[allow(clippy::too_many_arguments)]
-pub fn scan_event_block<'a>(
-    text: &'a str,
-    start: usize,
-    after_event: bool,
-    limit: usize,
-    at_end: bool,
-    base: usize,
-    parallelism: Parallelism,
-) -> ScannedBlock<'a> {
-    let b = text.as_bytes();
-    let workers = match parallelism {
-        Parallelism::Sequential => 1,
-        Parallelism::Rayon => rayon::current_num_threads(),
-    };
-    let stop_at = limit.min(b.len());
-    let len = stop_at.saturating_sub(start);
-    let pieces = if workers > 1 && len > PARALLEL_MIN {
-        workers * 4
-    } else {
-        1
-    };
-    let mut starts = vec![start];
-    for k in 1..pieces {
-        let from = start + len * k / pieces;
-        let to = start + len * (k + 1) / pieces;
-        let after_last = starts.last().map_or(start, |s| s + 1);
-        if let Some(s) = guess_boundary(b, from.max(after_last), to) {
-            starts.push(s);
-        }
-    }
-    let limits: Vec<usize> = starts.iter().skip(1).copied().chain(std::iter::once(limit)).collect();
-    let chunks: Vec<Chunk<'a>> = if starts.len() == 1 {
-        vec![scan_chunk(
-            text,
-            start,
-            after_event,
-            limit,
-            at_end,
-            base,
-            Interner::new(),
-        )]
-    } else {
-        use rayon::prelude::*;
-        starts
-            .par_iter()
-            .zip(limits.par_iter())
-            .enumerate()
-            .map(|(k, (&s, &l))| scan_chunk(text, s, k == 0 && after_event, l, at_end, base, Interner::new()))
-            .collect()
-    };
+/// The size of the chunks scanned in turn on one core
+/// ([`Parallelism::Sequential`], or a pool of one thread): there, a chunk
+/// only bounds the events held at once.
+const SEQUENTIAL_CHUNK: usize = 4 << 20;
 
-    // A chunk counts only if it starts where the one before stopped;
-    // otherwise that stretch is scanned again from there.
-    let mut kept = Vec::with_capacity(chunks.len());
-    let mut resume = start;
-    let mut resume_after_event = after_event;
-    let mut end: Option<ArrayEnd> = None;
-    for (index, chunk) in chunks.into_iter().enumerate() {
-        let chunk_limit = limits[index];
-        if resume >= chunk_limit {
-            // An event of the chunk before ran past this whole chunk.
-            continue;
-        }
-        let chunk = if chunk.start == resume {
-            chunk
-        } else {
-            scan_chunk(
-                text,
-                resume,
-                resume_after_event,
-                chunk_limit,
-                at_end,
-                base,
-                Interner::new(),
-            )
-        };
-        resume = chunk.stop;
-        resume_after_event = chunk.stopped_after_event;
-        end = chunk.end.clone();
-        let stopped_early = chunk.stop < chunk_limit;
-        kept.push(chunk);
-        if end.is_some() || stopped_early {
-            // The array ended, or the text did (before the limit).
-            break;
-        }
-    }
-    ScannedBlock {
-        chunks: kept,
-        resume,
-        resume_after_event,
-        end,
-    }
-}
+/// The events of one chunk of an event array, scanned and decoded, with
+/// their names still in a table of the chunk's own. Making it needs no
+/// shared state, so it can be made on any core, while the handlers take
+/// the chunks before it.
+pub struct ScannedChunk<'a>(Chunk<'a>);
 
-impl<'a> ScannedBlock<'a> {
-    /// How many chunks the stretch was cut into (more than one when it was
-    /// scanned in parallel).
-    #[cfg(test)]
-    pub(crate) fn chunk_count(&self) -> usize {
-        self.chunks.len()
-    }
-
+impl<'a> ScannedChunk<'a> {
     /// The events, in order, with their names interned in `interner`.
     pub fn into_events(self, interner: &mut Interner, diag: &mut Diagnostics) -> Vec<Event<'a>> {
-        let total: usize = self.chunks.iter().map(|c| c.events.len()).sum();
-        let mut events: Vec<Event<'a>> = Vec::with_capacity(total);
-        for chunk in self.chunks {
-            let remap: Vec<Sym> = chunk.interner.iter().map(|s| interner.intern(s)).collect();
-            let sym = |s: Sym| remap[s.0 as usize];
-            let id = |v: Id| v.as_sym().map_or(v, |s| Id::str(sym(s)));
-            events.extend(chunk.events.into_iter().map(|e| Event {
+        let Chunk {
+            events,
+            interner: own,
+            diag: own_diag,
+            ..
+        } = self.0;
+        let remap: Vec<Sym> = own.iter().map(|s| interner.intern(s)).collect();
+        let sym = |s: Sym| remap[s.0 as usize];
+        let id = |v: Id| v.as_sym().map_or(v, |s| Id::str(sym(s)));
+        diag.merge(own_diag);
+        // Collected in place, in the chunk's own list.
+        events
+            .into_iter()
+            .map(|e| Event {
                 name: sym(e.name),
                 cat: sym(e.cat),
                 pid: id(e.pid),
@@ -307,10 +197,146 @@ impl<'a> ScannedBlock<'a> {
                     other => other,
                 }),
                 ..e
-            }));
-            diag.merge(chunk.diag);
+            })
+            .collect()
+    }
+}
+
+/// Where [`scan_and_take`] stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanEnd {
+    /// Where the next event (or the whitespace before it, or the separator
+    /// after the last one) starts, in the text scanned.
+    pub resume: usize,
+    /// `resume` is just after an event whose separator is still to come.
+    pub resume_after_event: bool,
+    /// How the array ended, if it did. Offsets are absolute.
+    pub end: Option<ArrayEnd>,
+}
+
+/// Scans and decodes the events of an event array found in `text` from
+/// `start` (just after the `[`, or where the last scan resumed) until the
+/// array ends or the text does, and hands them to `take` a chunk at a
+/// time, in order, on the calling thread. Events that cannot be decoded
+/// are skipped and counted. An event cut by the end of the text is left
+/// for the next text (`ScanEnd::resume`). `at_end` says the input ends
+/// with `text`; `base` is the absolute offset of `text`.
+///
+/// With [`Parallelism::Rayon`] (and more than one thread) the chunks are
+/// cut at guessed event boundaries and all queued at once on the pool;
+/// each is taken as soon as it is scanned, while the others are scanned
+/// on the other cores, and the taking thread scans queued ones while it
+/// waits, so that no core waits for a batch to end. A chunk whose guessed
+/// start is not where the one before stopped is scanned again from there.
+#[allow(clippy::too_many_arguments)]
+pub fn scan_and_take<'a>(
+    text: &'a str,
+    start: usize,
+    after_event: bool,
+    at_end: bool,
+    base: usize,
+    parallelism: Parallelism,
+    mut take: impl FnMut(ScannedChunk<'a>) + Send,
+) -> ScanEnd {
+    let b = text.as_bytes();
+    // The scans belong to the caller's stage, on whichever core they run.
+    let caller = tracing::Span::current();
+    let scan = |from: usize, after_event: bool, limit: usize| {
+        let _span = tracing::info_span!(parent: &caller, "parse").entered();
+        scan_chunk(text, from, after_event, limit, at_end, base, Interner::new())
+    };
+    let mut stitch = Stitch {
+        resume: start,
+        resume_after_event: after_event,
+        end: None,
+        done: false,
+    };
+    // Takes the next chunk, whose range ends at `limit`; whether to go on.
+    let mut hand_over = |stitch: &mut Stitch, chunk: Chunk<'a>, limit: usize| {
+        if let Some(chunk) = stitch.accept(chunk, limit, scan) {
+            take(ScannedChunk(chunk));
         }
-        events
+        !stitch.done
+    };
+    if parallelism == Parallelism::Rayon && rayon::current_num_threads() > 1 {
+        let pieces = (b.len().saturating_sub(start) / PARALLEL_CHUNK).max(1);
+        let starts = guessed_starts(b, start, pieces);
+        let limits: Vec<usize> = starts.iter().skip(1).copied().chain([usize::MAX]).collect();
+        make_ahead(
+            starts.len(),
+            |k| scan(starts[k], k == 0 && after_event, limits[k]),
+            |k, chunk| hand_over(&mut stitch, chunk, limits[k]),
+        );
+    } else {
+        loop {
+            let (from, after_event) = (stitch.resume, stitch.resume_after_event);
+            let limit = if b.len().saturating_sub(from) > 2 * SEQUENTIAL_CHUNK {
+                from + SEQUENTIAL_CHUNK
+            } else {
+                usize::MAX
+            };
+            if !hand_over(&mut stitch, scan(from, after_event, limit), limit) {
+                break;
+            }
+        }
+    }
+    ScanEnd {
+        resume: stitch.resume,
+        resume_after_event: stitch.resume_after_event,
+        end: stitch.end,
+    }
+}
+
+/// The starts of `pieces` chunks of about equal size from `start` to the
+/// end of `b`: `start` itself, then a guessed event boundary in each next
+/// piece that has one.
+fn guessed_starts(b: &[u8], start: usize, pieces: usize) -> Vec<usize> {
+    let len = b.len().saturating_sub(start);
+    let mut starts = vec![start];
+    for k in 1..pieces {
+        let from = start + len * k / pieces;
+        let to = start + len * (k + 1) / pieces;
+        let after_last = starts.last().map_or(start, |s| s + 1);
+        if let Some(s) = guess_boundary(b, from.max(after_last), to) {
+            starts.push(s);
+        }
+    }
+    starts
+}
+
+/// Chunks scanned apart, taken back in order.
+struct Stitch {
+    resume: usize,
+    resume_after_event: bool,
+    end: Option<ArrayEnd>,
+    /// The array ended, or the text did: no later chunk counts.
+    done: bool,
+}
+
+impl Stitch {
+    /// The next chunk, whose range ends at `limit`: kept as it is if it
+    /// starts where the one before stopped, else scanned again from there
+    /// with `scan`; `None` if an event of the chunk before ran past it.
+    fn accept<'a>(
+        &mut self,
+        chunk: Chunk<'a>,
+        limit: usize,
+        scan: impl Fn(usize, bool, usize) -> Chunk<'a>,
+    ) -> Option<Chunk<'a>> {
+        if self.resume >= limit {
+            return None;
+        }
+        let chunk = if chunk.start == self.resume {
+            chunk
+        } else {
+            scan(self.resume, self.resume_after_event, limit)
+        };
+        self.resume = chunk.stop;
+        self.resume_after_event = chunk.stopped_after_event;
+        self.end = chunk.end.clone();
+        // Stopped before its limit: the text ended there.
+        self.done = self.end.is_some() || chunk.stop < limit;
+        Some(chunk)
     }
 }
 

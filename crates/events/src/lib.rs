@@ -3,7 +3,7 @@
 //! handlers that consume them.
 //!
 //! - [`Tokenizer`] takes text in pieces and hands events to an
-//!   [`EventSink`] a stretch at a time (in parallel where
+//!   [`EventSink`] a chunk at a time (scanned in parallel where
 //!   [`Parallelism::Rayon`] allows), keeping only what one event needs.
 //! - [`Event`] is one event: the fields the handlers read are decoded,
 //!   `args` stays raw JSON text for the few handlers that need it. Names,
@@ -24,6 +24,7 @@ mod event;
 mod handler;
 pub mod jsnum;
 pub mod json;
+mod pipeline;
 pub mod scan;
 mod sym;
 mod tokenizer;

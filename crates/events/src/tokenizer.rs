@@ -1,5 +1,5 @@
 //! The streaming tokenizer: the text of a trace comes in, in pieces of any
-//! size; the events go out to a sink, a stretch at a time, and the text
+//! size; the events go out to a sink, a chunk at a time, and the text
 //! they came from is dropped. It knows the top level of the trace event
 //! format (a bare array, or an object whose `traceEvents` is the array and
 //! whose other keys may come before or after it) and nothing of what the
@@ -19,7 +19,7 @@
 use std::borrow::Cow;
 use std::io::Read;
 
-use crate::chunks::scan_event_block;
+use crate::chunks::{scan_and_take, ScanEnd};
 use crate::diag::Diagnostics;
 use crate::error::{ErrorKind, LoadError};
 use crate::event::Event;
@@ -36,12 +36,6 @@ pub const BLOCK: usize = 16 << 20;
 /// read, rather than leaving a core idle while the first 16 MB are (a
 /// block is read on one core, then decoded on all).
 const FIRST_BLOCK: usize = 1 << 20;
-
-/// Within a block, the stretch the sink takes while the next is scanned.
-const STRETCH: usize = 4 << 20;
-
-/// About the size of the last stretch of a block (see `decode_events`).
-const LAST_STRETCH: usize = 512 << 10;
 
 /// Where the events of a trace go.
 pub trait EventSink: Send {
@@ -275,7 +269,11 @@ impl Tokenizer {
                 // Room for a whole block at once, though the first blocks
                 // are smaller: grown block by block, each buffer took
                 // fresh pages at each size (47 MB in all, against 33).
-                next.reserve(READ_AHEAD_GAP + BLOCK);
+                // A new buffer, not a grown one: growing copies what the
+                // old one held, though none of it is wanted.
+                if next.capacity() < READ_AHEAD_GAP + BLOCK {
+                    next = Vec::with_capacity(READ_AHEAD_GAP + BLOCK);
+                }
                 next.resize(READ_AHEAD_GAP, 0);
                 let (result, read) = join_here(decode, || read(&mut next));
                 (result, Some(read))
@@ -466,11 +464,14 @@ impl Tokenizer {
                     next,
                     after_event,
                 } => {
-                    if !at_end && b.len() - local(next) < self.block {
+                    if !at_end && b.len() < self.block {
                         return Ok(next);
                     }
-                    let (resume, after_event, end) =
-                        self.decode_events(text, local(next), after_event, at_end, cx, sink);
+                    let ScanEnd {
+                        resume,
+                        resume_after_event: after_event,
+                        end,
+                    } = self.decode_events(text, local(next), after_event, at_end, cx, sink);
                     let resume = base + resume;
                     match end {
                         None if at_end => {
@@ -533,10 +534,11 @@ impl Tokenizer {
         self.stage = Stage::Done;
     }
 
-    /// Decodes the events of `text` from `start`, in stretches: the sink
-    /// takes one stretch while the next is scanned (on another core).
-    /// Returns where the scan stopped (in `text`), whether that is just
-    /// after an event, and how the array ended, if it did.
+    /// Decodes the events of `text` from `start`, a chunk at a time: the
+    /// sink takes each chunk as soon as it is scanned (with Rayon, while
+    /// the chunks after it are scanned on the other cores). Returns where
+    /// the scan stopped (in `text`), whether that is just after an event,
+    /// and how the array ended, if it did.
     fn decode_events(
         &mut self,
         text: &str,
@@ -545,50 +547,18 @@ impl Tokenizer {
         at_end: bool,
         cx: &mut Context,
         sink: &mut impl EventSink,
-    ) -> (usize, bool, Option<ArrayEnd>) {
-        let base = self.base;
-        let parallelism = cx.options.parallelism;
-        // The scan may run on another core: its stage belongs to the
-        // caller's all the same.
+    ) -> ScanEnd {
+        let (base, parallelism) = (self.base, cx.options.parallelism);
         let caller = tracing::Span::current();
-        let scan = |(from, after_event): (usize, bool)| {
-            // Stretches of STRETCH bytes, but for a short last one: the
-            // sink takes the last stretch of a block with nothing scanned
-            // beside it, so the shorter it is, the less a core waits.
-            let left = text.len() - from;
-            let limit = if left > STRETCH + LAST_STRETCH {
-                from + STRETCH
-            } else if left > 2 * LAST_STRETCH {
-                from + left - LAST_STRETCH
-            } else {
-                usize::MAX
-            };
-            let _span = tracing::info_span!(parent: &caller, "parse").entered();
-            let block = scan_event_block(text, from, after_event, limit, at_end, base, parallelism);
-            (block, limit)
-        };
-        let mut in_flight = Some(scan((start, after_event)));
-        let mut outcome = (start, after_event, None);
         let mut decoded = 0;
-        while let Some((block, limit)) = in_flight.take() {
-            let more = block.end.is_none() && block.resume >= limit;
-            outcome = (block.resume, block.resume_after_event, block.end.clone());
-            let next_from = more.then_some((block.resume, block.resume_after_event));
-            let handle = || {
-                let _span = tracing::info_span!(parent: &caller, "handlers").entered();
-                let events = block.into_events(&mut cx.interner, &mut cx.diagnostics);
-                sink.take(&events, cx);
-                events.len()
-            };
-            let (count, next) = match parallelism {
-                Parallelism::Rayon => rayon::join(handle, || next_from.map(scan)),
-                Parallelism::Sequential => (handle(), next_from.map(scan)),
-            };
-            decoded += count;
-            in_flight = next;
-        }
+        let end = scan_and_take(text, start, after_event, at_end, base, parallelism, |chunk| {
+            let _span = tracing::info_span!(parent: &caller, "handlers").entered();
+            let events = chunk.into_events(&mut cx.interner, &mut cx.diagnostics);
+            sink.take(&events, cx);
+            decoded += events.len();
+        });
         self.events += decoded;
-        outcome
+        end
     }
 }
 
@@ -795,14 +765,28 @@ mod tests {
         assert!(matches!(result, Ok(Tokenized::Trace { events: 0, .. })), "{result:?}");
     }
 
-    /// A large stretch is cut into chunks scanned on several threads; lines
-    /// that look like event boundaries but are not (objects in a list
-    /// inside an event) must not fool the chunking.
+    /// How many chunks `scan_and_take` hands over for `text` on a pool of
+    /// four threads.
+    fn parallel_chunks(text: &str) -> usize {
+        let mut chunks = 0;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap()
+            .install(|| {
+                scan_and_take(text, 1, false, true, 0, Parallelism::Rayon, |_| chunks += 1);
+            });
+        chunks
+    }
+
+    /// Text is cut into chunks scanned on several threads; lines that look
+    /// like event boundaries but are not (objects in a list inside an
+    /// event) must not fool the chunking.
     #[test]
     fn parallel_parsing_gives_the_sequential_result() {
         let mut text = String::from("[\n");
         let mut i = 0;
-        while text.len() < 3 * crate::chunks::PARALLEL_MIN {
+        while text.len() < 3 << 20 {
             if i % 7 == 0 {
                 text.push_str(&format!("{{\"name\":\"n{}\",\"ph\":\"X\",\"ts\":{i},\"pid\":\"p{}\",\"args\":{{\"l\":[\n{{\"a\":1}},\n{{\"b\":2}}]}}}},\n", i % 13, i % 3));
             } else {
@@ -815,12 +799,7 @@ mod tests {
             i += 1;
         }
         text.push_str("{\"name\":\"last\",\"ts\":1}]");
-        let block = rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap()
-            .install(|| crate::chunks::scan_event_block(&text, 1, false, usize::MAX, true, 0, Parallelism::Rayon));
-        assert!(block.chunk_count() > 1, "the parallel path was not taken");
+        assert!(parallel_chunks(&text) > 1, "the parallel path was not taken");
         let sequential = load_in_pieces(&text, text.len(), Parallelism::Sequential);
         let parallel = rayon::ThreadPoolBuilder::new()
             .num_threads(4)
@@ -833,6 +812,47 @@ mod tests {
         // And in pieces that cut events and separators anywhere.
         let pieces = load_in_pieces(&text, 1_000_003, Parallelism::Sequential);
         assert_eq!(sequential.0, pieces.0);
+    }
+
+    /// An event longer than a chunk, whose args hold lines that look like
+    /// event boundaries: the chunks guessed to start inside it are scanned
+    /// again from where it ends, or dropped when it runs past them.
+    #[test]
+    fn an_event_longer_than_chunks_is_read_once() {
+        let mut text = String::from("[\n");
+        let mut i = 0;
+        let mut event = |text: &mut String| {
+            text.push_str(&format!(
+                "{{\"name\":\"n{}\",\"ph\":\"X\",\"ts\":{i},\"tid\":1}},\n",
+                i % 11
+            ));
+            i += 1;
+        };
+        while text.len() < 600 << 10 {
+            event(&mut text);
+        }
+        text.push_str("{\"name\":\"long\",\"ph\":\"X\",\"ts\":0,\"args\":{\"l\":[\n{\"x\":0}");
+        let mut k = 1;
+        while text.len() < 2 << 20 {
+            text.push_str(&format!(",\n{{\"x\":{k}}}"));
+            k += 1;
+        }
+        text.push_str("]}},\n");
+        while text.len() < 3 << 20 {
+            event(&mut text);
+        }
+        text.push_str("{\"name\":\"last\",\"ts\":1}]");
+        let chunks = parallel_chunks(&text);
+        assert!(chunks > 1, "the parallel path was not taken");
+        let sequential = load_in_pieces(&text, text.len(), Parallelism::Sequential);
+        let parallel = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap()
+            .install(|| load_in_pieces(&text, text.len(), Parallelism::Rayon));
+        assert_eq!(sequential.0.len(), i + 2);
+        assert_eq!(sequential.0, parallel.0);
+        assert_eq!(sequential.1.diagnostics, parallel.1.diagnostics);
     }
 
     #[test]

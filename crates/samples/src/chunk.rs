@@ -94,8 +94,8 @@ pub(crate) struct ParsedChunk {
 }
 
 /// Reads a `ProfileChunk`'s args; needs nothing but their text, so that
-/// the chunks of a stretch are read on all cores. The error is the
-/// message for [`Skip::SamplesUnreadableChunk`].
+/// the `ProfileChunk`s handed over together are read on all cores. The
+/// error is the message for [`Skip::SamplesUnreadableChunk`].
 pub(crate) fn parse(event: &Event<'_>) -> Result<ParsedChunk, String> {
     let text = event.args.unwrap_or("{}");
     usual::parse(text).map_or_else(|| parse_with_serde(text), Ok)

@@ -154,7 +154,7 @@ impl SamplesData {
 pub struct SamplesHandler {
     pending: Map<Id, Map<Id, PendingProfile>>,
     trace_samples: Vec<TraceSamples>,
-    /// The `ProfileChunk`s of the stretch being handed over, read by
+    /// The `ProfileChunk`s of the events being handed over, read by
     /// `prepare`, by event index, first first.
     prepared: VecDeque<(EventIndex, Result<chunk::ParsedChunk, String>)>,
 }
@@ -362,9 +362,10 @@ impl Handler for SamplesHandler {
     type Deps<'d> = ();
     type Data = SamplesData;
 
-    /// Reads the stretch's `ProfileChunk`s, the bulk of this handler's
-    /// work, on all cores: only interning their names and adding them to
-    /// their profiles is left for `handle_event`, in input order.
+    /// Reads the `ProfileChunk`s among the events handed over, the bulk of
+    /// this handler's work, on all cores: only interning their names and
+    /// adding them to their profiles is left for `handle_event`, in input
+    /// order.
     fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
         // Past 2^32 events the index stays at its maximum, as the
         // handlers' count does (a range from `first` would overflow).

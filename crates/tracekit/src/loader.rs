@@ -71,9 +71,12 @@ impl Loader {
         const PIECE: u64 = 8 << 20;
         let io = |e: std::io::Error| LoadError::new(ErrorKind::Io, format!("reading the input: {e}"));
         let mut piece = Vec::new();
-        // Small pieces first, so that decoding (on all cores) starts early
-        // (the tokenizer's first blocks are small too); then 8 MB ones.
-        let mut piece_size: u64 = 1 << 20;
+        // A first piece just big enough to tell the input's layers (gzip,
+        // UTF-16), so that a plain input is read straight into the
+        // tokenizer's buffer from its first megabyte on. Then small pieces,
+        // so that decoding (on all cores) starts early (the tokenizer's
+        // first blocks are small too); then 8 MB ones.
+        let mut piece_size: u64 = 64 << 10;
         loop {
             let n = if self.layers.is_plain_utf8() {
                 self.layers
@@ -89,7 +92,7 @@ impl Loader {
                 return Ok(());
             }
             progress(n);
-            piece_size = (piece_size * 2).min(PIECE);
+            piece_size = (piece_size * 2).clamp(1 << 20, PIECE);
         }
     }
 

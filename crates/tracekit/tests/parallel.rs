@@ -1,5 +1,5 @@
-//! Loading on several cores (blocks scanned ahead of the handlers, stretches
-//! scanned in pieces, profiles and threads built in parallel) gives what
+//! Loading on several cores (blocks read ahead, chunks scanned ahead of the
+//! handlers, profiles and threads built in parallel) gives what
 //! loading on one core gives: the same tracks, the same diagnostics, the
 //! same error.
 
