@@ -464,6 +464,9 @@ impl Tokenizer {
                     next,
                     after_event,
                 } => {
+                    // A block's worth of text, counting what came before
+                    // the events in it (the first block, 1 MB, holds the
+                    // trace's head too).
                     if !at_end && b.len() < self.block {
                         return Ok(next);
                     }
@@ -549,6 +552,8 @@ impl Tokenizer {
         sink: &mut impl EventSink,
     ) -> ScanEnd {
         let (base, parallelism) = (self.base, cx.options.parallelism);
+        // Called from outside the pool, the chunks are taken on one of its
+        // threads: their stage belongs to the caller's all the same.
         let caller = tracing::Span::current();
         let mut decoded = 0;
         let end = scan_and_take(text, start, after_event, at_end, base, parallelism, |chunk| {
