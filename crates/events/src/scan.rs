@@ -116,13 +116,22 @@ fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Whether `c` can be part of a number, `true`, `false` or `null` (that
-/// is, it is neither structural, nor whitespace, nor a quote).
+/// is, it is neither structural, nor whitespace, nor a quote). A table: as
+/// a `match`, it compiled to a jump through a table of code addresses for
+/// every byte, the most taken line of `skip_value`.
 #[inline]
 pub(crate) fn is_scalar_byte(c: u8) -> bool {
-    !matches!(
-        c,
-        b',' | b']' | b'}' | b':' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'[' | b'{'
-    )
+    static ENDS_A_SCALAR: [bool; 256] = {
+        let mut table = [false; 256];
+        let ends = b",]}: \t\n\r\"[{";
+        let mut k = 0;
+        while k < ends.len() {
+            table[ends[k] as usize] = true;
+            k += 1;
+        }
+        table
+    };
+    !ENDS_A_SCALAR[usize::from(c)]
 }
 
 /// Bytes that matter when skipping a container: quotes and brackets.
