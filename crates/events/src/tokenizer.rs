@@ -770,18 +770,19 @@ mod tests {
         assert!(matches!(result, Ok(Tokenized::Trace { events: 0, .. })), "{result:?}");
     }
 
-    /// How many chunks `scan_and_take` hands over for `text` on a pool of
-    /// four threads.
-    fn parallel_chunks(text: &str) -> usize {
+    /// Loads `text` on one core and on a pool of four threads, where it
+    /// must be cut into more than one chunk, and checks that both give the
+    /// same events and diagnostics; the load on one core.
+    fn same_on_all_cores(text: &str) -> (Vec<Seen>, Context, TopLevel) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let mut chunks = 0;
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap()
-            .install(|| {
-                scan_and_take(text, 1, false, true, 0, Parallelism::Rayon, |_| chunks += 1);
-            });
-        chunks
+        pool.install(|| scan_and_take(text, 1, false, true, 0, Parallelism::Rayon, |_| chunks += 1));
+        assert!(chunks > 1, "the parallel path was not taken");
+        let sequential = load_in_pieces(text, text.len(), Parallelism::Sequential);
+        let parallel = pool.install(|| load_in_pieces(text, text.len(), Parallelism::Rayon));
+        assert_eq!(sequential.0, parallel.0);
+        assert_eq!(sequential.1.diagnostics, parallel.1.diagnostics);
+        sequential
     }
 
     /// Text is cut into chunks scanned on several threads; lines that look
@@ -804,16 +805,8 @@ mod tests {
             i += 1;
         }
         text.push_str("{\"name\":\"last\",\"ts\":1}]");
-        assert!(parallel_chunks(&text) > 1, "the parallel path was not taken");
-        let sequential = load_in_pieces(&text, text.len(), Parallelism::Sequential);
-        let parallel = rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap()
-            .install(|| load_in_pieces(&text, text.len(), Parallelism::Rayon));
+        let sequential = same_on_all_cores(&text);
         assert_eq!(sequential.0.len(), i + 1);
-        assert_eq!(sequential.0, parallel.0);
-        assert_eq!(sequential.1.diagnostics, parallel.1.diagnostics);
         // And in pieces that cut events and separators anywhere.
         let pieces = load_in_pieces(&text, 1_000_003, Parallelism::Sequential);
         assert_eq!(sequential.0, pieces.0);
@@ -847,17 +840,7 @@ mod tests {
             event(&mut text);
         }
         text.push_str("{\"name\":\"last\",\"ts\":1}]");
-        let chunks = parallel_chunks(&text);
-        assert!(chunks > 1, "the parallel path was not taken");
-        let sequential = load_in_pieces(&text, text.len(), Parallelism::Sequential);
-        let parallel = rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap()
-            .install(|| load_in_pieces(&text, text.len(), Parallelism::Rayon));
-        assert_eq!(sequential.0.len(), i + 2);
-        assert_eq!(sequential.0, parallel.0);
-        assert_eq!(sequential.1.diagnostics, parallel.1.diagnostics);
+        assert_eq!(same_on_all_cores(&text).0.len(), i + 2);
     }
 
     #[test]
