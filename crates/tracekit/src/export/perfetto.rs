@@ -155,9 +155,10 @@ pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let interner = &analysis.strings;
     let threads = kept_threads(analysis, filter);
     // Room for the whole trace at once (a node's two packets take about
-    // 100 bytes; what is not used is never touched): grown by doubling,
-    // the bench trace's 94 MB were copied again at each size, into fresh
-    // pages each time.
+    // 100 bytes): grown by doubling, the bench trace's 94 MB were copied
+    // again at each size, into fresh pages each time. Natively, room not
+    // used is never touched; in WebAssembly it is memory, but less than
+    // doubling's old and new lists at once.
     let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
     let mut out = Vec::with_capacity(nodes.saturating_mul(128));
     let mut ids = PerfettoIds::default();

@@ -25,9 +25,11 @@ pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
     let range = if range.is_finite() { round3(range.0) } else { 0.0 };
     let threads = kept_threads(analysis, filter);
     let mut frames = Frames::default();
-    // Room for every event at once (about 40 bytes each, two a node; what
-    // is not used is never touched): grown by doubling, the bench trace's
-    // 99 MB were copied again at each size, into fresh pages each time.
+    // Room for every event at once (about 40 bytes each, two a node):
+    // grown by doubling, the bench trace's 99 MB were copied again at each
+    // size, into fresh pages each time. Natively, room not used is never
+    // touched; in WebAssembly it is memory, but less than doubling's old
+    // and new lists at once.
     let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
     let mut profiles = String::with_capacity(nodes.saturating_mul(96));
     for (i, thread) in threads.iter().enumerate() {
