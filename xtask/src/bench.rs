@@ -569,8 +569,7 @@ impl Bench {
             md,
             "`tracekit --timings tracks FILE --format conformance`: its stage table, median of {runs} runs per \
              input (and as many of the JSON input with `--threads 1`, for its loading alone), the three in \
-             turn. *Own* is a \
-             stage's time outside the stages nested in it, summed over the threads that ran \
+             turn. *Own* is a stage's time outside the stages nested in it, summed over the threads that ran \
              it (×N: how many times it ran); *wall* is the time it covered. Stages that run on both cores at \
              once (parse and handlers overlap) have more own time than wall time. Throughput = uncompressed \
              trace size ({}) / own time.\n",

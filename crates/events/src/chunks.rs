@@ -247,9 +247,11 @@ pub fn scan_and_take<'a>(
         scan_chunk(text, from, after_event, limit, at_end, base, Interner::new())
     };
     let mut stitch = Stitch {
-        resume: start,
-        resume_after_event: after_event,
-        end: None,
+        at: ScanEnd {
+            resume: start,
+            resume_after_event: after_event,
+            end: None,
+        },
         done: false,
     };
     // Takes the next chunk, whose range ends at `limit`; whether to go on.
@@ -270,7 +272,7 @@ pub fn scan_and_take<'a>(
         );
     } else {
         loop {
-            let (from, after_event) = (stitch.resume, stitch.resume_after_event);
+            let (from, after_event) = (stitch.at.resume, stitch.at.resume_after_event);
             let limit = if b.len().saturating_sub(from) > 2 * SEQUENTIAL_CHUNK {
                 from + SEQUENTIAL_CHUNK
             } else {
@@ -281,11 +283,7 @@ pub fn scan_and_take<'a>(
             }
         }
     }
-    ScanEnd {
-        resume: stitch.resume,
-        resume_after_event: stitch.resume_after_event,
-        end: stitch.end,
-    }
+    stitch.at
 }
 
 /// The starts of `pieces` chunks of about equal size from `start` to the
@@ -307,9 +305,8 @@ fn guessed_starts(b: &[u8], start: usize, pieces: usize) -> Vec<usize> {
 
 /// Chunks scanned apart, taken back in order.
 struct Stitch {
-    resume: usize,
-    resume_after_event: bool,
-    end: Option<ArrayEnd>,
+    /// Where the chunks taken so far stopped.
+    at: ScanEnd,
     /// The array ended, or the text did: no later chunk counts.
     done: bool,
 }
@@ -324,19 +321,20 @@ impl Stitch {
         limit: usize,
         scan: impl Fn(usize, bool, usize) -> Chunk<'a>,
     ) -> Option<Chunk<'a>> {
-        if self.resume >= limit {
+        let at = &mut self.at;
+        if at.resume >= limit {
             return None;
         }
-        let chunk = if chunk.start == self.resume {
+        let chunk = if chunk.start == at.resume {
             chunk
         } else {
-            scan(self.resume, self.resume_after_event, limit)
+            scan(at.resume, at.resume_after_event, limit)
         };
-        self.resume = chunk.stop;
-        self.resume_after_event = chunk.stopped_after_event;
-        self.end = chunk.end.clone();
+        at.resume = chunk.stop;
+        at.resume_after_event = chunk.stopped_after_event;
+        at.end = chunk.end.clone();
         // Stopped before its limit: the text ended there.
-        self.done = self.end.is_some() || chunk.stop < limit;
+        self.done = at.end.is_some() || chunk.stop < limit;
         Some(chunk)
     }
 }

@@ -141,10 +141,11 @@ pub trait Handler: Default + Send {
     /// Does, for the events about to be handed over (a chunk of the trace
     /// at a time), the work that needs none of the handler's state and
     /// may run on all cores with [`Parallelism::Rayon`]: decoding the args
-    /// of the events it reads in full. `first` is the index of `events[0]`. What it keeps
-    /// is for `handle_event` to take, event by event; a handler must give
-    /// the same data whether or not `prepare` ran first. Most handlers
-    /// have no such work: the default does nothing.
+    /// of the events it reads in full. `first` is the index of
+    /// `events[0]`. What it keeps is for `handle_event` to take, event by
+    /// event; a handler must give the same data whether or not `prepare`
+    /// ran first. Most handlers have no such work: the default does
+    /// nothing.
     fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
         let _ = (first, events, parallelism);
     }
