@@ -983,14 +983,13 @@ fn convert(args: ConvertArgs, common: &Common) -> Result<(), String> {
     let filter = Filter {
         thread: args.thread,
         window_ms: args.window,
+        parallelism: common.options.parallelism,
         ..Filter::default()
     };
     let (_, analysis) = load_for_export(&args.trace, args.all_processes, &filter, common)?;
-    let bytes = {
-        let _span = tracing::info_span!("export").entered();
-        format.export(&analysis, &filter)
-    };
-    out.write_bytes(&bytes)
+    let _span = tracing::info_span!("export").entered();
+    let written = format.write(&analysis, &filter, out.writer()?);
+    out.done(written)
 }
 
 fn flamegraph(args: FlamegraphArgs, common: &Common) -> Result<(), String> {

@@ -51,6 +51,7 @@
 
 mod engine;
 pub mod export;
+mod in_order;
 mod input;
 mod loader;
 mod model;

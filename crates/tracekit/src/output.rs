@@ -461,7 +461,7 @@ fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
 /// The array is laid out first as [`Segment`]s, then formatted: with
 /// [`Parallelism::Rayon`] and every node kept, on all cores, a few at a
 /// time, while this thread writes them in order
-/// ([`write_in_order_formatted_on_pool`]); else one after the other, in
+/// ([`crate::in_order::write_in_order`]); else one after the other, in
 /// pieces of about a megabyte.
 #[allow(clippy::too_many_arguments)]
 fn write_processes<P: Sync>(
@@ -507,7 +507,7 @@ fn write_processes<P: Sync>(
     if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() {
         w.write_all(out.as_bytes())?;
         out.clear();
-        write_in_order_formatted_on_pool(&segments, w, |segment| {
+        crate::in_order::write_in_order(&segments, Parallelism::Rayon, w, |segment| {
             // Room for nodes of 96 bytes (the bench trace's conformance dump
             // averages 90): what is not written is never touched.
             let mut text = String::with_capacity(segment.before.len() + segment.nodes.len() * 96);
@@ -524,80 +524,8 @@ fn write_processes<P: Sync>(
     Ok(())
 }
 
-/// Writes the text of each item, in order, formatted on rayon's pool: up to
-/// [`SEGMENTS_IN_FLIGHT`] items are formatted or waiting at a time, and as
-/// soon as the next one in order is ready this thread writes it and hands
-/// the pool another. So the pool's threads never wait for each other (as
-/// they would if a window of items were formatted at a time), memory stays
-/// bounded, and the output is the same on any number of cores.
-fn write_in_order_formatted_on_pool<T: Sync>(
-    items: &[T],
-    w: &mut dyn io::Write,
-    format: impl Fn(&T) -> String + Sync,
-) -> io::Result<()> {
-    use std::collections::BTreeMap;
-    use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-    let (sender, receiver) = std::sync::mpsc::channel::<(usize, std::thread::Result<String>)>();
-    let format = &format;
-    rayon::in_place_scope(|scope| {
-        let mut to_hand_out = items.iter().enumerate();
-        let mut hand_out_next = || {
-            if let Some((index, item)) = to_hand_out.next() {
-                let sender = sender.clone();
-                // A panic is sent too, and raised here: else this thread
-                // would wait for that item forever.
-                scope.spawn(move |_| {
-                    let _ = sender.send((index, catch_unwind(AssertUnwindSafe(|| format(item)))));
-                });
-            }
-        };
-        for _ in 0..SEGMENTS_IN_FLIGHT {
-            hand_out_next();
-        }
-        let mut ready: BTreeMap<usize, String> = BTreeMap::new();
-        let mut written = 0;
-        while written < items.len() {
-            let (index, text) = next_message(&receiver);
-            ready.insert(index, text.unwrap_or_else(|panic| resume_unwind(panic)));
-            while let Some(text) = ready.remove(&written) {
-                // On an error, what is in flight ends on its own (the scope
-                // waits for it) and nothing more is handed out.
-                w.write_all(text.as_bytes())?;
-                written += 1;
-                hand_out_next();
-            }
-        }
-        Ok(())
-    })
-}
-
-/// The next message of tasks still in flight (there is one at least).
-/// Off the pool this thread sleeps until it comes; on one of the pool's
-/// threads (a caller inside `install`, or a parallel loop writing several
-/// outputs) it runs the pool's work meanwhile, since a pool whose threads
-/// all waited would wait for itself.
-fn next_message<M>(receiver: &std::sync::mpsc::Receiver<M>) -> M {
-    use std::sync::mpsc::TryRecvError;
-    const IN_FLIGHT: &str = "a task is in flight until it sends";
-    loop {
-        match receiver.try_recv() {
-            Ok(message) => return message,
-            Err(TryRecvError::Disconnected) => panic!("{IN_FLIGHT}"),
-            Err(TryRecvError::Empty) => match rayon::yield_now() {
-                None => return receiver.recv().expect(IN_FLIGHT),
-                Some(rayon::Yield::Executed) => {}
-                Some(rayon::Yield::Idle) => std::thread::yield_now(),
-            },
-        }
-    }
-}
-
 /// Nodes formatted as one piece on the pool: about a megabyte of text.
 const SEGMENT_NODES: usize = 1 << 14;
-
-/// Segments formatted or waiting to be written at a time (about 8 MB of
-/// text).
-const SEGMENTS_IN_FLIGHT: usize = 8;
 
 /// The `processes` array, laid out: the tracks written, in order; the
 /// array as segments; and the text after the last segment.
@@ -1073,63 +1001,6 @@ pub fn info(analysis: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Items whose formatting ends out of order are written in order; a
-    /// writer's error ends the writing (with that error) and a panic in
-    /// the formatting reaches the caller: neither leaves it waiting.
-    #[test]
-    fn items_formatted_on_the_pool_are_written_in_order() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("a pool");
-        let items: Vec<u64> = (0..40).collect();
-        // Every third item takes longer, so that later ones finish first.
-        let format = |&i: &u64| {
-            if i % 3 == 0 {
-                std::thread::sleep(std::time::Duration::from_millis(3));
-            }
-            format!("{i},")
-        };
-        let expected: String = items.iter().map(|i| format!("{i},")).collect();
-        // Called off the pool, from one of its threads, and from the only
-        // thread of a pool.
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-        for on_pool in [false, true] {
-            for pool in [&pool, &one] {
-                let mut written = Vec::new();
-                let mut write = || write_in_order_formatted_on_pool(&items, &mut written, format);
-                let done = if on_pool { pool.install(write) } else { write() };
-                done.expect("written");
-                assert_eq!(String::from_utf8(written).expect("UTF-8"), expected);
-            }
-        }
-
-        struct FailsAfter(usize);
-        impl io::Write for FailsAfter {
-            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                if self.0 < buf.len() {
-                    return Err(io::Error::other("disk full"));
-                }
-                self.0 -= buf.len();
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
-        let error = pool
-            .install(|| write_in_order_formatted_on_pool(&items, &mut FailsAfter(20), format))
-            .expect_err("the writer fails");
-        assert_eq!(error.to_string(), "disk full");
-
-        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.install(|| {
-                write_in_order_formatted_on_pool(&items, &mut Vec::new(), |&i: &u64| {
-                    assert!(i != 25, "item 25 cannot be formatted");
-                    i.to_string()
-                })
-            })
-        }));
-        assert!(panicked.is_err());
-    }
 
     fn analysis() -> Analysis {
         let trace = br#"[

@@ -9,7 +9,9 @@
 //!
 //! - *timelines*, where each node is a call with a start and an end
 //!   ([`speedscope()`], [`perfetto()`]): the nodes are written as nested
-//!   open and close steps (`Steps`);
+//!   open and close steps (`timeline::Steps`), in pieces that are
+//!   written on all cores with [`Parallelism::Rayon`](crate::Parallelism::Rayon)
+//!   and joined in order;
 //! - *aggregates*, where calls along the same stack are summed
 //!   ([`folded()`], [`d3()`], [`pprof()`]): the nodes are merged into a
 //!   tree of distinct stacks (`stacks::StackTree`) with their self and total
@@ -18,7 +20,9 @@
 //! Every export keeps each thread's self time: the self times a viewer
 //! computes from it add up to those of the tracks (a test checks it on
 //! the recorded fixtures). Functions take an [`Analysis`] and a
-//! [`Filter`] and return the file's bytes; they do no I/O.
+//! [`Filter`] and return the file's bytes; they do no I/O, but
+//! [`Format::write`] writes the file to a writer it is handed, piece by
+//! piece.
 
 pub mod chart;
 mod d3;
@@ -27,8 +31,10 @@ mod perfetto;
 mod pprof;
 mod speedscope;
 mod stacks;
+mod timeline;
 
 use std::fmt::Write as _;
+use std::io;
 
 use indexmap::IndexMap;
 use tracekit_events::{Id, Micros, Strings, Sym};
@@ -39,9 +45,9 @@ use crate::output::Filter;
 
 pub use d3::d3;
 pub use folded::{folded, folded_bottom_up};
-pub use perfetto::perfetto;
+pub use perfetto::{perfetto, write_perfetto};
 pub use pprof::pprof;
-pub use speedscope::speedscope;
+pub use speedscope::{speedscope, write_speedscope};
 
 /// An export format, for front ends that choose one by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,11 +69,26 @@ impl Format {
     /// The export of `analysis` in this format, as the file's bytes.
     pub fn export(self, analysis: &Analysis, filter: &Filter) -> Vec<u8> {
         match self {
-            Format::Speedscope => speedscope(analysis, filter).into_bytes(),
+            Format::Speedscope => speedscope::speedscope_bytes(analysis, filter),
             Format::Pprof => pprof(analysis, filter),
             Format::Perfetto => perfetto(analysis, filter),
             Format::Folded => folded(analysis, filter).into_bytes(),
             Format::D3 => d3(analysis, filter).into_bytes(),
+        }
+    }
+
+    /// Writes the export of `analysis` in this format to `w`: the bytes of
+    /// [`Format::export`]. The timelines (speedscope, Perfetto) are
+    /// written piece by piece as they are made, on all cores with
+    /// [`Filter::parallelism`] set to
+    /// [`Parallelism::Rayon`](crate::Parallelism::Rayon), so that the
+    /// whole file is never held at once; the other formats are made whole
+    /// first.
+    pub fn write(self, analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+        match self {
+            Format::Speedscope => write_speedscope(analysis, filter, w),
+            Format::Perfetto => write_perfetto(analysis, filter, w),
+            Format::Pprof | Format::Folded | Format::D3 => w.write_all(&self.export(analysis, filter)),
         }
     }
 
@@ -273,7 +294,14 @@ fn one_based(x: Option<f64>) -> Option<u64> {
 #[derive(Default)]
 pub(crate) struct Frames {
     index: IndexMap<FrameKey, (), ahash::RandomState>,
+    /// The number of each event name's frame, by the name's [`Sym`]
+    /// ([`NO_FRAME`] before its first use): most nodes are events of a
+    /// few names, found here without hashing.
+    by_event_name: Vec<u32>,
 }
+
+/// No frame number given yet.
+const NO_FRAME: u32 = u32::MAX;
 
 impl Frames {
     /// The number of a frame, given it on first use.
@@ -284,6 +312,20 @@ impl Frames {
         #[allow(clippy::cast_possible_truncation)]
         let index = index as u32;
         index
+    }
+
+    /// The numbering of a thread's nodes' frames.
+    pub fn of_thread<'f>(&'f mut self, track: &'f ThreadTrack) -> ThreadFrames<'f> {
+        ThreadFrames {
+            frames: self,
+            track,
+            by_js_frame: vec![NO_FRAME; track.js_frames.len()],
+        }
+    }
+
+    /// The frame of a number.
+    pub fn key(&self, index: u32) -> FrameKey {
+        *self.index.get_index(index as usize).expect("a frame's number").0
     }
 
     /// The frames in order of their numbers.
@@ -297,64 +339,50 @@ impl Frames {
     }
 }
 
-/// One step of a timeline: a node opens or closes, at a time in
-/// microseconds.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Step<'a> {
-    Open(&'a TrackNode, Micros),
-    Close(&'a TrackNode, Micros),
+/// The frame numbers of one thread's nodes: those of [`Frames`], found
+/// for most nodes by their event name or JS function (a profile node's
+/// index) in a table, without making and hashing their [`FrameKey`].
+pub(crate) struct ThreadFrames<'f> {
+    frames: &'f mut Frames,
+    track: &'f ThreadTrack,
+    /// The number of each of the thread's JS functions' frames, by index
+    /// into its `js_frames` ([`NO_FRAME`] before its first use).
+    by_js_frame: Vec<u32>,
 }
 
-/// The nodes of a thread as properly nested open and close steps, in
-/// time order, clipped to the window. Each node closes at its end, except when that would come
-/// before a time already stepped past (a node a profile left open, with
-/// no duration, but children): then it closes there, so that the steps
-/// never go back in time and children close inside their parents, as
-/// timeline viewers require.
-pub(crate) struct Steps<'a, 'n> {
-    thread: &'n KeptThread<'a>,
-    nodes: std::slice::Iter<'n, &'a TrackNode>,
-    /// The open nodes, with their ends.
-    open: Vec<(&'a TrackNode, Micros)>,
-    /// The next node to open, once the nodes it is not inside are closed.
-    pending: Option<&'a TrackNode>,
-    /// The latest time stepped to.
-    now: Micros,
-}
-
-impl<'a, 'n> Steps<'a, 'n> {
-    /// The steps of a thread's kept nodes, times clipped to its window.
-    pub fn new(thread: &'n KeptThread<'a>) -> Self {
-        Steps {
-            thread,
-            nodes: thread.nodes.iter(),
-            open: Vec::new(),
-            pending: None,
-            now: Micros(f64::NEG_INFINITY),
-        }
+impl ThreadFrames<'_> {
+    /// The frame of a number.
+    pub fn key(&self, index: u32) -> FrameKey {
+        self.frames.key(index)
     }
-}
 
-impl<'a> Iterator for Steps<'a, '_> {
-    type Item = Step<'a>;
-
-    fn next(&mut self) -> Option<Step<'a>> {
-        if self.pending.is_none() {
-            self.pending = self.nodes.next().copied();
+    /// The number of a node's frame, given it on first use.
+    pub fn index(&mut self, node: &TrackNode) -> u32 {
+        match node.kind() {
+            NodeKind::Event { name, .. } => {
+                let at = name.0 as usize;
+                if at >= self.frames.by_event_name.len() {
+                    self.frames.by_event_name.resize(at + 1, NO_FRAME);
+                }
+                if self.frames.by_event_name[at] == NO_FRAME {
+                    self.frames.by_event_name[at] = self.frames.index(FrameKey::of(self.track, node));
+                }
+                self.frames.by_event_name[at]
+            }
+            NodeKind::Call { frame } => {
+                let at = frame as usize;
+                match self.by_js_frame.get(at) {
+                    Some(&NO_FRAME) => {
+                        let index = self.frames.index(FrameKey::of(self.track, node));
+                        self.by_js_frame[at] = index;
+                        index
+                    }
+                    Some(&index) => index,
+                    // Not a function of the thread's profile.
+                    None => self.frames.index(FrameKey::UnknownJs),
+                }
+            }
         }
-        // The nodes a node is not inside are those open as deep as it or
-        // deeper; all of them when there is no node left.
-        let deepest_kept = self.pending.map_or(0, |n| n.depth() as usize);
-        if self.open.len() > deepest_kept {
-            let (node, end) = self.open.pop().expect("more open nodes than kept");
-            self.now = self.now.max(end);
-            return Some(Step::Close(node, self.now));
-        }
-        let node = self.pending.take()?;
-        self.now = self.now.max(self.thread.clip(node.ts()));
-        let end = self.thread.clip(node.ts() + node.dur().unwrap_or(Micros::ZERO));
-        self.open.push((node, end));
-        Some(Step::Open(node, self.now))
     }
 }
 

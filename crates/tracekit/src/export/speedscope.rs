@@ -3,12 +3,16 @@
 //! sync tracks nest them, so that speedscope's Time Order view shows what
 //! the Performance panel shows.
 
-use tracekit_events::jsnum::{round3, write_json_number};
-use tracekit_events::json::write_json_string;
-use tracekit_events::Micros;
+use std::io;
 
-use super::{kept_threads, origin, FrameKey, Frames, KeptThread, Step, Steps};
+use tracekit_events::jsnum::{round3, write_json_number, write_json_number_round3};
+use tracekit_events::json::write_json_string;
+use tracekit_events::{Micros, Parallelism};
+
+use super::timeline::{timeline, Piece, Steps};
+use super::{kept_threads, origin, FrameKey, Frames, KeptThread};
 use crate::engine::Analysis;
+use crate::in_order::write_in_order;
 use crate::output::Filter;
 
 /// The speedscope JSON of the threads `filter` keeps: a profile per
@@ -19,98 +23,163 @@ use crate::output::Filter;
 /// line and column, 1-based). The profile shown first is the main frame's
 /// main thread, else the thread with the most calls.
 pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
-    let interner = &analysis.strings;
-    let origin = origin(analysis);
-    let range = analysis.bounds.range();
-    let range = if range.is_finite() { round3(range.0) } else { 0.0 };
+    String::from_utf8(speedscope_bytes(analysis, filter)).expect("JSON text is UTF-8")
+}
+
+/// [`speedscope()`]'s file as bytes.
+pub(crate) fn speedscope_bytes(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let threads = kept_threads(analysis, filter);
-    let mut frames = Frames::default();
     // Room for every event at once (about 40 bytes each, two a node):
     // grown by doubling, the bench trace's 99 MB were copied again at each
     // size, into fresh pages each time. Natively, room not used is never
     // touched; in WebAssembly it is memory, but less than doubling's old
     // and new lists at once.
     let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
-    let mut profiles = String::with_capacity(nodes.saturating_mul(96));
-    for (i, thread) in threads.iter().enumerate() {
-        if i > 0 {
-            profiles.push(',');
-        }
-        write_profile(&mut profiles, thread, &mut frames, origin, range);
-    }
-    let mut out = String::with_capacity(frames.len() * 64 + 256);
-    out.push_str("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":");
-    write_json_string(&mut out, &format!("tracekit {}", env!("CARGO_PKG_VERSION")));
-    out.push_str(",\"name\":");
-    write_json_string(&mut out, crate::output::kind_name(analysis.kind));
-    out.push_str(",\"activeProfileIndex\":");
-    out.push_str(itoa::Buffer::new().format(first_shown(&threads)));
-    out.push_str(",\"shared\":{\"frames\":[");
+    let mut out = Vec::with_capacity(nodes.saturating_mul(96));
+    write_threads(analysis, &threads, filter.parallelism, &mut out).expect("a Vec takes any bytes");
+    out
+}
+
+/// Writes [`speedscope()`]'s file to `w`, piece by piece as it is made
+/// (on all cores with [`Filter::parallelism`] set to
+/// [`Parallelism::Rayon`]; the bytes are the same).
+pub fn write_speedscope(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+    write_threads(analysis, &kept_threads(analysis, filter), filter.parallelism, w)
+}
+
+fn write_threads(
+    analysis: &Analysis,
+    threads: &[KeptThread<'_>],
+    parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    let interner = &analysis.strings;
+    // The frames come first in the file: numbered in order of first use,
+    // which is the order of the nodes (a frame is first used when a node
+    // opens), before the profiles are written.
+    // The pieces are cut beside it.
+    let number_frames = || {
+        let mut frames = Frames::default();
+        let node_frames: Vec<Vec<u32>> = threads
+            .iter()
+            .map(|thread| {
+                let mut frames = frames.of_thread(thread.track);
+                thread.nodes.iter().map(|node| frames.index(node)).collect()
+            })
+            .collect();
+        (frames, node_frames)
+    };
+    let ((frames, node_frames), timeline) = match parallelism {
+        Parallelism::Sequential => (number_frames(), timeline(threads)),
+        Parallelism::Rayon => rayon::join(number_frames, || timeline(threads)),
+    };
+    let mut head = String::with_capacity(frames.len() * 64 + 256);
+    head.push_str("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":");
+    write_json_string(&mut head, &format!("tracekit {}", env!("CARGO_PKG_VERSION")));
+    head.push_str(",\"name\":");
+    write_json_string(&mut head, crate::output::kind_name(analysis.kind));
+    head.push_str(",\"activeProfileIndex\":");
+    head.push_str(itoa::Buffer::new().format(first_shown(threads)));
+    head.push_str(",\"shared\":{\"frames\":[");
     for (i, key) in frames.keys().enumerate() {
         if i > 0 {
-            out.push(',');
+            head.push(',');
         }
-        out.push_str("{\"name\":");
-        write_json_string(&mut out, key.name(interner));
+        head.push_str("{\"name\":");
+        write_json_string(&mut head, key.name(interner));
         if let FrameKey::Js { line, column, .. } = key {
             if !key.url(interner).is_empty() {
-                out.push_str(",\"file\":");
-                write_json_string(&mut out, key.url(interner));
+                head.push_str(",\"file\":");
+                write_json_string(&mut head, key.url(interner));
             }
             for (field, value) in [("line", line), ("col", column)] {
                 if let Some(value) = value {
-                    out.push_str(",\"");
-                    out.push_str(field);
-                    out.push_str("\":");
-                    out.push_str(itoa::Buffer::new().format(value));
+                    head.push_str(",\"");
+                    head.push_str(field);
+                    head.push_str("\":");
+                    head.push_str(itoa::Buffer::new().format(value));
                 }
             }
         }
-        out.push('}');
+        head.push('}');
     }
-    out.push_str("]},\"profiles\":[");
-    // The frames go first, though known last: moved in before the
-    // profiles, in their list's spare room, rather than the profiles
-    // copied after them into a new one.
-    profiles.push_str("]}\n");
-    profiles.insert_str(0, &out);
-    profiles
+    head.push_str("]},\"profiles\":[");
+    w.write_all(head.as_bytes())?;
+
+    let range = analysis.bounds.range();
+    let profiles = Profiles {
+        threads,
+        node_frames: &node_frames,
+        origin: origin(analysis),
+        range: if range.is_finite() { round3(range.0) } else { 0.0 },
+        spans: timeline.spans,
+    };
+    write_in_order(&timeline.pieces, parallelism, w, |piece| {
+        // About 40 bytes a step, two steps a node.
+        let mut out = String::with_capacity(piece.nodes.len() * 96);
+        profiles.write_piece(&mut out, piece);
+        out
+    })?;
+    w.write_all(b"]}\n")
 }
 
-/// One thread's evented profile.
-fn write_profile(out: &mut String, thread: &KeptThread<'_>, frames: &mut Frames, origin: Micros, range: f64) {
-    out.push_str("{\"type\":\"evented\",\"name\":");
-    write_json_string(out, &format!("{} in {}", thread.thread_label, thread.process_label));
-    out.push_str(",\"unit\":\"microseconds\",\"events\":[");
-    // speedscope counts from startValue and refuses to go back in time:
-    // a thread's calls before the trace's start (there are some) widen its
-    // span.
-    let (mut first, mut last) = (0.0_f64, range);
-    for (i, step) in Steps::new(thread).enumerate() {
-        if i > 0 {
-            out.push(',');
+/// What the threads' evented profiles are written from.
+struct Profiles<'t, 'a> {
+    threads: &'t [KeptThread<'a>],
+    /// For each thread, each kept node's frame.
+    node_frames: &'t [Vec<u32>],
+    /// The time that is 0 in the file.
+    origin: Micros,
+    /// The trace's duration in µs, rounded to the nanosecond.
+    range: f64,
+    /// For each thread, the times of its first and last steps.
+    spans: Vec<(Micros, Micros)>,
+}
+
+impl Profiles<'_, '_> {
+    /// A piece of a thread's profile: its opening with the thread's first
+    /// piece, the piece's events, its end with the thread's last piece.
+    fn write_piece(&self, out: &mut String, piece: &Piece) {
+        let thread = &self.threads[piece.thread];
+        let frames = &self.node_frames[piece.thread];
+        if piece.is_first() {
+            if piece.thread > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"type\":\"evented\",\"name\":");
+            write_json_string(out, &format!("{} in {}", thread.thread_label, thread.process_label));
+            out.push_str(",\"unit\":\"microseconds\",\"events\":[");
         }
-        let (kind, node, at) = match step {
-            Step::Open(node, at) => ("O", node, at),
-            Step::Close(node, at) => ("C", node, at),
-        };
-        // To the nanosecond, the precision of trace timestamps, without the
-        // noise of the subtraction (rounding keeps the order of times).
-        let at = round3((at - origin).0);
-        (first, last) = (first.min(at), last.max(at));
-        out.push_str("{\"type\":\"");
-        out.push_str(kind);
-        out.push_str("\",\"frame\":");
-        out.push_str(itoa::Buffer::new().format(frames.index(FrameKey::of(thread.track, node))));
-        out.push_str(",\"at\":");
-        write_json_number(out, at);
-        out.push('}');
+        for (i, step) in Steps::of_piece(thread, piece).enumerate() {
+            if i > 0 || !piece.is_first() {
+                out.push(',');
+            }
+            out.push_str(if step.opens {
+                "{\"type\":\"O\",\"frame\":"
+            } else {
+                "{\"type\":\"C\",\"frame\":"
+            });
+            out.push_str(itoa::Buffer::new().format(frames[step.kept]));
+            // To the nanosecond, the precision of trace timestamps, without
+            // the noise of the subtraction.
+            out.push_str(",\"at\":");
+            write_json_number_round3(out, (step.at - self.origin).0);
+            out.push('}');
+        }
+        if piece.is_last(self.threads) {
+            // speedscope counts from startValue and refuses to go back in
+            // time: a thread's calls before the trace's start (there are
+            // some) widen its span. Steps never go back in time: the first
+            // and last are the earliest and latest (rounding keeps their
+            // order).
+            let (first, last) = self.spans[piece.thread];
+            out.push_str("],\"startValue\":");
+            write_json_number(out, round3((first - self.origin).0).min(0.0));
+            out.push_str(",\"endValue\":");
+            write_json_number(out, round3((last - self.origin).0).max(self.range));
+            out.push('}');
+        }
     }
-    out.push_str("],\"startValue\":");
-    write_json_number(out, first);
-    out.push_str(",\"endValue\":");
-    write_json_number(out, last);
-    out.push('}');
 }
 
 /// The profile speedscope opens on: the first main thread

@@ -6,7 +6,7 @@
 use ahash::AHashMap;
 use tracekit_events::Micros;
 
-use super::{FrameKey, Frames, KeptThread};
+use super::{Frames, KeptThread};
 
 /// No parent: a root of the tree.
 const ROOT: u32 = u32::MAX;
@@ -56,10 +56,11 @@ impl StackTree {
         // The open calls, one per depth: their stack, and with a window,
         // their time inside it and their children's.
         let mut path: Vec<Open> = Vec::new();
+        let mut frames = frames.of_thread(thread.track);
         for node in &thread.nodes {
             tree.close(&mut path, node.depth() as usize);
             let parent = path.last().map_or(ROOT, |open| open.stack);
-            let frame = frames.index(FrameKey::of(thread.track, node));
+            let frame = frames.index(node);
             let next = u32::try_from(tree.stacks.len()).expect("fewer stacks than nodes, and nodes than u32::MAX");
             let stack = *by_parent_and_frame.entry((parent, frame)).or_insert(next);
             if stack == next {

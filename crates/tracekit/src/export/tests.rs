@@ -2,6 +2,7 @@
 //! tools, and their totals on the recorded fixtures: the end-to-end tests
 //! in `crates/cli/tests/exports.rs`.)
 
+use super::timeline::Steps;
 use super::*;
 
 /// A thread with two tasks: the first with two children named with a `;`
@@ -72,14 +73,7 @@ Renderer (pid 1);CrRendererMain (tid 10);RunTask;Layout%3BPaint 20
     );
     let steps: Vec<(bool, f64)> = kept_threads(&analysis(EVENTS), &filter)
         .iter()
-        .flat_map(|t| {
-            Steps::new(t)
-                .map(|s| match s {
-                    Step::Open(_, at) => (true, at.0),
-                    Step::Close(_, at) => (false, at.0),
-                })
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|t| Steps::new(t).map(|s| (s.opens, s.at.0)).collect::<Vec<_>>())
         .collect();
     assert_eq!(
         steps,
@@ -122,14 +116,13 @@ fn speedscope_opens_and_closes_each_call() {
     ));
 }
 
-#[test]
-fn a_parent_without_duration_closes_after_its_children() {
-    // A profile's frame left open has no duration but may have children:
-    // it closes when they do, so that the steps stay nested and in order.
-    let at = |ts: f64, dur: Option<f64>, depth: u32| {
-        TrackNode::new(NodeKind::Call { frame: 0 }, depth, Micros(ts), dur.map(Micros), None)
-    };
-    let nodes = [at(10.0, Some(0.0), 0), at(12.0, Some(5.0), 1), at(30.0, Some(1.0), 0)];
+/// The steps of a thread of hand-made nodes (JS calls of unknown
+/// functions), whole and in pieces of one root each, which must agree.
+fn steps_of(nodes: &[(f64, Option<f64>, u32)]) -> Vec<String> {
+    let nodes: Vec<TrackNode> = nodes
+        .iter()
+        .map(|&(ts, dur, depth)| TrackNode::new(NodeKind::Call { frame: 0 }, depth, Micros(ts), dur.map(Micros), None))
+        .collect();
     let track = ThreadTrack::default();
     let process = ProcessTracks {
         url: None,
@@ -147,14 +140,30 @@ fn a_parent_without_duration_closes_after_its_children() {
         nodes: nodes.iter().collect(),
         window: None,
     };
-    let steps: Vec<String> = Steps::new(&thread)
-        .map(|s| match s {
-            Step::Open(n, at) => format!("open {} at {}", n.depth(), at.0),
-            Step::Close(n, at) => format!("close {} at {}", n.depth(), at.0),
-        })
+    let text = |s: timeline::Step<'_>| {
+        let what = if s.opens { "open" } else { "close" };
+        format!("{what} {} at {}", s.node.depth(), s.at.0)
+    };
+    let whole: Vec<String> = Steps::new(&thread).map(text).collect();
+    let threads = [thread];
+    let timeline = timeline::timeline_in_pieces_of(&threads, 1);
+    let roots = nodes.iter().filter(|n| n.depth() == 0).count();
+    assert_eq!(timeline.pieces.len(), roots);
+    let pieced: Vec<String> = timeline
+        .pieces
+        .iter()
+        .flat_map(|piece| Steps::of_piece(&threads[0], piece).map(text))
         .collect();
+    assert_eq!(pieced, whole);
+    whole
+}
+
+#[test]
+fn a_parent_without_duration_closes_after_its_children() {
+    // A profile's frame left open has no duration but may have children:
+    // it closes when they do, so that the steps stay nested and in order.
     assert_eq!(
-        steps,
+        steps_of(&[(10.0, Some(0.0), 0), (12.0, Some(5.0), 1), (30.0, Some(1.0), 0)]),
         [
             "open 0 at 10",
             "open 1 at 12",
@@ -162,6 +171,23 @@ fn a_parent_without_duration_closes_after_its_children() {
             "close 0 at 17",
             "open 0 at 30",
             "close 0 at 31"
+        ]
+    );
+}
+
+#[test]
+fn a_root_starting_before_the_last_one_ends_opens_when_it_ends() {
+    // Steps never go back in time, across pieces too: the second root's
+    // piece starts at the time the first piece reached.
+    assert_eq!(
+        steps_of(&[(10.0, Some(10.0), 0), (12.0, Some(12.0), 1), (15.0, Some(2.0), 0)]),
+        [
+            "open 0 at 10",
+            "open 1 at 12",
+            "close 1 at 24",
+            "close 0 at 24",
+            "open 0 at 24",
+            "close 0 at 24"
         ]
     );
 }
@@ -191,4 +217,90 @@ fn pprof_and_perfetto_are_written() {
     };
     assert!(perfetto(&a, &none).is_empty());
     assert_eq!(folded(&a, &none), "");
+}
+
+/// A recorded trace with JS calls, a thread of 23,852 nodes among them.
+fn kitchen_sink() -> Analysis {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/traces/kitchen-sink.json.gz"
+    ))
+    .unwrap();
+    crate::analyze_bytes(&bytes, &crate::AnalyzeOptions::default().with_all_processes(true)).unwrap()
+}
+
+/// A step as the tests compare it: the node's place, whether it opens,
+/// and the time's bits.
+fn step_bits(step: timeline::Step<'_>) -> (usize, bool, u64) {
+    (step.kept, step.opens, step.at.0.to_bits())
+}
+
+#[test]
+fn threads_cut_in_pieces_step_as_they_do_whole() {
+    let analysis = kitchen_sink();
+    let window = Filter {
+        window_ms: Some((500.0, 2500.0)),
+        ..Filter::default()
+    };
+    for filter in [Filter::default(), window] {
+        let threads = kept_threads(&analysis, &filter);
+        let whole: Vec<Vec<(usize, bool, u64)>> =
+            threads.iter().map(|t| Steps::new(t).map(step_bits).collect()).collect();
+        for piece_nodes in [1, 7, 1000, 1 << 14, usize::MAX] {
+            let timeline = timeline::timeline_in_pieces_of(&threads, piece_nodes);
+            let mut pieced = vec![Vec::new(); threads.len()];
+            // The pieces of a thread follow each other, from its first node
+            // to its last, thread after thread.
+            let mut covered = vec![0; threads.len()];
+            for (i, piece) in timeline.pieces.iter().enumerate() {
+                let thread = &threads[piece.thread];
+                assert!(i == 0 || timeline.pieces[i - 1].thread <= piece.thread);
+                assert_eq!(piece.nodes.start, covered[piece.thread]);
+                assert!(!piece.nodes.is_empty());
+                covered[piece.thread] = piece.nodes.end;
+                assert_eq!(piece.is_last(&threads), piece.nodes.end == thread.nodes.len());
+                pieced[piece.thread].extend(Steps::of_piece(thread, piece).map(step_bits));
+            }
+            let lengths: Vec<usize> = threads.iter().map(|t| t.nodes.len()).collect();
+            assert_eq!(covered, lengths);
+            assert_eq!(pieced, whole, "pieces of {piece_nodes} nodes");
+            for (thread, steps) in whole.iter().enumerate() {
+                let (first, last) = timeline.spans[thread];
+                assert_eq!(
+                    (first.0.to_bits(), last.0.to_bits()),
+                    (steps[0].2, steps[steps.len() - 1].2)
+                );
+            }
+            let cut = timeline.pieces.len() > threads.len();
+            assert!(cut || piece_nodes > 1000, "pieces of {piece_nodes} nodes");
+            assert!(!cut || piece_nodes != usize::MAX);
+        }
+    }
+}
+
+#[test]
+fn timelines_are_the_same_bytes_on_any_number_of_cores() {
+    let analysis = kitchen_sink();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let parallel = Filter {
+        parallelism: crate::Parallelism::Rayon,
+        ..Filter::default()
+    };
+    let threads = kept_threads(&analysis, &parallel);
+    assert!(
+        timeline::timeline(&threads).pieces.iter().any(|p| !p.is_first()),
+        "a thread is written in several pieces"
+    );
+    for format in [Format::Speedscope, Format::Perfetto] {
+        let whole = format.export(&analysis, &Filter::default());
+        let mut written = Vec::new();
+        pool.install(|| format.write(&analysis, &parallel, &mut written))
+            .unwrap();
+        assert!(written == whole, "{format:?}");
+        assert_eq!(format.export(&analysis, &parallel), whole, "{format:?}");
+    }
+    assert_eq!(
+        speedscope(&analysis, &Filter::default()).into_bytes(),
+        Format::Speedscope.export(&analysis, &Filter::default())
+    );
 }
