@@ -1072,6 +1072,7 @@ fn chart(args: ChartArgs, common: &Common) -> Result<(), String> {
     let filter = Filter {
         thread: args.thread,
         window_ms: args.window,
+        parallelism: options.parallelism,
         ..Filter::default()
     };
     filter

@@ -303,7 +303,7 @@ impl Filter {
     }
 
     /// Whether every node of a kept thread is kept.
-    fn keeps_every_node(&self) -> bool {
+    pub(crate) fn keeps_every_node(&self) -> bool {
         self.window_ms.is_none() && self.max_depth.is_none() && self.min_duration_ms.is_none()
     }
 

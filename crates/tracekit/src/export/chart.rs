@@ -21,7 +21,8 @@ use ahash::AHashMap;
 use indexmap::IndexSet;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
-use tracekit_events::{Micros, Sym};
+use rayon::prelude::*;
+use tracekit_events::{Micros, Parallelism, Sym};
 use tracekit_renderer::{NodeKind, ThreadTrack};
 
 use crate::engine::Analysis;
@@ -65,7 +66,7 @@ pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
     // the base64 of the raw bytes (timestamps of nearby nodes share most
     // of their bytes). The fastest level compresses nearly as well as
     // the best.
-    let packed = deflate(&data.columns);
+    let packed = deflate(&data.columns, filter.parallelism);
     let mut columns = String::with_capacity(packed.len().div_ceil(3) * 4);
     base64(&packed, &mut columns);
     fill(
@@ -97,7 +98,12 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
             }
-            let mut columns = LaneColumns::default();
+            let mut columns = LaneColumns::with_capacity(if filter.keeps_every_node() {
+                track.nodes.len()
+            } else {
+                0
+            });
+            let mut labels = tables.of_thread(track);
             for node in filter.nodes(track, origin) {
                 let start = (node.ts() - origin).0;
                 let dur = node.dur().unwrap_or(Micros::ZERO).0;
@@ -107,7 +113,7 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
                 columns.dur.push(dur);
                 columns.self_time.push(node.self_time().map_or(f64::NAN, |s| s.0));
                 columns.depth.push(node.depth());
-                columns.label.push(tables.label(analysis, track, &node.kind()));
+                columns.label.push(labels.label(analysis, &node.kind()));
             }
             if columns.start.is_empty() {
                 continue;
@@ -131,7 +137,9 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
     }
     // The panel's order: by kind of thread, then the busiest first.
     lanes.sort_by_key(|lane| (lane.order, std::cmp::Reverse(lane.columns.start.len())));
-    let mut columns = Vec::new();
+    // Room for every column at once (32 bytes a node, and the padding to
+    // 8 bytes of two columns of u32 a lane), rather than grown by doubling.
+    let mut columns = Vec::with_capacity(lanes.iter().map(|l| l.columns.start.len() * 32 + 8).sum());
     let mut lanes_json = String::new();
     for (i, lane) in lanes.iter().enumerate() {
         if i > 0 {
@@ -299,6 +307,10 @@ struct Tables {
     strings: IndexSet<String>,
     colors: IndexSet<String>,
     labels: AHashMap<LabelKey, u32>,
+    /// The label of the last event of each name ([`Sym`]) looked up, with
+    /// its category and phase: most events of a name have the same, and
+    /// are found here without hashing their key.
+    by_event_name: Vec<Option<(Sym, u8, u32)>>,
     name: Vec<u32>,
     url: Vec<u32>,
     line: Vec<f64>,
@@ -316,6 +328,7 @@ impl Tables {
             strings: IndexSet::new(),
             colors: IndexSet::new(),
             labels: AHashMap::new(),
+            by_event_name: Vec::new(),
             name: Vec::new(),
             url: Vec::new(),
             line: Vec::new(),
@@ -339,6 +352,15 @@ impl Tables {
 
     fn color(&mut self, css: String) -> u32 {
         index(self.colors.insert_full(css).0)
+    }
+
+    /// The labels of a thread's nodes.
+    fn of_thread<'t>(&'t mut self, track: &'t ThreadTrack) -> ThreadLabels<'t> {
+        ThreadLabels {
+            by_js_frame: vec![None; track.js_frames.len()],
+            tables: self,
+            track,
+        }
     }
 
     /// The label of a node, added to the tables the first time.
@@ -466,8 +488,48 @@ impl Tables {
     }
 }
 
+/// The labels of one thread's nodes: those of [`Tables`], found for most
+/// nodes in a table by their JS function (a profile node's index) or
+/// event name, without making and hashing their [`LabelKey`].
+struct ThreadLabels<'t> {
+    tables: &'t mut Tables,
+    track: &'t ThreadTrack,
+    /// The label of each of the thread's JS functions, by index into its
+    /// `js_frames`, once looked up.
+    by_js_frame: Vec<Option<u32>>,
+}
+
+impl ThreadLabels<'_> {
+    fn label(&mut self, analysis: &Analysis, kind: &NodeKind) -> u32 {
+        match *kind {
+            NodeKind::Call { frame } => match self.by_js_frame.get(frame as usize) {
+                Some(Some(label)) => *label,
+                Some(None) => {
+                    let label = self.tables.label(analysis, self.track, kind);
+                    self.by_js_frame[frame as usize] = Some(label);
+                    label
+                }
+                None => self.tables.label(analysis, self.track, kind),
+            },
+            NodeKind::Event { name, cat, ph, .. } => {
+                let at = name.0 as usize;
+                if let Some(Some((known_cat, known_ph, label))) = self.tables.by_event_name.get(at) {
+                    if (*known_cat, *known_ph) == (cat, ph.0) {
+                        return *label;
+                    }
+                }
+                let label = self.tables.label(analysis, self.track, kind);
+                if at >= self.tables.by_event_name.len() {
+                    self.tables.by_event_name.resize(at + 1, None);
+                }
+                self.tables.by_event_name[at] = Some((cat, ph.0, label));
+                label
+            }
+        }
+    }
+}
+
 /// The columns of one lane, a value per node in pre-order.
-#[derive(Default)]
 struct LaneColumns {
     start: Vec<f64>,
     dur: Vec<f64>,
@@ -477,6 +539,17 @@ struct LaneColumns {
 }
 
 impl LaneColumns {
+    /// Columns with room for `nodes` nodes.
+    fn with_capacity(nodes: usize) -> LaneColumns {
+        LaneColumns {
+            start: Vec::with_capacity(nodes),
+            dur: Vec::with_capacity(nodes),
+            self_time: Vec::with_capacity(nodes),
+            depth: Vec::with_capacity(nodes),
+            label: Vec::with_capacity(nodes),
+        }
+    }
+
     /// Appends the columns to `bytes` (each at a multiple of 8 bytes, so
     /// that the renderer can view them in place as typed arrays), and
     /// writes where they are to `header` as a JSON object.
@@ -632,14 +705,57 @@ fn html_text(s: &str) -> String {
     out
 }
 
+/// How many bytes of the columns are deflated apart: pieces of a megabyte
+/// compress nearly as well as the whole, and are compressed on all cores.
+const DEFLATE_PIECE: usize = 1 << 20;
+
 /// `bytes` compressed as a raw deflate stream (RFC 1951), which the
-/// browser's `DecompressionStream('deflate-raw')` inflates.
-fn deflate(bytes: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut encoder =
-        flate2::write::DeflateEncoder::new(Vec::with_capacity(bytes.len() / 4), flate2::Compression::fast());
-    encoder.write_all(bytes).expect("writing to memory cannot fail");
-    encoder.finish().expect("writing to memory cannot fail")
+/// browser's `DecompressionStream('deflate-raw')` inflates: each piece of
+/// [`DEFLATE_PIECE`] bytes compressed on its own (on all cores with
+/// [`Parallelism::Rayon`]; the bytes are the same), all but the last
+/// ending on a byte boundary with an empty stored block (a sync flush,
+/// as `pigz` joins its pieces), the last with the stream's final block.
+fn deflate(bytes: &[u8], parallelism: Parallelism) -> Vec<u8> {
+    let pieces: Vec<&[u8]> = bytes.chunks(DEFLATE_PIECE).collect();
+    let last = pieces.len().saturating_sub(1);
+    let deflated: Vec<Vec<u8>> = match parallelism {
+        Parallelism::Sequential => pieces.iter().enumerate().map(|(i, p)| deflate_piece(p, i == last)).collect(),
+        Parallelism::Rayon => pieces
+            .par_iter()
+            .enumerate()
+            .map(|(i, p)| deflate_piece(p, i == last))
+            .collect(),
+    };
+    if deflated.is_empty() {
+        // No bytes: a stream with its final block only.
+        return deflate_piece(&[], true);
+    }
+    deflated.concat()
+}
+
+/// One piece of [`deflate`]'s stream.
+fn deflate_piece(piece: &[u8], last: bool) -> Vec<u8> {
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    let mut compress = Compress::new(Compression::fast(), false);
+    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
+    let mut out = Vec::with_capacity(piece.len() / 4 + 64);
+    loop {
+        let read = usize::try_from(compress.total_in()).expect("a piece's size fits usize");
+        let status = compress
+            .compress_vec(&piece[read..], &mut out, flush)
+            .expect("deflating in memory cannot fail");
+        let all_read = usize::try_from(compress.total_in()).expect("a piece's size fits usize") == piece.len();
+        // The flush is done once everything is read and the output has
+        // room left; the last piece, once the stream has ended.
+        let done = match status {
+            Status::StreamEnd => true,
+            Status::Ok | Status::BufError => !last && all_read && out.len() < out.capacity(),
+        };
+        if done {
+            return out;
+        }
+        out.reserve(out.capacity().max(1024));
+    }
 }
 
 /// Standard base64 (RFC 4648, with padding), appended to `out`.

@@ -332,6 +332,30 @@ fn unbase64(text: &str) -> Vec<u8> {
     out
 }
 
+/// Columns deflated in pieces inflate to themselves, whatever their size
+/// (none, less than a piece, several pieces and a bit), and the pieces
+/// are the same on any number of cores.
+#[test]
+fn columns_deflated_in_pieces_inflate_back() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    // Bytes like the columns': counters and times that change slowly.
+    let column = |n: usize| -> Vec<u8> {
+        (0..n as u64)
+            .flat_map(|i| (i * 37 + (i * i) % 1001).to_le_bytes())
+            .collect()
+    };
+    for size in [0, 10_000, 3 * DEFLATE_PIECE / 8 + 5] {
+        let bytes = column(size);
+        let sequential = deflate(&bytes, Parallelism::Sequential);
+        let parallel = pool.install(|| deflate(&bytes, Parallelism::Rayon));
+        assert!(sequential == parallel, "{} bytes", bytes.len());
+        let mut inflated = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&sequential[..]), &mut inflated).unwrap();
+        assert!(inflated == bytes, "{} bytes", bytes.len());
+        assert!(sequential.len() < bytes.len() / 2 + 16, "{} bytes: compressed", bytes.len());
+    }
+}
+
 #[test]
 fn base64_is_rfc_4648() {
     // RFC 4648's test vectors.
