@@ -120,6 +120,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         let text = bench.views_table(&trace, args.runs, args.devtools_views_depth)?;
         print!("{text}");
         sections.push(("views", text));
+        let text = bench.after_loading_table(&trace, args.runs)?;
+        print!("{text}");
+        sections.push(("after loading", text));
     }
     if scaling {
         let text = bench.scaling_table(&trace, &args.sizes, args.scaling_runs)?;
@@ -336,8 +339,13 @@ impl Bench {
         local: &[&str],
         name: &str,
     ) -> anyhow::Result<(Run, PathBuf, String)> {
+        self.run_command(self.command(tool, input, global, local), input, name)
+    }
+
+    /// One measured run of `cmd` on `input` (warmed first); its output goes
+    /// to `work/<name>.out`.
+    fn run_command(&self, mut cmd: Command, input: &Path, name: &str) -> anyhow::Result<(Run, PathBuf, String)> {
         let (out, err) = self.output_files(name);
-        let mut cmd = self.command(tool, input, global, local);
         eprintln!("xtask: {name}: {}", describe(&cmd));
         warm(input)?;
         let run = measure::run(&mut cmd, &out, &err)?;

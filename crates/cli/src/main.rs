@@ -996,6 +996,7 @@ fn flamegraph(args: FlamegraphArgs, common: &Common) -> Result<(), String> {
     let filter = Filter {
         thread: args.thread.clone(),
         window_ms: args.window,
+        parallelism: common.options.parallelism,
         ..Filter::default()
     };
     let (input, analysis) = load_for_export(&args.trace, args.all_processes, &filter, common)?;

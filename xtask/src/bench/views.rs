@@ -1,8 +1,10 @@
-//! The views table of `cargo xtask bench --views`: what the aggregated
+//! The views tables of `cargo xtask bench --views`: what the aggregated
 //! views (Call Tree and Bottom-Up, `tracekit calltree`) cost on top of
 //! loading, at full depth for every thread, beside what the DevTools
 //! engine takes to expand its trees to a few levels (`calltree.mjs
-//! --max-depth N`, the same trees the panel builds lazily).
+//! --max-depth N`, the same trees the panel builds lazily); and what each
+//! command's work after loading (views, pages, exports) costs against the
+//! loading itself, from tracekit's own stage table.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -10,8 +12,34 @@ use std::time::Duration;
 use anyhow::bail;
 use tracekit_conformance::views::compare_views;
 
-use super::measure::{summarize, Run};
-use super::{last_error, mb, secs, secs_signed, Bench, Tool, Trace};
+use super::measure::{median, summarize, Run};
+use super::{last_error, mb, secs, secs_signed, stages, Bench, Tool, Trace};
+
+/// The commands of the after-loading table: what they make, and their
+/// arguments between `tracekit --timings` and the trace (stdout goes to
+/// a file).
+const AFTER_LOADING: &[(&str, &[&str])] = &[
+    (
+        "the sync tracks, conformance dump",
+        &["tracks", "--format", "conformance"],
+    ),
+    ("Summary of every thread", &["summary"]),
+    (
+        "Call Tree + Bottom-Up, every thread, 3 levels",
+        &["calltree", "--format", "conformance", "--max-depth", "3"],
+    ),
+    (
+        "Call Tree + Bottom-Up, every thread, full depth",
+        &["calltree", "--format", "conformance"],
+    ),
+    ("flame chart page", &["chart"]),
+    ("flame graph SVG", &["flamegraph"]),
+    ("speedscope", &["convert", "--to", "speedscope"]),
+    ("Perfetto", &["convert", "--to", "perfetto"]),
+    ("pprof", &["convert", "--to", "pprof"]),
+    ("folded stacks", &["convert", "--to", "folded"]),
+    ("d3-flame-graph", &["convert", "--to", "d3"]),
+];
 
 /// DevTools' own account of one views run (`--timings`): parse, Call
 /// Tree and Bottom-Up times, and the rows it built.
@@ -158,6 +186,63 @@ impl Bench {
             secs_signed(views.wall.as_secs_f64() - loading.wall.as_secs_f64())
         )?;
         writeln!(md, "- views to {depth} levels, tracekit vs DevTools: {verdict}\n")?;
+        Ok(md)
+    }
+}
+
+impl Bench {
+    /// What each command of [`AFTER_LOADING`] costs after loading, against
+    /// the loading, read from its own `--timings` table in the same run:
+    /// its total less its `load` stage. The commands alternate, `runs`
+    /// times each; medians.
+    pub(super) fn after_loading_table(&self, trace: &Trace, runs: usize) -> anyhow::Result<String> {
+        // For each command, each run's load and after-load times.
+        let mut measured: Vec<Vec<(Duration, Duration)>> = vec![Vec::new(); AFTER_LOADING.len()];
+        for _ in 0..runs {
+            for (i, (_, args)) in AFTER_LOADING.iter().enumerate() {
+                let mut cmd = std::process::Command::new(&self.tracekit);
+                cmd.arg("--timings").args(*args).arg(&trace.json);
+                let (run, _, stderr) = self.run_command(cmd, &trace.json, &format!("after-loading-{i}"))?;
+                if !run.ok() {
+                    bail!("tracekit {} failed: {}", args.join(" "), last_error(&stderr));
+                }
+                let (stages, total) = stages::parse(&stderr);
+                let load = stages.iter().find(|s| s.path == ["load"]).map(|s| s.wall);
+                let (Some(load), Some(total)) = (load, total) else {
+                    bail!("tracekit {}: no stage table with a load and a total", args.join(" "));
+                };
+                measured[i].push((load, total.saturating_sub(load)));
+            }
+        }
+        let mut md = String::new();
+        writeln!(md, "## Work after loading: views, pages and exports\n")?;
+        writeln!(
+            md,
+            "Input: `{}` ({} of JSON). Each command with `--timings`, output to a file, alternating, \
+             {runs} runs each; from each run's own stage table, the loading (`load`, wall) and the work \
+             after it (the total less the loading: the views, the page or the file, and writing it); \
+             medians. The ratio is the median of each run's after / load.\n",
+            trace.json.display(),
+            mb(trace.json_size),
+        )?;
+        writeln!(md, "| command | loading | after loading | after / loading |")?;
+        writeln!(md, "|---|---:|---:|---:|")?;
+        for ((what, args), runs) in AFTER_LOADING.iter().zip(&measured) {
+            let load = median(runs.iter().map(|r| r.0));
+            let after = median(runs.iter().map(|r| r.1));
+            let mut ratios: Vec<f64> = runs.iter().map(|(l, a)| a.as_secs_f64() / l.as_secs_f64()).collect();
+            ratios.sort_by(f64::total_cmp);
+            let ratio = ratios[(ratios.len() - 1) / 2];
+            writeln!(
+                md,
+                "| {what} (`{}`) | {:.0} ms | {:.0} ms | {:.2} |",
+                args.join(" "),
+                load.as_secs_f64() * 1000.0,
+                after.as_secs_f64() * 1000.0,
+                ratio
+            )?;
+        }
+        writeln!(md)?;
         Ok(md)
     }
 }

@@ -19,9 +19,9 @@
 
 use ahash::AHashMap;
 use indexmap::IndexSet;
+use rayon::prelude::*;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
-use rayon::prelude::*;
 use tracekit_events::{Micros, Parallelism, Sym};
 use tracekit_renderer::{NodeKind, ThreadTrack};
 
@@ -719,7 +719,11 @@ fn deflate(bytes: &[u8], parallelism: Parallelism) -> Vec<u8> {
     let pieces: Vec<&[u8]> = bytes.chunks(DEFLATE_PIECE).collect();
     let last = pieces.len().saturating_sub(1);
     let deflated: Vec<Vec<u8>> = match parallelism {
-        Parallelism::Sequential => pieces.iter().enumerate().map(|(i, p)| deflate_piece(p, i == last)).collect(),
+        Parallelism::Sequential => pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| deflate_piece(p, i == last))
+            .collect(),
         Parallelism::Rayon => pieces
             .par_iter()
             .enumerate()
@@ -737,7 +741,11 @@ fn deflate(bytes: &[u8], parallelism: Parallelism) -> Vec<u8> {
 fn deflate_piece(piece: &[u8], last: bool) -> Vec<u8> {
     use flate2::{Compress, Compression, FlushCompress, Status};
     let mut compress = Compress::new(Compression::fast(), false);
-    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
+    let flush = if last {
+        FlushCompress::Finish
+    } else {
+        FlushCompress::Sync
+    };
     let mut out = Vec::with_capacity(piece.len() / 4 + 64);
     loop {
         let read = usize::try_from(compress.total_in()).expect("a piece's size fits usize");

@@ -5,8 +5,8 @@
 use tracekit_events::jsnum::{round3, write_json_number};
 use tracekit_events::json::write_json_string;
 
-use super::stacks::StackTree;
-use super::{kept_threads, Frames};
+use super::kept_threads;
+use super::stacks::{stack_trees, StackTree};
 use crate::engine::Analysis;
 use crate::output::Filter;
 
@@ -19,13 +19,11 @@ use crate::output::Filter;
 /// than its children.
 pub fn d3(analysis: &Analysis, filter: &Filter) -> String {
     let interner = &analysis.strings;
-    let mut frames = Frames::default();
-    let mut labels: Vec<String> = Vec::new();
+    let threads = kept_threads(analysis, filter);
+    let (frames, trees) = stack_trees(&threads, filter.parallelism);
+    let labels: Vec<String> = frames.keys().map(|k| k.label(interner)).collect();
     let mut processes: Vec<ProcessStacks> = Vec::new();
-    for thread in kept_threads(analysis, filter) {
-        let tree = StackTree::of(&thread, &mut frames);
-        let known = labels.len();
-        labels.extend(frames.keys().skip(known).map(|k| k.label(interner)));
+    for (thread, tree) in threads.iter().zip(trees) {
         let stacks = ThreadStacks {
             label: thread.thread_label.clone(),
             totals: tree.totals(),

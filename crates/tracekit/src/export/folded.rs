@@ -2,8 +2,11 @@
 //! distinct stack, `process;thread;frame;frame VALUE`, VALUE the stack's
 //! self time in whole microseconds.
 
-use super::stacks::StackTree;
-use super::{kept_threads, Frames, KeptThread, RoundedSum};
+use rayon::prelude::*;
+use tracekit_events::Parallelism;
+
+use super::stacks::{stack_trees, StackTree};
+use super::{kept_threads, KeptThread, RoundedSum};
 use crate::engine::Analysis;
 use crate::output::Filter;
 
@@ -33,24 +36,22 @@ enum Direction {
 }
 
 fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> String {
-    let mut out = String::new();
-    let mut frames = Frames::default();
-    let mut labels: Vec<String> = Vec::new();
-    for thread in kept_threads(analysis, filter) {
-        let tree = StackTree::of(&thread, &mut frames);
-        let known = labels.len();
-        labels.extend(
-            frames
-                .keys()
-                .skip(known)
-                .map(|k| frame_text(&k.label(&analysis.strings))),
-        );
+    let threads = kept_threads(analysis, filter);
+    let (frames, trees) = stack_trees(&threads, filter.parallelism);
+    let labels: Vec<String> = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
+    let lines = |(thread, tree): (&KeptThread<'_>, &StackTree)| {
+        let mut out = String::new();
         match direction {
-            Direction::TopDown => top_down(&mut out, &thread, &tree, &labels),
-            Direction::BottomUp => bottom_up(&mut out, &thread, &tree, &labels),
+            Direction::TopDown => top_down(&mut out, thread, tree, &labels),
+            Direction::BottomUp => bottom_up(&mut out, thread, tree, &labels),
         }
-    }
-    out
+        out
+    };
+    let pieces: Vec<String> = match filter.parallelism {
+        Parallelism::Sequential => threads.iter().zip(&trees).map(lines).collect(),
+        Parallelism::Rayon => threads.par_iter().zip(&trees).map(lines).collect(),
+    };
+    pieces.concat()
 }
 
 /// The first two frames of every line of a thread.

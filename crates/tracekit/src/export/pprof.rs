@@ -10,8 +10,8 @@ use std::io::Write as _;
 
 use indexmap::IndexSet;
 
-use super::stacks::StackTree;
-use super::{kept_threads, FrameKey, Frames, RoundedSum};
+use super::stacks::stack_trees;
+use super::{kept_threads, FrameKey, RoundedSum};
 use crate::engine::Analysis;
 use crate::output::Filter;
 
@@ -136,11 +136,11 @@ impl Strings {
 pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let interner = &analysis.strings;
     let mut strings = Strings::new();
-    let mut frames = Frames::default();
+    let threads = kept_threads(analysis, filter);
+    let (frames, trees) = stack_trees(&threads, filter.parallelism);
     let mut samples = Vec::new();
     let (process_key, thread_key) = (strings.index("process"), strings.index("thread"));
-    for thread in kept_threads(analysis, filter) {
-        let tree = StackTree::of(&thread, &mut frames);
+    for (thread, tree) in threads.iter().zip(&trees) {
         let labels = vec![
             Label {
                 key: process_key,

@@ -4,9 +4,40 @@
 //! written from it, as a flame graph is drawn from it.
 
 use ahash::AHashMap;
-use tracekit_events::Micros;
+use rayon::prelude::*;
+use tracekit_events::{Micros, Parallelism};
 
 use super::{Frames, KeptThread};
+
+/// The stack trees of threads, their frames numbered in one table in
+/// order of first use, thread after thread, as [`StackTree::of`] numbers
+/// them when the threads are merged one after the other. Each thread's
+/// tree is made on its own (on all cores with [`Parallelism::Rayon`]),
+/// with its own numbering, then renumbered: a thread's frames not used
+/// by the threads before it come in the order it first used them.
+pub(crate) fn stack_trees(threads: &[KeptThread<'_>], parallelism: Parallelism) -> (Frames, Vec<StackTree>) {
+    let of_thread = |thread: &KeptThread<'_>| {
+        let mut frames = Frames::default();
+        let tree = StackTree::of(thread, &mut frames);
+        (frames, tree)
+    };
+    let made: Vec<(Frames, StackTree)> = match parallelism {
+        Parallelism::Sequential => threads.iter().map(of_thread).collect(),
+        Parallelism::Rayon => threads.par_iter().map(of_thread).collect(),
+    };
+    let mut frames = Frames::default();
+    let trees = made
+        .into_iter()
+        .map(|(own, mut tree)| {
+            let numbers: Vec<u32> = own.keys().map(|key| frames.index(key)).collect();
+            for stack in &mut tree.stacks {
+                stack.frame = numbers[stack.frame as usize];
+            }
+            tree
+        })
+        .collect();
+    (frames, trees)
+}
 
 /// No parent: a root of the tree.
 const ROOT: u32 = u32::MAX;

@@ -279,7 +279,7 @@ fn threads_cut_in_pieces_step_as_they_do_whole() {
 }
 
 #[test]
-fn timelines_are_the_same_bytes_on_any_number_of_cores() {
+fn exports_are_the_same_bytes_on_any_number_of_cores() {
     let analysis = kitchen_sink();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     let parallel = Filter {
@@ -291,7 +291,13 @@ fn timelines_are_the_same_bytes_on_any_number_of_cores() {
         timeline::timeline(&threads).pieces.iter().any(|p| !p.is_first()),
         "a thread is written in several pieces"
     );
-    for format in [Format::Speedscope, Format::Perfetto] {
+    for format in [
+        Format::Speedscope,
+        Format::Perfetto,
+        Format::Pprof,
+        Format::Folded,
+        Format::D3,
+    ] {
         let whole = format.export(&analysis, &Filter::default());
         let mut written = Vec::new();
         pool.install(|| format.write(&analysis, &parallel, &mut written))
@@ -303,4 +309,34 @@ fn timelines_are_the_same_bytes_on_any_number_of_cores() {
         speedscope(&analysis, &Filter::default()).into_bytes(),
         Format::Speedscope.export(&analysis, &Filter::default())
     );
+}
+
+#[test]
+fn stack_trees_made_apart_number_their_frames_as_if_made_in_turn() {
+    let analysis = kitchen_sink();
+    let filter = Filter::default();
+    let threads = kept_threads(&analysis, &filter);
+    // The frames, and each tree's stacks: frame, parent, calls, self time.
+    type Shown = (Vec<FrameKey>, Vec<Vec<(u32, u32, u64, u64)>>);
+    let shown = |frames: &Frames, trees: &[stacks::StackTree]| -> Shown {
+        let stacks = trees
+            .iter()
+            .map(|tree| {
+                tree.stacks
+                    .iter()
+                    .map(|s| (s.frame, s.parent, s.calls, s.self_us.to_bits()))
+                    .collect()
+            })
+            .collect();
+        (frames.keys().collect(), stacks)
+    };
+    let mut in_turn = Frames::default();
+    let trees: Vec<stacks::StackTree> = threads.iter().map(|t| stacks::StackTree::of(t, &mut in_turn)).collect();
+    let expected = shown(&in_turn, &trees);
+    assert!(expected.0.len() > 100 && threads.len() > 10);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    for parallelism in [crate::Parallelism::Sequential, crate::Parallelism::Rayon] {
+        let (frames, trees) = pool.install(|| stacks::stack_trees(&threads, parallelism));
+        assert!(shown(&frames, &trees) == expected, "{parallelism:?}");
+    }
 }

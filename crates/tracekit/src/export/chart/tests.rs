@@ -352,7 +352,11 @@ fn columns_deflated_in_pieces_inflate_back() {
         let mut inflated = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&sequential[..]), &mut inflated).unwrap();
         assert!(inflated == bytes, "{} bytes", bytes.len());
-        assert!(sequential.len() < bytes.len() / 2 + 16, "{} bytes: compressed", bytes.len());
+        assert!(
+            sequential.len() < bytes.len() / 2 + 16,
+            "{} bytes: compressed",
+            bytes.len()
+        );
     }
 }
 
