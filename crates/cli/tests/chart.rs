@@ -362,6 +362,48 @@ fn a_thread_and_a_window() {
 }
 
 #[test]
+fn columns_deflated_in_several_pieces_open_in_chromium() {
+    // Every process of the kitchen sink: more than a megabyte of columns,
+    // deflated as several pieces joined into one stream.
+    const TRACE: &str = "traces/kitchen-sink.json.gz";
+    let dir = artifacts("pieces");
+    let html = dir.join("kitchen-sink.html");
+    chart(TRACE, &html, &["--all-processes"]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    let bytes_at = page.find("\"bytes\":").expect("the header gives the columns' size") + "\"bytes\":".len();
+    let bytes: u64 = page[bytes_at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(bytes > 1 << 20, "{bytes} bytes of columns: one piece");
+
+    let seen = check_in_browser(&html, &dir, None, None);
+    assert_eq!(seen["pageErrors"], serde_json::json!([]));
+    let errors: Vec<&Value> = seen["console"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["type"] == "error")
+        .collect();
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+    assert!(seen["marks"]["tracekit-chart:first-draw"].as_f64().expect("drawn") > 0.0);
+    let (code, tracks_json, _) = tracekit(&["tracks", TRACE, "--all-processes", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let tracks_json: Value = serde_json::from_str(&tracks_json).unwrap();
+    let threads: usize = tracks_json["processes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["threads"].as_array().unwrap().len())
+        .sum();
+    let lanes = seen["lanes"].as_array().unwrap();
+    assert_eq!(lanes.len(), threads);
+    assert!(lanes[0]["barPixels"].as_u64().unwrap() > 0, "{:?}", lanes[0]);
+}
+
+#[test]
 fn the_file_is_smaller_than_the_conformance_dump() {
     let dir = artifacts("sizes");
     for trace in ["main-thread", "kitchen-sink", "worker", "navigation", "iframe"] {
