@@ -148,6 +148,30 @@ fn js_calls_matching(tracks_json: &Value, query: &str) -> (usize, bool) {
     (calls, in_events)
 }
 
+/// Checks that the page drew, with no error on the page or the console.
+fn assert_drawn_without_errors(seen: &Value) {
+    assert_eq!(seen["pageErrors"], serde_json::json!([]));
+    let errors: Vec<&Value> = seen["console"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["type"] == "error")
+        .collect();
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+    let first_draw = seen["marks"]["tracekit-chart:first-draw"].as_f64().expect("drawn");
+    assert!(first_draw > 0.0);
+}
+
+/// The threads of `tracks --format json`.
+fn thread_count(tracks_json: &Value) -> usize {
+    tracks_json["processes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["threads"].as_array().unwrap().len())
+        .sum()
+}
+
 fn view(state: &Value) -> (f64, f64) {
     (
         state["view"]["start"].as_f64().unwrap(),
@@ -213,26 +237,12 @@ fn the_chart_of_a_recording_works_in_chromium() {
     // From disk, alone: no request but the file, no error.
     let url = seen["url"].as_str().unwrap();
     assert_eq!(seen["requests"], serde_json::json!([url]), "requests");
-    assert_eq!(seen["pageErrors"], serde_json::json!([]));
-    let errors: Vec<&Value> = seen["console"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["type"] == "error")
-        .collect();
-    assert!(errors.is_empty(), "console errors: {errors:?}");
-    let first_draw = seen["marks"]["tracekit-chart:first-draw"].as_f64().expect("drawn");
-    assert!(first_draw > 0.0);
+    assert_drawn_without_errors(&seen);
 
     // A lane per thread of the trace's shown processes, in the panel's
     // order; each one that is not folded has bars drawn.
     let lanes = seen["lanes"].as_array().unwrap();
-    let threads: usize = tracks_json["processes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["threads"].as_array().unwrap().len())
-        .sum();
+    let threads = thread_count(&tracks_json);
     assert_eq!(lanes.len(), threads);
     assert_eq!(lanes[0]["thread"], "CrRendererMain");
     assert!(lanes[0]["levels"].as_u64().unwrap() > 25, "{:?}", lanes[0]);
@@ -380,24 +390,11 @@ fn columns_deflated_in_several_pieces_open_in_chromium() {
     assert!(bytes > 1 << 20, "{bytes} bytes of columns: one piece");
 
     let seen = check_in_browser(&html, &dir, None, None);
-    assert_eq!(seen["pageErrors"], serde_json::json!([]));
-    let errors: Vec<&Value> = seen["console"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["type"] == "error")
-        .collect();
-    assert!(errors.is_empty(), "console errors: {errors:?}");
-    assert!(seen["marks"]["tracekit-chart:first-draw"].as_f64().expect("drawn") > 0.0);
+    assert_drawn_without_errors(&seen);
     let (code, tracks_json, _) = tracekit(&["tracks", TRACE, "--all-processes", "--format", "json"]);
     assert_eq!(code, Some(0));
     let tracks_json: Value = serde_json::from_str(&tracks_json).unwrap();
-    let threads: usize = tracks_json["processes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["threads"].as_array().unwrap().len())
-        .sum();
+    let threads = thread_count(&tracks_json);
     let lanes = seen["lanes"].as_array().unwrap();
     assert_eq!(lanes.len(), threads);
     assert!(lanes[0]["barPixels"].as_u64().unwrap() > 0, "{:?}", lanes[0]);

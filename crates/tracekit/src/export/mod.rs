@@ -98,6 +98,23 @@ impl Format {
     }
 }
 
+/// The bytes `write` writes, in a list with room for `bytes_per_node`
+/// bytes a kept node of `threads` taken at once: grown by doubling, the
+/// bench trace's 95 MB timelines were copied again at each size, into
+/// fresh pages each time. Natively, room not used is never touched; in
+/// WebAssembly it is memory, but less than doubling's old and new lists
+/// at once.
+pub(crate) fn written_with_room(
+    threads: &[KeptThread<'_>],
+    bytes_per_node: usize,
+    write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
+) -> Vec<u8> {
+    let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
+    let mut out = Vec::with_capacity(nodes.saturating_mul(bytes_per_node));
+    write(&mut out).expect("a Vec takes any bytes");
+    out
+}
+
 /// A thread the filter keeps, with its kept nodes and the names the
 /// exports give it and its process.
 pub(crate) struct KeptThread<'a> {

@@ -27,7 +27,7 @@ use tracekit_events::{Id, Micros, Parallelism, Strings};
 use tracekit_renderer::{NodeKind, TrackNode};
 
 use super::timeline::{timeline, Piece, Steps};
-use super::{kept_threads, Frames, KeptThread};
+use super::{kept_threads, written_with_room, Frames, KeptThread};
 use crate::engine::Analysis;
 use crate::in_order::write_in_order;
 use crate::output::Filter;
@@ -165,15 +165,10 @@ const JS_CATEGORY: &str = "v8.cpu_profiler";
 /// nanoseconds; names and categories are interned.
 pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let threads = kept_threads(analysis, filter);
-    // Room for the whole trace at once (a node's two packets take about
-    // 100 bytes): grown by doubling, the bench trace's 94 MB were copied
-    // again at each size, into fresh pages each time. Natively, room not
-    // used is never touched; in WebAssembly it is memory, but less than
-    // doubling's old and new lists at once.
-    let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
-    let mut out = Vec::with_capacity(nodes.saturating_mul(128));
-    write_threads(analysis, &threads, filter.parallelism, &mut out).expect("a Vec takes any bytes");
-    out
+    // A node's two packets take about 100 bytes.
+    written_with_room(&threads, 128, |out| {
+        write_threads(analysis, &threads, filter.parallelism, out)
+    })
 }
 
 /// Writes [`perfetto()`]'s trace to `w`, piece by piece as it is made

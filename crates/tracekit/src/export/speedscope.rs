@@ -10,7 +10,7 @@ use tracekit_events::json::write_json_string;
 use tracekit_events::{Micros, Parallelism};
 
 use super::timeline::{timeline, Piece, Steps};
-use super::{kept_threads, origin, FrameKey, Frames, KeptThread};
+use super::{kept_threads, origin, written_with_room, FrameKey, Frames, KeptThread};
 use crate::engine::Analysis;
 use crate::in_order::write_in_order;
 use crate::output::Filter;
@@ -29,15 +29,10 @@ pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
 /// [`speedscope()`]'s file as bytes.
 pub(crate) fn speedscope_bytes(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let threads = kept_threads(analysis, filter);
-    // Room for every event at once (about 40 bytes each, two a node):
-    // grown by doubling, the bench trace's 99 MB were copied again at each
-    // size, into fresh pages each time. Natively, room not used is never
-    // touched; in WebAssembly it is memory, but less than doubling's old
-    // and new lists at once.
-    let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
-    let mut out = Vec::with_capacity(nodes.saturating_mul(96));
-    write_threads(analysis, &threads, filter.parallelism, &mut out).expect("a Vec takes any bytes");
-    out
+    // About 40 bytes an event, two events a node.
+    written_with_room(&threads, 96, |out| {
+        write_threads(analysis, &threads, filter.parallelism, out)
+    })
 }
 
 /// Writes [`speedscope()`]'s file to `w`, piece by piece as it is made
@@ -56,8 +51,7 @@ fn write_threads(
     let interner = &analysis.strings;
     // The frames come first in the file: numbered in order of first use,
     // which is the order of the nodes (a frame is first used when a node
-    // opens), before the profiles are written.
-    // The pieces are cut beside it.
+    // opens), before the profiles are written, while the pieces are cut.
     let number_frames = || {
         let mut frames = Frames::default();
         let node_frames: Vec<Vec<u32>> = threads
