@@ -28,6 +28,23 @@ pub enum Parallelism {
     Rayon,
 }
 
+impl Parallelism {
+    /// Both results of `a` and `b`: run side by side (`rayon::join`) with
+    /// [`Parallelism::Rayon`], else one after the other, `a` first.
+    pub fn join<A, RA, B, RB>(self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        RA: Send,
+        B: FnOnce() -> RB + Send,
+        RB: Send,
+    {
+        match self {
+            Parallelism::Sequential => (a(), b()),
+            Parallelism::Rayon => rayon::join(a, b),
+        }
+    }
+}
+
 /// The default [`AnalyzeOptions::max_nodes`]: a thread of this many track
 /// nodes takes about 1.5 GB to build.
 pub const DEFAULT_MAX_NODES: usize = 20_000_000;
@@ -234,6 +251,20 @@ where
 mod tests {
     use super::*;
     use std::sync::Mutex;
+
+    /// Both results, in their places, either way; sequentially, `a` runs
+    /// first.
+    #[test]
+    fn join_gives_both_results() {
+        let order = Mutex::new(Vec::new());
+        let run = |name: &'static str, value: u32| {
+            order.lock().unwrap().push(name);
+            value
+        };
+        assert_eq!(Parallelism::Sequential.join(|| run("a", 1), || run("b", 2)), (1, 2));
+        assert_eq!(*order.lock().unwrap(), ["a", "b"]);
+        assert_eq!(Parallelism::Rayon.join(|| run("a", 3), || run("b", 4)), (3, 4));
+    }
 
     /// The results come in the items' order; on the pool the work starts
     /// with the biggest (one thread: in that order exactly).

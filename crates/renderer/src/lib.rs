@@ -16,8 +16,8 @@ pub mod view_args;
 use indexmap::IndexMap;
 use tracekit_cpuprofile::CallFrame;
 use tracekit_events::{
-    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Interner, LoadError, Micros,
-    Parallelism, Phase, SampleTraceId, Sym,
+    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Interner, LoadError, Micros, Phase,
+    SampleTraceId, Sym,
 };
 use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_samples::{SamplesData, ThreadProfile};
@@ -639,7 +639,7 @@ struct BuiltThread {
     over_budget: Option<usize>,
 }
 
-/// Builds each thread's tree (in parallel with [`Parallelism::Rayon`]),
+/// Builds each thread's tree (in parallel with [`Parallelism::Rayon`](tracekit_events::Parallelism::Rayon)),
 /// in the order of `jobs`. A thread over the node budget is left empty,
 /// marked and counted: it is an error only for output that selects it.
 fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
@@ -653,10 +653,7 @@ fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<Bui
             let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
             (js_frames, samples)
         };
-        let (nodes, (js_frames, samples)) = match parallelism {
-            Parallelism::Sequential => (tree(), functions_and_samples()),
-            Parallelism::Rayon => rayon::join(tree, functions_and_samples),
-        };
+        let (nodes, (js_frames, samples)) = parallelism.join(tree, functions_and_samples);
         let nodes = nodes?;
         Ok(BuiltThread {
             nodes,

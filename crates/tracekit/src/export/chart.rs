@@ -19,10 +19,9 @@
 
 use ahash::AHashMap;
 use indexmap::IndexSet;
-use rayon::prelude::*;
 use tracekit_events::jsnum::write_json_number;
 use tracekit_events::json::write_json_string;
-use tracekit_events::{Micros, Parallelism, Sym};
+use tracekit_events::{map_biggest_first, Micros, Parallelism, Sym};
 use tracekit_renderer::{NodeKind, ThreadTrack};
 
 use crate::engine::Analysis;
@@ -716,20 +715,14 @@ const DEFLATE_PIECE: usize = 1 << 20;
 /// ending on a byte boundary with an empty stored block (a sync flush,
 /// as `pigz` joins its pieces), the last with the stream's final block.
 fn deflate(bytes: &[u8], parallelism: Parallelism) -> Vec<u8> {
-    let pieces: Vec<&[u8]> = bytes.chunks(DEFLATE_PIECE).collect();
+    let pieces: Vec<(usize, &[u8])> = bytes.chunks(DEFLATE_PIECE).enumerate().collect();
     let last = pieces.len().saturating_sub(1);
-    let deflated: Vec<Vec<u8>> = match parallelism {
-        Parallelism::Sequential => pieces
-            .iter()
-            .enumerate()
-            .map(|(i, p)| deflate_piece(p, i == last))
-            .collect(),
-        Parallelism::Rayon => pieces
-            .par_iter()
-            .enumerate()
-            .map(|(i, p)| deflate_piece(p, i == last))
-            .collect(),
-    };
+    let deflated: Vec<Vec<u8>> = map_biggest_first(
+        pieces,
+        parallelism,
+        |(_, piece)| piece.len(),
+        |(i, piece)| deflate_piece(piece, i == last),
+    );
     if deflated.is_empty() {
         // No bytes: a stream with its final block only.
         return deflate_piece(&[], true);

@@ -2,8 +2,7 @@
 //! distinct stack, `process;thread;frame;frame VALUE`, VALUE the stack's
 //! self time in whole microseconds.
 
-use rayon::prelude::*;
-use tracekit_events::Parallelism;
+use tracekit_events::map_biggest_first;
 
 use super::stacks::{stack_trees, StackTree};
 use super::{kept_threads, KeptThread, RoundedSum};
@@ -39,18 +38,19 @@ fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> S
     let threads = kept_threads(analysis, filter);
     let (frames, trees) = stack_trees(&threads, filter.parallelism);
     let labels: Vec<String> = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
-    let lines = |(thread, tree): (&KeptThread<'_>, &StackTree)| {
-        let mut out = String::new();
-        match direction {
-            Direction::TopDown => top_down(&mut out, thread, tree, &labels),
-            Direction::BottomUp => bottom_up(&mut out, thread, tree, &labels),
-        }
-        out
-    };
-    let pieces: Vec<String> = match filter.parallelism {
-        Parallelism::Sequential => threads.iter().zip(&trees).map(lines).collect(),
-        Parallelism::Rayon => threads.par_iter().zip(&trees).map(lines).collect(),
-    };
+    let pieces: Vec<String> = map_biggest_first(
+        threads.iter().zip(&trees).collect(),
+        filter.parallelism,
+        |(_, tree)| tree.stacks.len(),
+        |(thread, tree): (&KeptThread<'_>, &StackTree)| {
+            let mut out = String::new();
+            match direction {
+                Direction::TopDown => top_down(&mut out, thread, tree, &labels),
+                Direction::BottomUp => bottom_up(&mut out, thread, tree, &labels),
+            }
+            out
+        },
+    );
     pieces.concat()
 }
 

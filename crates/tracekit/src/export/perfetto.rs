@@ -185,10 +185,7 @@ fn write_threads(
     w: &mut dyn io::Write,
 ) -> io::Result<()> {
     // The pieces are cut beside the numbering of the names.
-    let (prepared, timeline) = match parallelism {
-        Parallelism::Sequential => (Prepared::of(analysis, threads), timeline(threads)),
-        Parallelism::Rayon => rayon::join(|| Prepared::of(analysis, threads), || timeline(threads)),
-    };
+    let (prepared, timeline) = parallelism.join(|| Prepared::of(analysis, threads), || timeline(threads));
     write_in_order(&timeline.pieces, parallelism, w, |piece| {
         let thread = &threads[piece.thread];
         let mut out = Vec::with_capacity(piece.nodes.len() * 128);

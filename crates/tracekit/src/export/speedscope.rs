@@ -63,10 +63,7 @@ fn write_threads(
             .collect();
         (frames, node_frames)
     };
-    let ((frames, node_frames), timeline) = match parallelism {
-        Parallelism::Sequential => (number_frames(), timeline(threads)),
-        Parallelism::Rayon => rayon::join(number_frames, || timeline(threads)),
-    };
+    let ((frames, node_frames), timeline) = parallelism.join(number_frames, || timeline(threads));
     let mut head = String::with_capacity(frames.len() * 64 + 256);
     head.push_str("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":");
     write_json_string(&mut head, &format!("tracekit {}", env!("CARGO_PKG_VERSION")));

@@ -4,27 +4,28 @@
 //! written from it, as a flame graph is drawn from it.
 
 use ahash::AHashMap;
-use rayon::prelude::*;
-use tracekit_events::{Micros, Parallelism};
+use tracekit_events::{map_biggest_first, Micros, Parallelism};
 
 use super::{Frames, KeptThread};
 
 /// The stack trees of threads, their frames numbered in one table in
 /// order of first use, thread after thread, as [`StackTree::of`] numbers
 /// them when the threads are merged one after the other. Each thread's
-/// tree is made on its own (on all cores with [`Parallelism::Rayon`]),
-/// with its own numbering, then renumbered: a thread's frames not used
-/// by the threads before it come in the order it first used them.
+/// tree is made on its own (on all cores with [`Parallelism::Rayon`], the
+/// biggest threads first), with its own numbering, then renumbered: a
+/// thread's frames not used by the threads before it come in the order it
+/// first used them.
 pub(crate) fn stack_trees(threads: &[KeptThread<'_>], parallelism: Parallelism) -> (Frames, Vec<StackTree>) {
-    let of_thread = |thread: &KeptThread<'_>| {
-        let mut frames = Frames::default();
-        let tree = StackTree::of(thread, &mut frames);
-        (frames, tree)
-    };
-    let made: Vec<(Frames, StackTree)> = match parallelism {
-        Parallelism::Sequential => threads.iter().map(of_thread).collect(),
-        Parallelism::Rayon => threads.par_iter().map(of_thread).collect(),
-    };
+    let made: Vec<(Frames, StackTree)> = map_biggest_first(
+        threads.iter().collect(),
+        parallelism,
+        |thread| thread.nodes.len(),
+        |thread| {
+            let mut frames = Frames::default();
+            let tree = StackTree::of(thread, &mut frames);
+            (frames, tree)
+        },
+    );
     let mut frames = Frames::default();
     let trees = made
         .into_iter()
