@@ -18,7 +18,9 @@
 //!   outermost occurrences; each deeper node is a chain of ids (function,
 //!   caller, caller's caller...), and each event, when it ends, adds to
 //!   every chain of its ancestors, with one end marker per parent node
-//!   updated in end order, which is the order DevTools sees them in;
+//!   updated in end order, which is the order DevTools sees them in
+//!   (the Bottom-Up's builder, with the chains of callers it keeps per
+//!   Call Tree node, is the `bottom_up` module);
 //! - with grouping, every event also has a group (see [`GroupBy`]): the Call
 //!   Tree's ids carry it (`ID/GROUP`), and after the walk the top-level
 //!   nodes of both views go under one group node per group.
@@ -34,6 +36,7 @@
 
 #![deny(missing_docs)]
 
+mod bottom_up;
 mod error;
 mod grouping;
 mod json;
@@ -49,6 +52,7 @@ pub use tracekit::styles;
 pub use json::calltree_json;
 
 use ahash::AHashMap;
+use bottom_up::{BottomUpBuilder, EndedCall};
 use tracekit::{Analysis, Bounds, CpuSample, Id, NodeKind, Parallelism, Strings, Sym, ThreadTrack};
 use tracekit_cpuprofile::{CallFrame, IdLocation};
 use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
@@ -113,6 +117,10 @@ pub struct Tree {
     pub nodes: Vec<TreeNode>,
     /// Children by `parent << 32 | id` (one word hashes faster than a pair).
     children_by_id: AHashMap<u64, u32>,
+    /// By node: the id and index of the child last asked for. Calls
+    /// repeat (a function called in a loop), so the child asked for next
+    /// is most often the same, found without hashing.
+    last_child: Vec<(u32, u32)>,
 }
 
 impl Tree {
@@ -126,16 +134,29 @@ impl Tree {
                 children: Vec::new(),
             }],
             children_by_id: AHashMap::new(),
+            last_child: vec![(u32::MAX, u32::MAX)],
         }
     }
 
     /// The child of `parent` with id `id`, made if needed.
     fn child(&mut self, parent: u32, id: u32) -> u32 {
+        let (last_id, last) = self.last_child[parent as usize];
+        if last_id == id {
+            return last;
+        }
+        let c = self.child_by_id(parent, id);
+        self.last_child[parent as usize] = (id, c);
+        c
+    }
+
+    /// The child of `parent` with id `id` from the table, made if needed.
+    fn child_by_id(&mut self, parent: u32, id: u32) -> u32 {
         let key = u64::from(parent) << 32 | u64::from(id);
         if let Some(&c) = self.children_by_id.get(&key) {
             return c;
         }
         let c = self.nodes.len() as u32;
+        self.last_child.push((u32::MAX, u32::MAX));
         self.nodes.push(TreeNode {
             id,
             is_group: false,
@@ -164,6 +185,7 @@ impl Tree {
                     total_ms: 0.0,
                     children: Vec::new(),
                 });
+                self.last_child.push((u32::MAX, u32::MAX));
                 let node = (self.nodes.len() - 1) as u32;
                 roots.push(node);
                 node
@@ -238,25 +260,35 @@ struct SampleAttribution<'t> {
     next: usize,
     /// Samples at or after this time (µs) are outside the window.
     end_us: f64,
-    /// The latest call of each frame: (Call Tree node, start, end), µs.
-    call_of_frame: AHashMap<u32, (u32, f64, f64)>,
+    /// The latest call of each frame: (Call Tree node, start, end), µs;
+    /// by frame for the track's frames, and for a frame past them (of no
+    /// known function) in `call_of_unknown_frame`.
+    call_of_frame: Vec<Option<(u32, f64, f64)>>,
+    call_of_unknown_frame: AHashMap<u32, (u32, f64, f64)>,
     counts: SampleCounts,
 }
 
 impl<'t> SampleAttribution<'t> {
-    fn new(samples: &'t [CpuSample], start_us: f64, end_us: f64) -> Self {
+    fn new(samples: &'t [CpuSample], frame_count: usize, start_us: f64, end_us: f64) -> Self {
         SampleAttribution {
             samples,
             next: samples.partition_point(|s| s.ts.0 < start_us),
             end_us,
-            call_of_frame: AHashMap::new(),
+            call_of_frame: vec![None; frame_count],
+            call_of_unknown_frame: AHashMap::new(),
             counts: SampleCounts::default(),
         }
     }
 
     /// A call of `frame` started, as Call Tree node `node`.
     fn call_started(&mut self, frame: u32, node: u32, start_us: f64, end_us: f64) {
-        self.call_of_frame.insert(frame, (node, start_us, end_us));
+        let call = (node, start_us, end_us);
+        match self.call_of_frame.get_mut(frame as usize) {
+            Some(slot) => *slot = Some(call),
+            None => {
+                self.call_of_unknown_frame.insert(frame, call);
+            }
+        }
     }
 
     /// Attributes the samples taken before `until_us`: every call running
@@ -269,8 +301,12 @@ impl<'t> SampleAttribution<'t> {
             }
             self.next += 1;
             self.counts.in_window += 1;
-            match self.call_of_frame.get(&sample.frame) {
-                Some(&(node, start, end)) if start <= t && t < end => {
+            let call = match self.call_of_frame.get(sample.frame as usize) {
+                Some(known) => *known,
+                None => self.call_of_unknown_frame.get(&sample.frame).copied(),
+            };
+            match call {
+                Some((node, start, end)) if start <= t && t < end => {
                     let own = &mut self.counts.own;
                     if own.len() <= node as usize {
                         own.resize(node as usize + 1, 0);
@@ -356,8 +392,9 @@ struct Ev {
     top_level: bool,
     /// Kept by the filters (not `RunTask`; a visible type unless generic).
     kept: bool,
-    /// For received-data events: the name and args.
-    received: Option<(Sym, tracekit_renderer::ViewArgs)>,
+    /// For received-data events: where their name and args are in the
+    /// list [`thread_events`] returns beside the events.
+    received: Option<u32>,
 }
 
 /// JavaScript's `Math.min` / `Math.max` (NaN wins).
@@ -514,7 +551,11 @@ pub(crate) fn is_top_level_task(name: Sym, cat_text: &str) -> bool {
 /// comparator leaves unordered) goes last, so that the order is total.
 pub(crate) fn sort_by_start<T>(events: &mut [T], ts: impl Fn(&T) -> f64) {
     let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x + 0.0 };
-    events.sort_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))));
+    // A thread's nodes come in pre-order, so most often already sorted:
+    // checking costs a read, sorting a buffer as big as the list.
+    if !events.is_sorted_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))).is_le()) {
+        events.sort_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))));
+    }
 }
 
 /// The ids of an event with grouping: its group, and its Call Tree id.
@@ -542,31 +583,52 @@ impl GroupedIds<'_, '_> {
     }
 }
 
+/// What the views make of the trace events of one type (name, category
+/// and phase), worked out at the first event of the type.
+#[derive(Clone, Copy)]
+struct EventType {
+    /// Drawn by the panel ([`Visibility::in_timeline`]); the others are
+    /// not in the list.
+    in_timeline: bool,
+    /// Kept by the filters (not `RunTask`; a visible type unless generic).
+    kept: bool,
+    /// A top-level task.
+    top_level: bool,
+    /// The id of its events, when their args do not change it (then it is
+    /// their name).
+    plain_id: Option<u32>,
+}
+
 /// The thread's event list (section 1 of the spec) with ids and filters,
-/// and with `grouped`, each event's group and Call Tree id.
+/// and with `grouped`, each event's group and Call Tree id; and the args
+/// of its received-data events (indexed by [`Ev::received`]).
 fn thread_events(
     track: &ThreadTrack,
     visibility: &mut Visibility,
     ids: &mut Ids,
     mut grouped: Option<GroupedIds<'_, '_>>,
-) -> Vec<Ev> {
+) -> (Vec<Ev>, Vec<(Sym, tracekit_renderer::ViewArgs)>) {
     let interner = visibility.interner;
     let generic = visibility.generic;
-    // The ids and group of each function's JS calls.
-    let mut frame_ids: AHashMap<u32, (u32, u32, u32)> = AHashMap::new();
-    // Per name and category, computed once: the id of a plain event (its
-    // name) and whether the filters keep it.
+    // The ids and group of each function's JS calls, by frame; a frame
+    // past the track's frames is of no known function, and all such
+    // frames share the last slot.
+    let unknown_frame = track.js_frames.len();
+    let mut frame_ids: Vec<Option<(u32, u32, u32)>> = vec![None; unknown_frame + 1];
+    // Per name, the id of a plain event; per type, what the views make of it.
     let mut name_ids: AHashMap<Sym, u32> = AHashMap::new();
-    let mut kept_by_type: AHashMap<(Sym, Sym), bool> = AHashMap::new();
+    let mut types: AHashMap<(Sym, Sym, Phase), EventType> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
+    let mut received = Vec::new();
     for node in &track.nodes {
         let ts = node.ts().0;
         let dur = node.dur().map(|d| d.0);
         match node.kind() {
             NodeKind::Call { frame } => {
                 // A JS call (ProfileCall): visible, a visible type, never a task.
-                let (id, td_id, group) = match frame_ids.get(&frame) {
-                    Some(&ids_of_frame) => ids_of_frame,
+                let slot = &mut frame_ids[(frame as usize).min(unknown_frame)];
+                let (id, td_id, group) = match *slot {
+                    Some(ids_of_frame) => ids_of_frame,
                     None => {
                         let js = track.js_frames.get(frame as usize);
                         let (s, label, call_frame) = match js {
@@ -588,7 +650,7 @@ fn thread_events(
                             }
                             None => (id, 0),
                         };
-                        frame_ids.insert(frame, (id, td_id, group));
+                        *slot = Some((id, td_id, group));
                         (id, td_id, group)
                     }
                 };
@@ -605,44 +667,59 @@ fn thread_events(
                 });
             }
             NodeKind::Event { name, cat, ph, event } => {
-                let cat_text = interner.resolve(cat);
-                if !visibility.in_timeline(name, cat_text, ph) {
+                let ty = *types.entry((name, cat, ph)).or_insert_with(|| {
+                    let cat_text = interner.resolve(cat);
+                    let in_timeline = visibility.in_timeline(name, cat_text, ph);
+                    let kept = name != names::RUN_TASK
+                        && (generic
+                            || cat_text == "devtools.extension"
+                            || if cat_text.contains("blink.console") {
+                                styles::is_visible_type("ConsoleTime")
+                            } else if cat_text.contains("blink.user_timing") {
+                                styles::is_visible_type("UserTiming")
+                            } else {
+                                visibility.visible_type(name)
+                            });
+                    let args_make_the_id =
+                        (name == names::TIME_STAMP && ph == Phase::INSTANT) || is_received_data(name);
+                    let plain_id = (in_timeline && !args_make_the_id).then(|| {
+                        *name_ids
+                            .entry(name)
+                            .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
+                    });
+                    EventType {
+                        in_timeline,
+                        kept,
+                        top_level: is_top_level_task(name, cat_text),
+                        plain_id,
+                    }
+                });
+                if !ty.in_timeline {
                     continue;
                 }
-                let kept = match kept_by_type.get(&(name, cat)) {
-                    Some(&kept) => kept,
+                let (id, args) = match ty.plain_id {
+                    Some(id) => (id, None),
                     None => {
-                        let kept = name != names::RUN_TASK
-                            && (generic
-                                || cat_text == "devtools.extension"
-                                || if cat_text.contains("blink.console") {
-                                    styles::is_visible_type("ConsoleTime")
-                                } else if cat_text.contains("blink.user_timing") {
-                                    styles::is_visible_type("UserTiming")
-                                } else {
-                                    visibility.visible_type(name)
-                                });
-                        kept_by_type.insert((name, cat), kept);
-                        kept
+                        let args = tracekit_renderer::event_view_args(track, event).copied();
+                        let id = if name == names::TIME_STAMP && args.is_some_and(|a| a.has_data) {
+                            let a = args.unwrap_or_default();
+                            ids.intern(format!(
+                                "TimeStamp:{}",
+                                a.name.map_or("undefined", |n| interner.resolve(n))
+                            ))
+                        } else if is_received_data(name) {
+                            let a = args.unwrap_or_default();
+                            ids.intern(format!(
+                                "req:{}",
+                                a.request_id.map_or("undefined", |n| interner.resolve(n))
+                            ))
+                        } else {
+                            *name_ids
+                                .entry(name)
+                                .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
+                        };
+                        (id, args)
                     }
-                };
-                let args = tracekit_renderer::event_view_args(track, event).copied();
-                let id = if name == names::TIME_STAMP && ph == Phase::INSTANT && args.is_some_and(|a| a.has_data) {
-                    let a = args.unwrap_or_default();
-                    ids.intern(format!(
-                        "TimeStamp:{}",
-                        a.name.map_or("undefined", |n| interner.resolve(n))
-                    ))
-                } else if is_received_data(name) {
-                    let a = args.unwrap_or_default();
-                    ids.intern(format!(
-                        "req:{}",
-                        a.request_id.map_or("undefined", |n| interner.resolve(n))
-                    ))
-                } else {
-                    *name_ids
-                        .entry(name)
-                        .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
                 };
                 let (td_id, group) = match &mut grouped {
                     Some(g) => {
@@ -663,19 +740,18 @@ fn thread_events(
                     frame: None,
                     td_id,
                     group,
-                    top_level: is_top_level_task(name, cat_text),
-                    kept,
-                    received: if is_received_data(name) {
-                        Some((name, args.unwrap_or_default()))
-                    } else {
-                        None
-                    },
+                    top_level: ty.top_level,
+                    kept: ty.kept,
+                    received: is_received_data(name).then(|| {
+                        received.push((name, args.unwrap_or_default()));
+                        (received.len() - 1) as u32
+                    }),
                 });
             }
         }
     }
     sort_by_start(&mut events, |e| e.ts);
-    events
+    (events, received)
 }
 
 /// A started event on the walk's stack.
@@ -728,6 +804,29 @@ pub fn thread_views_to_depth(
     group_by: GroupBy,
     max_nodes: usize,
 ) -> Result<ThreadViews, ViewError> {
+    views_of_thread(
+        analysis,
+        track,
+        window,
+        max_depth,
+        group_by,
+        max_nodes,
+        bottom_up::CHAIN_BUDGET,
+    )
+}
+
+/// [`thread_views_to_depth`], with the Bottom-Up's kept chains of callers
+/// holding at most `chain_budget` nodes (the tests vary it: the views are
+/// the same whatever it is).
+fn views_of_thread(
+    analysis: &Analysis,
+    track: &ThreadTrack,
+    window: Window,
+    max_depth: Option<u32>,
+    group_by: GroupBy,
+    max_nodes: usize,
+    chain_budget: usize,
+) -> Result<ThreadViews, ViewError> {
     // Callers of a chain of depth d (0-based, counted without the group
     // level) are built for d + 1 + group levels < max_depth.
     let group_levels = usize::from(group_by != GroupBy::None);
@@ -754,7 +853,7 @@ pub fn thread_views_to_depth(
         grouper,
         call_tree_ids: AHashMap::new(),
     });
-    let events = thread_events(track, &mut Visibility::new(analysis), &mut ids, grouped);
+    let (events, received) = thread_events(track, &mut Visibility::new(analysis), &mut ids, grouped);
     let (s_ms, e_ms) = (window.start, window.end);
     let s_us = s_ms * 1000.0;
     let e_us = {
@@ -769,11 +868,18 @@ pub fn thread_views_to_depth(
     // Transfer sizes: cache hits over the whole list.
     let mut cache_hit: AHashMap<u32, bool> = AHashMap::new();
     for ev in &events {
-        if let Some((names::RESOURCE_RECEIVE_RESPONSE, args)) = ev.received {
+        if let Some((names::RESOURCE_RECEIVE_RESPONSE, args)) = ev.received.map(|at| received[at as usize]) {
             cache_hit.insert(ev.id, args.from_cache);
         }
     }
-    let mut bottom_up = BottomUpBuilder::new(ids.strings.len(), callers, max_nodes, s_ms, e_ms);
+    let mut bottom_up = BottomUpBuilder::new(
+        ids.strings.len(),
+        call_tree_ids_are_view_ids(&events, ids.strings.len()).then_some(chain_budget),
+        callers,
+        max_nodes,
+        s_ms,
+        e_ms,
+    );
 
     // Start index: the last event starting at or before S, stepped back
     // to a top-level task.
@@ -783,7 +889,8 @@ pub fn thread_views_to_depth(
     }
     let start = start.max(0) as usize;
 
-    let mut samples = (!track.samples.is_empty()).then(|| SampleAttribution::new(&track.samples, s_us, e_us));
+    let mut samples =
+        (!track.samples.is_empty()).then(|| SampleAttribution::new(&track.samples, track.js_frames.len(), s_us, e_us));
     let mut stack: Vec<Open> = Vec::new();
     let clip = |ev: &Ev| -> f64 {
         let s = ev.ts / 1000.0;
@@ -794,14 +901,18 @@ pub fn thread_views_to_depth(
     // Ends the call on top of the stack.
     let pop = |stack: &mut Vec<Open>, bottom_up: &mut BottomUpBuilder| {
         let open = stack.pop().expect("non-empty");
+        let ev = &events[open.ev as usize];
+        let call = EndedCall {
+            event: open.ev,
+            id: ev.id,
+            call_tree_node: open.td,
+            ts: ev.ts,
+            end_us: end_of(ev),
+            self_ms: open.self_ms,
+            outermost: open.outermost,
+        };
         let callers = stack.iter().rev().map(|a| events[a.ev as usize].id);
-        bottom_up.call_ended(
-            open.ev,
-            &events[open.ev as usize],
-            open.self_ms,
-            open.outermost,
-            callers,
-        );
+        bottom_up.call_ended(&call, callers);
     };
 
     // The Call Tree's top-level nodes, with the group of the event that
@@ -856,7 +967,7 @@ pub fn thread_views_to_depth(
                 td,
                 outermost,
             });
-        } else if let Some((name, args)) = ev.received {
+        } else if let Some((name, args)) = ev.received.map(|at| received[at as usize]) {
             // An instant: only transfer sizes.
             let entry = bottom_up.first_level(ev.id, i as u32);
             let size = args.encoded_data_length.unwrap_or(f64::NAN);
@@ -910,196 +1021,19 @@ pub fn thread_views_to_depth(
     })
 }
 
-/// A row of the Bottom-Up's first level, while the walk sums it.
-#[derive(Clone, Copy)]
-struct FirstLevel {
-    self_ms: f64,
-    total_ms: f64,
-    transfer_size: f64,
-    /// The event whose end (or, for an instant, itself) made the row.
-    made_by: u32,
-}
-
-/// What the Bottom-Up keeps of each of its nodes as a parent, while the
-/// walk builds it. One entry holds all a step up a chain reads, so that a
-/// step costs one memory access where a hash lookup per step was a third
-/// of the views' time.
-#[derive(Clone, Copy)]
-struct ParentState {
-    /// The end (ms) of the last call that added to a chain through this
-    /// node: a later call adds only its time past it to the next node
-    /// (the window start before any).
-    end_marker: f64,
-    /// The child last reached from this node, and its id: chains repeat
-    /// (a function called in a loop from the same callers), so the next
-    /// step is most often the same.
-    last_child: u32,
-    last_child_id: u32,
-}
-
-/// The Bottom-Up while the walk builds it, fed the calls as they start and
-/// end.
-struct BottomUpBuilder {
-    tree: Tree,
-    /// By id (ids are dense indices): the first-level row.
-    first: Vec<Option<FirstLevel>>,
-    /// The ids of the first-level rows, in the order of their first end
-    /// or instant (DevTools' order of rows).
-    first_order: Vec<u32>,
-    /// By id: the clipped duration of its outermost open call, while one
-    /// is open.
-    open_total: Vec<Option<f64>>,
-    /// By id: its first-level node, once made.
-    root_child: Vec<u32>,
-    /// By node: see [`ParentState`].
-    parents: Vec<ParentState>,
-    /// Callers added below each first-level node (the depth limit).
-    callers: usize,
-    /// The most nodes the tree may have; past them, no caller is added
-    /// (the views fail).
-    max_nodes: usize,
-    window_start_ms: f64,
-    window_end_ms: f64,
-}
-
-impl BottomUpBuilder {
-    fn new(
-        id_count: usize,
-        callers: usize,
-        max_nodes: usize,
-        window_start_ms: f64,
-        window_end_ms: f64,
-    ) -> BottomUpBuilder {
-        BottomUpBuilder {
-            tree: Tree::new(),
-            first: vec![None; id_count],
-            first_order: Vec::new(),
-            open_total: vec![None; id_count],
-            root_child: vec![u32::MAX; id_count],
-            parents: Vec::new(),
-            callers,
-            max_nodes,
-            window_start_ms,
-            window_end_ms,
+/// Whether each Call Tree id of `events` stands for one view id, so that a
+/// Call Tree node's path gives its callers' ids. Always true without
+/// grouping (the two ids are the same); with it, an event whose id is
+/// `A/B` and one with id `A` in group `B` share a Call Tree id.
+fn call_tree_ids_are_view_ids(events: &[Ev], id_count: usize) -> bool {
+    let mut view_id_of = vec![u32::MAX; id_count];
+    events.iter().all(|ev| {
+        let seen = &mut view_id_of[ev.td_id as usize];
+        if *seen == u32::MAX {
+            *seen = ev.id;
         }
-    }
-
-    /// The first-level row of `id`, made (by event `event`) if needed.
-    fn first_level(&mut self, id: u32, event: u32) -> &mut FirstLevel {
-        let row = &mut self.first[id as usize];
-        if row.is_none() {
-            self.first_order.push(id);
-        }
-        row.get_or_insert(FirstLevel {
-            self_ms: 0.0,
-            total_ms: 0.0,
-            transfer_size: 0.0,
-            made_by: event,
-        })
-    }
-
-    /// A call of `id` started, `clipped_ms` long in the window; whether no
-    /// call of the same id is open around it.
-    fn call_started(&mut self, id: u32, clipped_ms: f64) -> bool {
-        let open = &mut self.open_total[id as usize];
-        let outermost = open.is_none();
-        if outermost {
-            *open = Some(clipped_ms);
-        }
-        outermost
-    }
-
-    /// The call `event` (`ev`) ended with `self_ms` of self time; its
-    /// callers' ids, innermost first.
-    fn call_ended(&mut self, event: u32, ev: &Ev, self_ms: f64, outermost: bool, callers: impl Iterator<Item = u32>) {
-        let self_or_zero = if self_ms.is_nan() { 0.0 } else { self_ms };
-        let total = if outermost {
-            self.open_total[ev.id as usize].take().unwrap_or(0.0)
-        } else {
-            0.0
-        };
-        let row = self.first_level(ev.id, event);
-        row.self_ms += self_or_zero;
-        row.total_ms += if total.is_nan() { 0.0 } else { total };
-
-        // Deeper levels: the chain of callers, innermost first.
-        let end = js_min((ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0, self.window_end_ms);
-        let start = ev.ts / 1000.0;
-        let mut node = self.root_child(ev.id);
-        if self.over_budget() {
-            return;
-        }
-        for caller in callers.take(self.callers) {
-            let parent = node;
-            node = self.step(parent, caller);
-            if self.over_budget() {
-                return;
-            }
-            let marker = &mut self.parents[parent as usize].end_marker;
-            let n = &mut self.tree.nodes[node as usize];
-            n.self_ms += self_or_zero;
-            n.total_ms += end - js_max(start, *marker);
-            *marker = end;
-        }
-    }
-
-    /// Whether the tree has more nodes than its budget: the views fail,
-    /// and building on would only take memory.
-    fn over_budget(&self) -> bool {
-        self.tree.nodes.len() > self.max_nodes
-    }
-
-    /// The first-level node of `id`, made if needed.
-    fn root_child(&mut self, id: u32) -> u32 {
-        let slot = self.root_child[id as usize];
-        if slot != u32::MAX {
-            return slot;
-        }
-        let node = self.tree.child(0, id);
-        self.root_child[id as usize] = node;
-        node
-    }
-
-    /// The child `id` of `parent`, made if needed.
-    fn step(&mut self, parent: u32, id: u32) -> u32 {
-        if self.parents.len() <= parent as usize {
-            let unused = ParentState {
-                end_marker: self.window_start_ms,
-                last_child: u32::MAX,
-                last_child_id: u32::MAX,
-            };
-            self.parents.resize(self.tree.nodes.len(), unused);
-        }
-        let state = &mut self.parents[parent as usize];
-        if state.last_child_id == id {
-            return state.last_child;
-        }
-        let child = self.tree.child(parent, id);
-        let state = &mut self.parents[parent as usize];
-        state.last_child = child;
-        state.last_child_id = id;
-        child
-    }
-
-    /// The finished tree: the first level as DevTools keeps it (rows with
-    /// self time or a transfer size, in the order of their first end or
-    /// instant), with the group of the event that made each row
-    /// (`group_of` an event index).
-    fn finish(mut self, group_of: impl Fn(u32) -> u32) -> (Tree, Vec<(u32, u32)>) {
-        let mut kept_children = Vec::new();
-        for id in std::mem::take(&mut self.first_order) {
-            let row = self.first[id as usize].expect("a row for each id in the order");
-            if row.self_ms <= 0.0 && row.transfer_size <= 0.0 {
-                continue;
-            }
-            let c = self.root_child(id);
-            self.tree.nodes[c as usize].self_ms = row.self_ms;
-            self.tree.nodes[c as usize].total_ms = row.total_ms;
-            kept_children.push((c, group_of(row.made_by)));
-        }
-        self.tree.nodes[0].children = kept_children.iter().map(|(c, _)| *c).collect();
-        (self.tree, kept_children)
-    }
+        *seen == ev.id
+    })
 }
 
 /// The threads of the tracks, in the order of the tracks dump.
@@ -1464,3 +1398,132 @@ pub(crate) fn sibling_order(
 
 /// Deeper rows write their depth instead of indenting further.
 const MAX_INDENT: u32 = 40;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nodes of a tree with their times as bits: equal only if every
+    /// sum is the same to the last bit.
+    fn exact(tree: &Tree) -> Vec<(u32, bool, u64, u64, Vec<u32>)> {
+        tree.nodes
+            .iter()
+            .map(|n| {
+                (
+                    n.id,
+                    n.is_group,
+                    n.self_ms.to_bits(),
+                    n.total_ms.to_bits(),
+                    n.children.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// A CPU profile whose function `f` calls `g`, which calls `f` again,
+    /// five levels deep, with `h` and `f` called in loops on the way: the
+    /// Bottom-Up's end markers matter wherever a call has a caller of its
+    /// own function below it.
+    fn recursive_profile() -> Vec<u8> {
+        let frame = |name: &str| {
+            format!(r#"{{"functionName":"{name}","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1}}"#)
+        };
+        // Node 1 is the root; 2 f, 3 g, 4 f, 5 g, 6 f under each other; 7 h
+        // under 4; 8 h under 6; 9 f under 8.
+        let parents = [
+            (2, 1, "f"),
+            (3, 2, "g"),
+            (4, 3, "f"),
+            (5, 4, "g"),
+            (6, 5, "f"),
+            (7, 4, "h"),
+            (8, 6, "h"),
+            (9, 8, "f"),
+        ];
+        let mut nodes = vec![format!(r#"{{"id":1,"callFrame":{},"children":[2]}}"#, frame("(root)"))];
+        for &(id, _, name) in &parents {
+            let children: Vec<String> = parents.iter().filter(|p| p.1 == id).map(|p| p.0.to_string()).collect();
+            nodes.push(format!(
+                r#"{{"id":{id},"callFrame":{},"children":[{}]}}"#,
+                frame(name),
+                children.join(",")
+            ));
+        }
+        let samples = [9, 8, 9, 6, 7, 6, 9, 4, 7, 9, 5, 3, 9, 9, 8, 2, 7, 6, 9, 1, 9, 7, 4];
+        let deltas: Vec<String> = (0..samples.len()).map(|i| (100 + 37 * (i % 5)).to_string()).collect();
+        let samples: Vec<String> = samples.iter().map(ToString::to_string).collect();
+        format!(
+            r#"{{"nodes":[{}],"startTime":0,"endTime":4000,"samples":[{}],"timeDeltas":[{}]}}"#,
+            nodes.join(","),
+            samples.join(","),
+            deltas.join(",")
+        )
+        .into_bytes()
+    }
+
+    /// Every thread's views with the Bottom-Up's chains of callers kept
+    /// for every Call Tree node, for none, and for the first few only, to
+    /// every depth, over the whole trace and a window: the same to the
+    /// last bit. The kept chains change which work is done, never a sum.
+    #[test]
+    fn kept_chains_of_callers_change_no_sum() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces");
+        let mut traces = vec![("recursive profile".to_owned(), recursive_profile())];
+        for name in ["kitchen-sink.json.gz", "main-thread.json.gz", "node-work.cpuprofile.gz"] {
+            traces.push((name.to_owned(), std::fs::read(root.join(name)).unwrap()));
+        }
+        let options = tracekit::AnalyzeOptions::default().with_group_args(true);
+        let mut nodes_compared = 0;
+        for (name, bytes) in traces {
+            let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
+            let bounds = analysis.bounds();
+            // The middle third, relative to the trace start.
+            let length = (bounds.max.0 - bounds.min.0) / 1000.0;
+            let middle = Some((length / 3.0, 2.0 * length / 3.0));
+            for (_, _, track) in threads(&analysis) {
+                for window in [Window::new(bounds, None), Window::new(bounds, middle)] {
+                    for (group_by, max_depth) in
+                        [(GroupBy::None, None), (GroupBy::None, Some(4)), (GroupBy::Domain, None)]
+                    {
+                        let views = |chain_budget| {
+                            views_of_thread(&analysis, track, window, max_depth, group_by, usize::MAX, chain_budget)
+                                .unwrap()
+                        };
+                        let stepped = views(0);
+                        for budget in [40, bottom_up::CHAIN_BUDGET] {
+                            let kept = views(budget);
+                            assert_eq!(
+                                exact(&kept.bottom_up),
+                                exact(&stepped.bottom_up),
+                                "{name} {group_by:?} {max_depth:?} {budget}"
+                            );
+                            assert_eq!(exact(&kept.top_down), exact(&stepped.top_down), "{name}");
+                        }
+                        nodes_compared += stepped.bottom_up.nodes.len();
+                    }
+                }
+            }
+        }
+        assert!(nodes_compared > 10_000, "{nodes_compared}");
+    }
+
+    /// With grouping, an event whose id is `A/B` and one with id `A` in
+    /// group `B` share a Call Tree id: a Call Tree path no longer gives
+    /// the callers, and no chain is kept.
+    #[test]
+    fn a_call_tree_id_of_two_view_ids_keeps_no_chain() {
+        let ev = |id, td_id| Ev {
+            ts: 0.0,
+            dur: Some(1.0),
+            id,
+            frame: None,
+            td_id,
+            group: 0,
+            top_level: false,
+            kept: true,
+            received: None,
+        };
+        assert!(call_tree_ids_are_view_ids(&[ev(0, 0), ev(1, 2), ev(1, 2)], 3));
+        assert!(!call_tree_ids_are_view_ids(&[ev(0, 2), ev(1, 1), ev(2, 2)], 3));
+    }
+}
