@@ -1002,8 +1002,14 @@ fn flamegraph(args: FlamegraphArgs, common: &Common) -> Result<(), String> {
     let (input, analysis) = load_for_export(&args.trace, args.all_processes, &filter, common)?;
     let folded = if args.bottom_up {
         tracekit::export::folded_bottom_up(&analysis, &filter)
-    } else {
+    } else if args.folded {
         tracekit::export::folded(&analysis, &filter)
+    } else {
+        // The frames the picture leaves out are merged first: the same
+        // picture from far fewer lines (`flamegraph_svg` keeps inferno's
+        // default width too).
+        let min_width = inferno::flamegraph::Options::default().min_width;
+        tracekit::export::folded_to_draw(&analysis, &filter, min_width)
     };
     let mut out = Output::new(args.output);
     if args.folded {

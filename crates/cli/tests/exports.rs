@@ -777,6 +777,91 @@ fn svg_total(svg: &str) -> i64 {
     number.parse().unwrap()
 }
 
+/// inferno's flame graph of folded stacks, its colours chosen by name
+/// (at random otherwise).
+fn inferno_svg(folded: &str) -> String {
+    let mut options = inferno::flamegraph::Options::default();
+    options.hash = true;
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_lines(&mut options, folded.lines(), &mut svg).unwrap();
+    String::from_utf8(svg).unwrap()
+}
+
+/// A CPU profile where two functions' frames start alike (`f a.js:1:2`
+/// and `f a.js:1:20`): the first is too narrow to draw, the second is
+/// the widest. Once sorted, the second's lines come between the first's
+/// own line and its callee's, so merging the first's stacks would move the
+/// second.
+fn frames_starting_alike() -> Vec<u8> {
+    let node = |id: u32, name: &str, url: &str, column: u32, children: &str| {
+        format!(
+            r#"{{"id":{id},"callFrame":{{"functionName":"{name}","scriptId":"1","url":"{url}","lineNumber":0,"columnNumber":{column}}},"children":[{children}]}}"#
+        )
+    };
+    let nodes = [
+        node(1, "(root)", "", 0, "2,3,6"),
+        node(2, "f", "a.js", 1, "4"),
+        node(3, "f", "a.js", 19, "5"),
+        node(4, "c", "a.js", 5, ""),
+        node(5, "d", "a.js", 7, ""),
+        node(6, "g", "", 0, ""),
+    ];
+    format!(
+        r#"{{"nodes":[{}],"startTime":0,"endTime":10000450,"samples":[2,4,2,3,5,2,6],"timeDeltas":[0,50,60,70,80,10000000,90]}}"#,
+        nodes.join(",")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn the_stacks_merged_for_drawing_draw_the_same_flame_graph() {
+    let min_width = inferno::flamegraph::Options::default().min_width;
+    let mut traces: Vec<(String, Vec<u8>)> = std::fs::read_dir(tools::root().join("fixtures/traces"))
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&path).unwrap(),
+            )
+        })
+        .collect();
+    traces.sort();
+    traces.push(("frames starting alike".into(), frames_starting_alike()));
+    let options = AnalyzeOptions::default().with_all_processes(true);
+    let (mut lines, mut lines_to_draw) = (0, 0);
+    for (name, bytes) in &traces {
+        let analysis = tracekit::analyze_bytes(bytes, &options).unwrap();
+        let length = (analysis.bounds().max.0 - analysis.bounds().min.0) / 1000.0;
+        let windows = [None, Some((length / 3.0, 2.0 * length / 3.0))];
+        for window_ms in windows {
+            let filter = Filter {
+                window_ms,
+                ..Filter::default()
+            };
+            let folded = tracekit::export::folded(&analysis, &filter);
+            let to_draw = tracekit::export::folded_to_draw(&analysis, &filter, min_width);
+            if folded.is_empty() {
+                // Nothing ran in the window: nothing to draw either way.
+                assert_eq!(to_draw, "", "{name} {window_ms:?}");
+                continue;
+            }
+            assert_eq!(inferno_svg(&to_draw), inferno_svg(&folded), "{name} {window_ms:?}");
+            lines += folded.lines().count();
+            lines_to_draw += to_draw.lines().count();
+        }
+    }
+    // Many of the recordings' stacks are too narrow to draw (on these
+    // small recordings, a fifth of the lines; on the bench trace, most).
+    assert!(lines_to_draw * 10 < lines * 9, "{lines_to_draw} of {lines} lines");
+
+    // The narrow function whose frame a wider one's starts with keeps its
+    // stacks apart.
+    let analysis = tracekit::analyze_bytes(&frames_starting_alike(), &options).unwrap();
+    let to_draw = tracekit::export::folded_to_draw(&analysis, &Filter::default(), min_width);
+    assert!(to_draw.contains("f a.js:1:2;c a.js:1:6 60\n"), "{to_draw}");
+}
+
 #[test]
 fn folded_stacks_read_back_in_inferno_and_the_flame_graph_names_the_threads() {
     let dir = tools::artifacts("exports-flamegraph");

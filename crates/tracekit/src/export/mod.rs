@@ -44,7 +44,7 @@ use crate::engine::Analysis;
 use crate::output::Filter;
 
 pub use d3::d3;
-pub use folded::{folded, folded_bottom_up};
+pub use folded::{folded, folded_bottom_up, folded_to_draw};
 pub use perfetto::{perfetto, write_perfetto};
 pub use pprof::pprof;
 pub use speedscope::{speedscope, write_speedscope};

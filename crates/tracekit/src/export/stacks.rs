@@ -41,7 +41,7 @@ pub(crate) fn stack_trees(threads: &[KeptThread<'_>], parallelism: Parallelism) 
 }
 
 /// No parent: a root of the tree.
-const ROOT: u32 = u32::MAX;
+pub(crate) const ROOT: u32 = u32::MAX;
 
 /// One distinct stack.
 pub(crate) struct Stack {
