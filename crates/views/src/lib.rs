@@ -115,7 +115,8 @@ pub struct TreeNode {
 pub struct Tree {
     /// The nodes, the root first.
     pub nodes: Vec<TreeNode>,
-    /// Children by `parent << 32 | id` (one word hashes faster than a pair).
+    /// The children of the nodes with more than [`Tree::FEW_CHILDREN`], by
+    /// `parent << 32 | id` (one word hashes faster than a pair).
     children_by_id: AHashMap<u64, u32>,
     /// By node: the id and index of the child last asked for. Calls
     /// repeat (a function called in a loop), so the child asked for next
@@ -124,6 +125,11 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// Up to this many children, a node's child is found by reading them
+    /// (the most nodes have fewer): a hash lookup costs more, and so does
+    /// keeping each child in the table.
+    const FEW_CHILDREN: usize = 8;
+
     fn new() -> Tree {
         Tree {
             nodes: vec![TreeNode {
@@ -149,10 +155,17 @@ impl Tree {
         c
     }
 
-    /// The child of `parent` with id `id` from the table, made if needed.
+    /// The child of `parent` with id `id`, found among its children (a
+    /// node with few) or in the table (one with more), made if needed.
     fn child_by_id(&mut self, parent: u32, id: u32) -> u32 {
-        let key = u64::from(parent) << 32 | u64::from(id);
-        if let Some(&c) = self.children_by_id.get(&key) {
+        let key = |child: u32| u64::from(parent) << 32 | u64::from(child);
+        let siblings = &self.nodes[parent as usize].children;
+        let found = if siblings.len() <= Tree::FEW_CHILDREN {
+            siblings.iter().copied().find(|&c| self.nodes[c as usize].id == id)
+        } else {
+            self.children_by_id.get(&key(id)).copied()
+        };
+        if let Some(c) = found {
             return c;
         }
         let c = self.nodes.len() as u32;
@@ -164,8 +177,16 @@ impl Tree {
             total_ms: 0.0,
             children: Vec::new(),
         });
-        self.nodes[parent as usize].children.push(c);
-        self.children_by_id.insert(key, c);
+        let siblings = &mut self.nodes[parent as usize].children;
+        siblings.push(c);
+        // Past a few children, the table holds them all.
+        if siblings.len() == Tree::FEW_CHILDREN + 1 {
+            for &s in &self.nodes[parent as usize].children {
+                self.children_by_id.insert(key(self.nodes[s as usize].id), s);
+            }
+        } else if siblings.len() > Tree::FEW_CHILDREN + 1 {
+            self.children_by_id.insert(key(id), c);
+        }
         c
     }
 
@@ -1505,6 +1526,30 @@ mod tests {
             }
         }
         assert!(nodes_compared > 10_000, "{nodes_compared}");
+    }
+
+    /// A node's children are found again whether it has few (read one by
+    /// one) or many (in the table, which takes them all when the node
+    /// passes a few), and in order of creation.
+    #[test]
+    fn children_are_found_before_and_after_a_node_has_many() {
+        let mut tree = Tree::new();
+        let mut made = Vec::new();
+        for id in 0..20u32 {
+            let child = tree.child(0, id * 7);
+            made.push(child);
+            // Every child so far, by its id, in an order the last-child
+            // guess does not help with.
+            for (earlier, &node) in made.iter().enumerate().rev() {
+                assert_eq!(tree.child(0, earlier as u32 * 7), node);
+            }
+            // A grandchild under the newest child, and found again.
+            let grandchild = tree.child(child, 1);
+            assert_eq!(tree.child(child, 1), grandchild);
+        }
+        assert_eq!(tree.nodes[0].children, made);
+        assert_eq!(tree.nodes.len(), 41);
+        assert!(made.iter().all(|&c| tree.nodes[c as usize].children.len() == 1));
     }
 
     /// With grouping, an event whose id is `A/B` and one with id `A` in
