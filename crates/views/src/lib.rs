@@ -394,29 +394,74 @@ impl ThreadViews {
     }
 }
 
-/// An event of the thread list, as the views see it.
+/// An event of the thread list, as the views see it: 40 bytes, as a
+/// thread's list is written once and read once per event, and the main
+/// thread of a recording has half a million.
 struct Ev {
     /// Start, µs.
     ts: f64,
-    /// Duration, µs (`None`: absent).
-    dur: Option<f64>,
+    /// Start plus duration, µs (the start for an event without one).
+    end: f64,
     /// Index into the ids.
     id: u32,
-    /// For a JS call, its frame (index into the track's JS frames).
-    frame: Option<u32>,
     /// Its id in the Call Tree: `id`, or with grouping `ID/GROUP` when its
     /// group is not empty.
     td_id: u32,
     /// Its group (an index into the group ids; 0 with no grouping).
     group: u32,
+    /// A JS call's frame, or a received-data event's args.
+    detail: Detail,
+    /// It has a duration, and a JavaScript-truthy one (not 0 or NaN): it
+    /// opens a level.
+    lasts: bool,
     /// A top-level task (`RunTask` of category devtools.timeline).
     top_level: bool,
     /// Kept by the filters (not `RunTask`; a visible type unless generic).
     kept: bool,
-    /// For received-data events: where their name and args are in the
-    /// list [`thread_events`] returns beside the events.
-    received: Option<u32>,
 }
+
+/// What a few events of the list carry besides.
+#[derive(Clone, Copy)]
+enum Detail {
+    None,
+    /// A JS call: its frame (an index into the track's JS frames).
+    Frame(u32),
+    /// A received-data event: where its name and args are in the list
+    /// [`thread_events`] returns beside the events.
+    Received(u32),
+}
+
+impl Ev {
+    fn new(ts: f64, dur: Option<f64>) -> Ev {
+        Ev {
+            ts,
+            end: ts + dur.unwrap_or(0.0),
+            id: 0,
+            td_id: 0,
+            group: 0,
+            detail: Detail::None,
+            lasts: dur.is_some_and(truthy),
+            top_level: false,
+            kept: true,
+        }
+    }
+
+    fn frame(&self) -> Option<u32> {
+        match self.detail {
+            Detail::Frame(frame) => Some(frame),
+            _ => None,
+        }
+    }
+
+    fn received(&self) -> Option<u32> {
+        match self.detail {
+            Detail::Received(at) => Some(at),
+            _ => None,
+        }
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Ev>() == 40);
 
 /// JavaScript's `Math.min` / `Math.max` (NaN wins).
 fn js_min(a: f64, b: f64) -> f64 {
@@ -676,15 +721,11 @@ fn thread_events(
                     }
                 };
                 events.push(Ev {
-                    ts,
-                    dur,
                     id,
-                    frame: Some(frame),
                     td_id,
                     group,
-                    top_level: false,
-                    kept: true,
-                    received: None,
+                    detail: Detail::Frame(frame),
+                    ..Ev::new(ts, dur)
                 });
             }
             NodeKind::Event { name, cat, ph, event } => {
@@ -754,19 +795,20 @@ fn thread_events(
                     }
                     None => (id, 0),
                 };
+                let detail = if is_received_data(name) {
+                    received.push((name, args.unwrap_or_default()));
+                    Detail::Received((received.len() - 1) as u32)
+                } else {
+                    Detail::None
+                };
                 events.push(Ev {
-                    ts,
-                    dur,
                     id,
-                    frame: None,
                     td_id,
                     group,
+                    detail,
                     top_level: ty.top_level,
                     kept: ty.kept,
-                    received: is_received_data(name).then(|| {
-                        received.push((name, args.unwrap_or_default()));
-                        (received.len() - 1) as u32
-                    }),
+                    ..Ev::new(ts, dur)
                 });
             }
         }
@@ -889,7 +931,7 @@ fn views_of_thread(
     // Transfer sizes: cache hits over the whole list.
     let mut cache_hit: AHashMap<u32, bool> = AHashMap::new();
     for ev in &events {
-        if let Some((names::RESOURCE_RECEIVE_RESPONSE, args)) = ev.received.map(|at| received[at as usize]) {
+        if let Some((names::RESOURCE_RECEIVE_RESPONSE, args)) = ev.received().map(|at| received[at as usize]) {
             cache_hit.insert(ev.id, args.from_cache);
         }
     }
@@ -915,10 +957,9 @@ fn views_of_thread(
     let mut stack: Vec<Open> = Vec::new();
     let clip = |ev: &Ev| -> f64 {
         let s = ev.ts / 1000.0;
-        let t = (ev.ts + ev.dur.unwrap_or(0.0)) / 1000.0;
+        let t = ev.end / 1000.0;
         js_min(t, e_ms) - js_max(s, s_ms)
     };
-    let end_of = |ev: &Ev| ev.ts + ev.dur.unwrap_or(0.0);
     // Ends the call on top of the stack.
     let pop = |stack: &mut Vec<Open>, bottom_up: &mut BottomUpBuilder| {
         let open = stack.pop().expect("non-empty");
@@ -928,7 +969,7 @@ fn views_of_thread(
             id: ev.id,
             call_tree_node: open.td,
             ts: ev.ts,
-            end_us: end_of(ev),
+            end_us: ev.end,
             self_ms: open.self_ms,
             outermost: open.outermost,
         };
@@ -944,7 +985,7 @@ fn views_of_thread(
         if let Some(samples) = &mut samples {
             samples.attribute_before(ev.ts);
         }
-        let ev_end = end_of(ev);
+        let ev_end = ev.end;
         if ev_end < s_us {
             continue;
         }
@@ -952,7 +993,7 @@ fn views_of_thread(
             break;
         }
         while let Some(top) = stack.last() {
-            let top_end = end_of(&events[top.ev as usize]);
+            let top_end = events[top.ev as usize].end;
             if !(truthy(top_end) && top_end <= ev.ts) {
                 break;
             }
@@ -961,7 +1002,7 @@ fn views_of_thread(
         if !ev.kept {
             continue;
         }
-        if ev.dur.is_some_and(truthy) {
+        if ev.lasts {
             let c = clip(ev);
             let parent_td = match stack.last_mut() {
                 Some(parent) => {
@@ -978,7 +1019,7 @@ fn views_of_thread(
             }
             top_down.nodes[td as usize].self_ms += c;
             top_down.nodes[td as usize].total_ms += c;
-            if let (Some(samples), Some(frame)) = (&mut samples, ev.frame) {
+            if let (Some(samples), Some(frame)) = (&mut samples, ev.frame()) {
                 samples.call_started(frame, td, ev.ts, ev_end);
             }
             let outermost = bottom_up.call_started(ev.id, c);
@@ -988,7 +1029,7 @@ fn views_of_thread(
                 td,
                 outermost,
             });
-        } else if let Some((name, args)) = ev.received.map(|at| received[at as usize]) {
+        } else if let Some((name, args)) = ev.received().map(|at| received[at as usize]) {
             // An instant: only transfer sizes.
             let entry = bottom_up.first_level(ev.id, i as u32);
             let size = args.encoded_data_length.unwrap_or(f64::NAN);
@@ -1558,15 +1599,9 @@ mod tests {
     #[test]
     fn a_call_tree_id_of_two_view_ids_keeps_no_chain() {
         let ev = |id, td_id| Ev {
-            ts: 0.0,
-            dur: Some(1.0),
             id,
-            frame: None,
             td_id,
-            group: 0,
-            top_level: false,
-            kept: true,
-            received: None,
+            ..Ev::new(0.0, Some(1.0))
         };
         assert!(call_tree_ids_are_view_ids(&[ev(0, 0), ev(1, 2), ev(1, 2)], 3));
         assert!(!call_tree_ids_are_view_ids(&[ev(0, 2), ev(1, 1), ev(2, 2)], 3));
