@@ -59,7 +59,7 @@ fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> S
 
 /// [`folded`], shortened for a flame graph that leaves out every frame
 /// narrower than `min_width` percent of the whole (inferno's `min_width`,
-/// 0.1 by default): a stack that narrow, with the stacks that extend it
+/// 0.01 by default): a stack that narrow, with the stacks that extend it
 /// (narrower still), is written as one line holding all their time. The
 /// stack's frame keeps its place and width, and the frames left out were
 /// not drawn, so inferno draws the same picture, byte for byte, from far
