@@ -617,10 +617,11 @@ pub(crate) fn is_top_level_task(name: Sym, cat_text: &str) -> bool {
 /// comparator leaves unordered) goes last, so that the order is total.
 pub(crate) fn sort_by_start<T>(events: &mut [T], ts: impl Fn(&T) -> f64) {
     let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x + 0.0 };
+    let order = |a: &T, b: &T| key(ts(a)).total_cmp(&key(ts(b)));
     // A thread's nodes come in pre-order, so most often already sorted:
     // checking costs a read, sorting a buffer as big as the list.
-    if !events.is_sorted_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))).is_le()) {
-        events.sort_by(|a, b| key(ts(a)).total_cmp(&key(ts(b))));
+    if !events.is_sorted_by(|a, b| order(a, b).is_le()) {
+        events.sort_by(order);
     }
 }
 
@@ -681,8 +682,14 @@ fn thread_events(
     // frames share the last slot.
     let unknown_frame = track.js_frames.len();
     let mut frame_ids: Vec<Option<(u32, u32, u32)>> = vec![None; unknown_frame + 1];
-    // Per name, the id of a plain event; per type, what the views make of it.
+    // Per name, the id of a plain event (its name, interned at its first
+    // event); per type, what the views make of it.
     let mut name_ids: AHashMap<Sym, u32> = AHashMap::new();
+    let name_id = |name_ids: &mut AHashMap<Sym, u32>, ids: &mut Ids, name: Sym| {
+        *name_ids
+            .entry(name)
+            .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
+    };
     let mut types: AHashMap<(Sym, Sym, Phase), EventType> = AHashMap::new();
     let mut events = Vec::with_capacity(track.nodes.len());
     let mut received = Vec::new();
@@ -744,11 +751,7 @@ fn thread_events(
                             });
                     let args_make_the_id =
                         (name == names::TIME_STAMP && ph == Phase::INSTANT) || is_received_data(name);
-                    let plain_id = (in_timeline && !args_make_the_id).then(|| {
-                        *name_ids
-                            .entry(name)
-                            .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
-                    });
+                    let plain_id = (in_timeline && !args_make_the_id).then(|| name_id(&mut name_ids, ids, name));
                     EventType {
                         in_timeline,
                         kept,
@@ -776,9 +779,7 @@ fn thread_events(
                                 a.request_id.map_or("undefined", |n| interner.resolve(n))
                             ))
                         } else {
-                            *name_ids
-                                .entry(name)
-                                .or_insert_with(|| ids.intern(interner.resolve(name).to_owned()))
+                            name_id(&mut name_ids, ids, name)
                         };
                         (id, args)
                     }

@@ -4,7 +4,7 @@
 
 use tracekit_events::map_biggest_first;
 
-use super::stacks::{stack_trees, StackTree, ROOT};
+use super::stacks::{stack_trees, StackTree};
 use super::{kept_threads, KeptThread, RoundedSum};
 use crate::engine::Analysis;
 use crate::output::Filter;
@@ -34,10 +34,17 @@ enum Direction {
     BottomUp,
 }
 
-fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> String {
+/// The threads `filter` keeps, their stack trees, and by frame number,
+/// the frame's text in the lines.
+fn stacks<'a>(analysis: &'a Analysis, filter: &'a Filter) -> (Vec<KeptThread<'a>>, Vec<StackTree>, Vec<String>) {
     let threads = kept_threads(analysis, filter);
     let (frames, trees) = stack_trees(&threads, filter.parallelism);
-    let labels: Vec<String> = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
+    let labels = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
+    (threads, trees, labels)
+}
+
+fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> String {
+    let (threads, trees, labels) = stacks(analysis, filter);
     let pieces: Vec<String> = map_biggest_first(
         threads.iter().zip(&trees).collect(),
         filter.parallelism,
@@ -74,9 +81,7 @@ fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> S
 /// two threads have the same process and thread frames: then this is
 /// [`folded`].
 pub fn folded_to_draw(analysis: &Analysis, filter: &Filter, min_width: f64) -> String {
-    let threads = kept_threads(analysis, filter);
-    let (frames, trees) = stack_trees(&threads, filter.parallelism);
-    let labels: Vec<String> = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
+    let (threads, trees, labels) = stacks(analysis, filter);
     let mut prefixes: Vec<String> = threads.iter().map(thread_prefix).collect();
     prefixes.sort_unstable();
     let mergeable = labels.iter().all(|label| !reads_as_a_count(label)) && prefixes.windows(2).all(|w| w[0] != w[1]);
@@ -136,15 +141,7 @@ fn merge_narrow_stacks(
     labels: &[String],
     narrower_than: f64,
 ) -> (Vec<i64>, Vec<bool>) {
-    // Stacks come after the stack they extend: adding in reverse order
-    // adds each one's whole time before its parent is added to.
-    let mut widths = values.to_vec();
-    for stack in (0..tree.stacks.len()).rev() {
-        let parent = tree.stacks[stack].parent;
-        if parent != ROOT {
-            widths[parent as usize] += widths[stack];
-        }
-    }
+    let widths = tree.summed_up(values.to_vec());
     let distinct = |siblings: &[u32]| {
         let mut texts: Vec<&str> = siblings
             .iter()

@@ -98,20 +98,38 @@ impl Format {
     }
 }
 
-/// The bytes `write` writes, in a list with room for `bytes_per_node`
-/// bytes a kept node of `threads` taken at once: grown by doubling, the
-/// bench trace's 95 MB timelines were copied again at each size, into
-/// fresh pages each time. Natively, room not used is never touched; in
-/// WebAssembly it is memory, but less than doubling's old and new lists
-/// at once.
-pub(crate) fn written_with_room(
-    threads: &[KeptThread<'_>],
+/// How a timeline export (speedscope, Perfetto) writes the threads it is
+/// given to `w`, piece by piece as it makes them, on all cores with
+/// [`Parallelism::Rayon`].
+pub(crate) type WriteThreads =
+    fn(&Analysis, &[KeptThread<'_>], tracekit_events::Parallelism, &mut dyn io::Write) -> io::Result<()>;
+
+/// A timeline export of the threads `filter` keeps, written to `w`.
+pub(crate) fn write_timeline(
+    analysis: &Analysis,
+    filter: &Filter,
+    w: &mut dyn io::Write,
+    write_threads: WriteThreads,
+) -> io::Result<()> {
+    write_threads(analysis, &kept_threads(analysis, filter), filter.parallelism, w)
+}
+
+/// A timeline export of the threads `filter` keeps, as bytes, in a list
+/// with room for `bytes_per_node` bytes a kept node taken at once: grown
+/// by doubling, the bench trace's 95 MB timelines were copied again at
+/// each size, into fresh pages each time. Natively, room not used is never
+/// touched; in WebAssembly it is memory, but less than doubling's old and
+/// new lists at once.
+pub(crate) fn timeline_bytes(
+    analysis: &Analysis,
+    filter: &Filter,
     bytes_per_node: usize,
-    write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
+    write_threads: WriteThreads,
 ) -> Vec<u8> {
+    let threads = kept_threads(analysis, filter);
     let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
     let mut out = Vec::with_capacity(nodes.saturating_mul(bytes_per_node));
-    write(&mut out).expect("a Vec takes any bytes");
+    write_threads(analysis, &threads, filter.parallelism, &mut out).expect("a Vec takes any bytes");
     out
 }
 

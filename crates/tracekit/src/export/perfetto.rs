@@ -27,7 +27,7 @@ use tracekit_events::{Id, Micros, Parallelism, Strings};
 use tracekit_renderer::{NodeKind, TrackNode};
 
 use super::timeline::{timeline, Piece, Steps};
-use super::{kept_threads, written_with_room, Frames, KeptThread};
+use super::{timeline_bytes, write_timeline, Frames, KeptThread};
 use crate::engine::Analysis;
 use crate::in_order::write_in_order;
 use crate::output::Filter;
@@ -164,18 +164,15 @@ const JS_CATEGORY: &str = "v8.cpu_profiler";
 /// it). Instant events are instants. Times are the trace's own, in
 /// nanoseconds; names and categories are interned.
 pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
-    let threads = kept_threads(analysis, filter);
     // A node's two packets take about 100 bytes.
-    written_with_room(&threads, 128, |out| {
-        write_threads(analysis, &threads, filter.parallelism, out)
-    })
+    timeline_bytes(analysis, filter, 128, write_threads)
 }
 
 /// Writes [`perfetto()`]'s trace to `w`, piece by piece as it is made
 /// (on all cores with [`Filter::parallelism`] set to
 /// [`Parallelism::Rayon`]; the bytes are the same).
 pub fn write_perfetto(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    write_threads(analysis, &kept_threads(analysis, filter), filter.parallelism, w)
+    write_timeline(analysis, filter, w, write_threads)
 }
 
 fn write_threads(

@@ -10,7 +10,7 @@ use tracekit_events::json::write_json_string;
 use tracekit_events::{Micros, Parallelism};
 
 use super::timeline::{timeline, Piece, Steps};
-use super::{kept_threads, origin, written_with_room, FrameKey, Frames, KeptThread};
+use super::{origin, timeline_bytes, write_timeline, FrameKey, Frames, KeptThread};
 use crate::engine::Analysis;
 use crate::in_order::write_in_order;
 use crate::output::Filter;
@@ -28,18 +28,15 @@ pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
 
 /// [`speedscope()`]'s file as bytes.
 pub(crate) fn speedscope_bytes(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
-    let threads = kept_threads(analysis, filter);
     // About 40 bytes an event, two events a node.
-    written_with_room(&threads, 96, |out| {
-        write_threads(analysis, &threads, filter.parallelism, out)
-    })
+    timeline_bytes(analysis, filter, 96, write_threads)
 }
 
 /// Writes [`speedscope()`]'s file to `w`, piece by piece as it is made
 /// (on all cores with [`Filter::parallelism`] set to
 /// [`Parallelism::Rayon`]; the bytes are the same).
 pub fn write_speedscope(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    write_threads(analysis, &kept_threads(analysis, filter), filter.parallelism, w)
+    write_timeline(analysis, filter, w, write_threads)
 }
 
 fn write_threads(

@@ -41,7 +41,7 @@ pub(crate) fn stack_trees(threads: &[KeptThread<'_>], parallelism: Parallelism) 
 }
 
 /// No parent: a root of the tree.
-pub(crate) const ROOT: u32 = u32::MAX;
+const ROOT: u32 = u32::MAX;
 
 /// One distinct stack.
 pub(crate) struct Stack {
@@ -161,16 +161,23 @@ impl StackTree {
     /// its children's totals (so that a parent is never narrower than its
     /// children, even under a frame a profile left open).
     pub fn totals(&self) -> Vec<f64> {
-        let mut totals: Vec<f64> = self.stacks.iter().map(|s| s.self_us).collect();
+        self.summed_up(self.stacks.iter().map(|s| s.self_us).collect())
+    }
+
+    /// `own` (a value by stack) with each stack's value added to the
+    /// stack it extends, and so on up: by stack, its value and that of
+    /// every stack extending it.
+    pub fn summed_up<T: Copy + std::ops::AddAssign>(&self, mut own: Vec<T>) -> Vec<T> {
         // Stacks come after their parents: adding in reverse order adds
-        // each child's whole total before its parent is added to.
+        // each child's whole sum before its parent is added to.
         for index in (0..self.stacks.len()).rev() {
             let parent = self.stacks[index].parent;
             if parent != ROOT {
-                totals[parent as usize] += totals[index];
+                let value = own[index];
+                own[parent as usize] += value;
             }
         }
-        totals
+        own
     }
 
     /// The frames of a stack from its last to its root.
