@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tracekit::output::Filter;
+use tracekit::query::Filter;
 use tracekit::AnalyzeOptions;
 
 fuzz_target!(|data: &[u8]| {

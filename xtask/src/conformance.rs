@@ -226,9 +226,9 @@ fn views_fixtures() -> anyhow::Result<()> {
     for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
         let name = format!("{} {}", case.trace, case.options.join(" "));
         let group_by = match &case.group_by {
-            Some(kind) => tracekit_views::GroupBy::from_name(kind)
+            Some(kind) => tracekit::views::GroupBy::from_name(kind)
                 .with_context(|| format!("{name}: unknown group kind {kind}"))?,
-            None => tracekit_views::GroupBy::None,
+            None => tracekit::views::GroupBy::None,
         };
         let bytes = std::fs::read(Path::new("fixtures").join(&case.trace))?;
         let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
@@ -239,9 +239,9 @@ fn views_fixtures() -> anyhow::Result<()> {
                 continue;
             }
         };
-        let ours = tracekit_views::calltree_conformance(
+        let ours = tracekit::views::calltree_conformance(
             &analysis,
-            &tracekit_views::ViewOptions::new()
+            &tracekit::views::ViewOptions::new()
                 .window(case.window)
                 .group_by(group_by),
         )?;
@@ -399,7 +399,7 @@ fn corpus_views(dir: &Path, files: &[PathBuf], documented: &[String]) -> anyhow:
                 if depth.is_some() {
                     totals.limited += 1;
                 }
-                let ours = tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new())
+                let ours = tracekit::views::calltree_conformance(&analysis, &tracekit::views::ViewOptions::new())
                     .unwrap_or_else(|e| unreachable!("{e}: no grouping reads no args"));
                 let report = compare_views(&ours, &golden, depth.map(|d| d.0), depth.map(|d| d.1))
                     .map_err(anyhow::Error::msg)?;

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 mod timings;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use tracekit::output::{Filter, FilterError};
+use tracekit::query::{Filter, FilterError};
 use tracekit::{AnalyzeOptions, Parallelism};
 
 /// jemalloc for the command, with the settings of `.cargo/config.toml`:
@@ -246,15 +246,15 @@ enum CalltreeGroupBy {
     Frame,
 }
 
-impl From<CalltreeGroupBy> for tracekit_views::GroupBy {
+impl From<CalltreeGroupBy> for tracekit::views::GroupBy {
     fn from(kind: CalltreeGroupBy) -> Self {
         match kind {
-            CalltreeGroupBy::None => tracekit_views::GroupBy::None,
-            CalltreeGroupBy::Category => tracekit_views::GroupBy::Category,
-            CalltreeGroupBy::Domain => tracekit_views::GroupBy::Domain,
-            CalltreeGroupBy::Subdomain => tracekit_views::GroupBy::Subdomain,
-            CalltreeGroupBy::Url => tracekit_views::GroupBy::Url,
-            CalltreeGroupBy::Frame => tracekit_views::GroupBy::Frame,
+            CalltreeGroupBy::None => tracekit::views::GroupBy::None,
+            CalltreeGroupBy::Category => tracekit::views::GroupBy::Category,
+            CalltreeGroupBy::Domain => tracekit::views::GroupBy::Domain,
+            CalltreeGroupBy::Subdomain => tracekit::views::GroupBy::Subdomain,
+            CalltreeGroupBy::Url => tracekit::views::GroupBy::Url,
+            CalltreeGroupBy::Frame => tracekit::views::GroupBy::Frame,
         }
     }
 }
@@ -792,7 +792,7 @@ fn filter_error(e: &FilterError) -> String {
     match e {
         FilterError::NoThread { query, not_built, .. } if !not_built.is_empty() => format!(
             "no thread matches '{query}' in the processes DevTools shows; add --all-processes for {}",
-            tracekit::output::thread_list(not_built)
+            tracekit::query::thread_list(not_built)
         ),
         FilterError::OverNodeBudget { .. } => format!(
             "{e}; choose other threads with --thread, or raise the limit with --max-nodes (about 100 bytes of memory each)"
@@ -835,7 +835,7 @@ fn tracks(args: TracksArgs, common: &Common) -> Result<(), String> {
 }
 
 fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
-    let group_by = tracekit_views::GroupBy::from(args.group_by);
+    let group_by = tracekit::views::GroupBy::from(args.group_by);
     let options = common.options.with_group_args(group_by.reads_args());
     let (input, analysis) = load_one(&args.trace, &options, common.quiet)?;
     let filter = Filter {
@@ -849,7 +849,7 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
     let only = selected_threads(&input, &analysis, args.thread.as_deref())?;
     check_window_has_time(&input, &analysis, args.window, "aggregate")?;
     let window = args.window.filter(|(a, b)| a.is_finite() || b.is_finite());
-    let view_options = tracekit_views::ViewOptions::new()
+    let view_options = tracekit::views::ViewOptions::new()
         .threads(only.as_deref())
         .window(window)
         .max_depth(args.max_depth)
@@ -860,17 +860,19 @@ fn calltree(args: CalltreeArgs, common: &Common) -> Result<(), String> {
     let text = match args.format {
         CalltreeFormat::Text => {
             let view = if args.bottom_up {
-                tracekit_views::View::BottomUp
+                tracekit::views::View::BottomUp
             } else {
-                tracekit_views::View::TopDown
+                tracekit::views::View::TopDown
             };
-            tracekit_views::write_text(&analysis, view, &view_options)
+            tracekit::views::write_text(&analysis, view, &view_options)
         }
-        CalltreeFormat::Json => tracekit_views::calltree_json(&analysis, &view_options).map(|s| s + "\n"),
-        CalltreeFormat::Conformance => tracekit_views::calltree_conformance(&analysis, &view_options).map(|s| s + "\n"),
+        CalltreeFormat::Json => tracekit::views::calltree_json(&analysis, &view_options).map(|s| s + "\n"),
+        CalltreeFormat::Conformance => {
+            tracekit::views::calltree_conformance(&analysis, &view_options).map(|s| s + "\n")
+        }
     }
     .map_err(|e| match e {
-        tracekit_views::ViewError::TooManyNodes { .. } => format!(
+        tracekit::views::ViewError::TooManyNodes { .. } => format!(
             "{}: {e}; build fewer levels with --max-depth, or raise --max-nodes",
             input.name()
         ),
@@ -907,7 +909,7 @@ fn check_window_has_time(
     what: &str,
 ) -> Result<(), String> {
     let relative = asked.filter(|(a, b)| a.is_finite() || b.is_finite());
-    let window = tracekit_views::Window::new(analysis.bounds(), relative);
+    let window = tracekit::views::Window::new(analysis.bounds(), relative);
     if !window.is_finite() {
         return Err(format!(
             "{}: the trace has no timed events, so no window to {what}",
@@ -920,7 +922,7 @@ fn check_window_has_time(
             Some(asked) => format!(
                 "{}: the window {} ms is empty; the trace lasts 0..{lasts:.3} ms",
                 input.name(),
-                tracekit::output::window_text(asked),
+                tracekit::query::window_text(asked),
             ),
             None => format!("{}: the trace lasts {lasts:.3} ms: no time to {what}", input.name()),
         });
@@ -944,9 +946,11 @@ fn summary(args: SummaryArgs, common: &Common) -> Result<(), String> {
     let only = only.as_deref();
     // The JSON forms are one line each; the text ends its own lines.
     let text = match args.format {
-        SummaryFormat::Text => tracekit_views::summary::write_text(&analysis, only, relative),
-        SummaryFormat::Json => tracekit_views::summary::write_json(&analysis, only, relative) + "\n",
-        SummaryFormat::Conformance => tracekit_views::summary::summary_conformance_of(&analysis, only, relative) + "\n",
+        SummaryFormat::Text => tracekit::views::summary::write_text(&analysis, only, relative),
+        SummaryFormat::Json => tracekit::views::summary::write_json(&analysis, only, relative) + "\n",
+        SummaryFormat::Conformance => {
+            tracekit::views::summary::summary_conformance_of(&analysis, only, relative) + "\n"
+        }
     };
     Output::new(args.output).write(&text)
 }
@@ -1026,7 +1030,7 @@ fn flamegraph(args: FlamegraphArgs, common: &Common) -> Result<(), String> {
         subtitle.push(format!("thread {thread}"));
     }
     if let Some(window) = args.window {
-        subtitle.push(format!("window {} ms", tracekit::output::window_text(window)));
+        subtitle.push(format!("window {} ms", tracekit::query::window_text(window)));
     }
     // The title names the file, not the path it was given by.
     let file_name = match args.trace.file_name() {

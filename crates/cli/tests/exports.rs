@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-use tracekit::output::Filter;
+use tracekit::query::Filter;
 use tracekit::{AnalyzeOptions, NodeKind, Parallelism};
 
 /// A fixture of `fixtures/traces/`.

@@ -29,7 +29,7 @@ fn finite(x: f64) -> Option<f64> {
 /// to the nanosecond, which drops the noise of sums and differences of
 /// doubles (`8800.000001986973`); null when not finite.
 fn time(x: f64) -> Option<f64> {
-    finite(x).map(tracekit_events::jsnum::round3)
+    finite(x).map(tracekit::support::jsnum::round3)
 }
 
 /// A line or column number as written: an integer of i32's range, else
@@ -62,7 +62,7 @@ pub(crate) enum Unbuilt {
     /// A column would hold more text than the limit (its name).
     TooLarge(&'static str),
     /// The views of a thread (the `calls` table's Call Trees).
-    Views(tracekit_views::ViewError),
+    Views(tracekit::views::ViewError),
 }
 
 /// A string column's builder that stops at the limit of its text rather
@@ -187,7 +187,7 @@ impl Location {
         }
     }
 
-    fn append(&mut self, strings: &Strings, frame: Option<&tracekit_cpuprofile::CallFrame>) {
+    fn append(&mut self, strings: &Strings, frame: Option<&tracekit::CallFrame>) {
         match frame {
             Some(f) => {
                 self.url.append_value(strings.resolve(f.url));
@@ -293,7 +293,7 @@ pub(crate) fn tracks(analysis: &Analysis, trace: &str, limit: usize) -> Result<R
 /// total time, largest first, then by id).
 pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
     let strings = analysis.strings();
-    let window = tracekit_views::Window::new(analysis.bounds(), None);
+    let window = tracekit::views::Window::new(analysis.bounds(), None);
     let mut key = ThreadKey::default();
     let mut node = Int64Builder::new();
     let mut parent = Int64Builder::new();
@@ -309,18 +309,18 @@ pub(crate) fn calls(analysis: &Analysis, trace: &str, limit: usize) -> Result<Re
         let (pid, tid) = (thread.pid(), thread.tid());
         // The Call Tree only: the Bottom-Up to its first level (its
         // deeper levels are the views' costly part, and unused here).
-        let views = tracekit_views::thread_views_to_depth(
+        let views = tracekit::views::thread_views_to_depth(
             analysis,
             thread.track(),
             window,
             Some(1),
-            tracekit_views::GroupBy::None,
+            tracekit::views::GroupBy::None,
             tracekit::DEFAULT_MAX_NODES,
         )
         .map_err(Unbuilt::Views)?;
         let tree = &views.top_down;
         let mut last_at_depth: Vec<usize> = Vec::new();
-        for (i, (d, n)) in views.rows(tracekit_views::View::TopDown, None).into_iter().enumerate() {
+        for (i, (d, n)) in views.rows(tracekit::views::View::TopDown, None).into_iter().enumerate() {
             let tn = &tree.nodes[n as usize];
             key.append(pid, tid);
             let d_ix = d as usize;

@@ -71,7 +71,7 @@ fn float(batch: &RecordBatch, name: &str, row: usize) -> Option<f64> {
 fn number(batch: &RecordBatch, name: &str, row: usize) -> Value {
     let mut text = String::new();
     match float(batch, name, row) {
-        Some(x) => tracekit_events::jsnum::write_json_number(&mut text, x),
+        Some(x) => tracekit::support::jsnum::write_json_number(&mut text, x),
         None => text.push_str("null"),
     }
     serde_json::from_str(&text).unwrap()
@@ -138,12 +138,12 @@ fn calls_are_the_calltree_json_rows() {
     for path in fixture_files() {
         let analysis = load(&path, false);
         let batch = Table::Calls.build(&analysis, "t").unwrap();
-        let window = tracekit_views::Window::new(analysis.bounds(), None);
+        let window = tracekit::views::Window::new(analysis.bounds(), None);
         if !window.is_finite() {
             assert_eq!(batch.num_rows(), 0);
             continue;
         }
-        let json = tracekit_views::calltree_json(&analysis, &tracekit_views::ViewOptions::new()).unwrap();
+        let json = tracekit::views::calltree_json(&analysis, &tracekit::views::ViewOptions::new()).unwrap();
         let json: Value = serde_json::from_str(&json).unwrap();
         let mut row = 0;
         for thread in json["threads"].as_array().unwrap() {
@@ -180,7 +180,7 @@ fn samples_are_each_threads_samples() {
         let analysis = load(&path, false);
         let samples = Table::Samples.build(&analysis, "t").unwrap();
         let tracks = Table::Tracks.build(&analysis, "t").unwrap();
-        let window = tracekit_views::Window::new(analysis.bounds(), None);
+        let window = tracekit::views::Window::new(analysis.bounds(), None);
         let mut row = 0;
         // The first tracks row of each thread.
         let mut thread_start = 0;
@@ -210,7 +210,7 @@ fn samples_are_each_threads_samples() {
                 row += 1;
             }
             if window.is_finite() {
-                let views = tracekit_views::thread_views(&analysis, track, window).unwrap();
+                let views = tracekit::views::thread_views(&analysis, track, window).unwrap();
                 if let Some(counts) = views.samples {
                     assert_eq!(attributed, counts.total[0], "{}", path.display());
                     attributed_somewhere |= attributed > 0;

@@ -23,7 +23,8 @@
 
 use std::fmt::Write;
 
-use tracekit::output::{text, Filter};
+use tracekit::output::text;
+use tracekit::query::Filter;
 use tracekit::{Analysis, AnalyzeOptions};
 
 /// A page's main thread, recorded by Chrome (your test would record its

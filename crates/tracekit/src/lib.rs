@@ -1,8 +1,10 @@
-//! tracekit: the engine behind the DevTools Performance panel's thread
-//! tracks, in Rust. It loads a Chrome trace, a V8 CPU profile or a JS
-//! Self-Profiling trace from bytes, runs the Meta, Samples and Renderer
-//! handlers over its events in one pass, finalizes them in dependency
-//! order, and returns one call tree per thread (the sync tracks).
+//! tracekit: the DevTools trace engine in Rust. It loads a Chrome trace, a
+//! V8 CPU profile or a JS Self-Profiling trace from bytes, runs the
+//! DevTools handlers over its events in one pass, finalizes them in
+//! dependency order, and gives one call tree per thread (the sync tracks),
+//! the aggregated views of the Performance panel, and files for other
+//! tools. This crate is the one a user depends on: it re-exports the whole
+//! API of the crates below it.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,20 +29,21 @@
 //!   JS calls whose [`Function`] comes from the CPU profile), names as
 //!   text and ids ([`Id`]) as the numbers the trace gives; what was
 //!   skipped ([`Diagnostics`]).
+//! - [`query`]: which threads, window, depth and durations a caller asks
+//!   for ([`query::Filter`]), checked against an analysis with one set of
+//!   messages.
 //! - [`output`] prints the tracks as `tracekit tracks` does (text for
 //!   people and snapshot tests, JSON for programs, the conformance dump);
 //!   [`export`] writes them in the formats other tools read (speedscope,
 //!   pprof, Perfetto, folded stacks, d3-flame-graph, a flame chart in one
 //!   HTML file).
-//! - The aggregated views (Call Tree, Bottom-Up, grouping, Summary) are
-//!   in the crate [`tracekit-views`](https://docs.rs/tracekit-views), a
-//!   layer over this one: add it beside `tracekit` and hand its functions
-//!   an [`Analysis`] and a thread's [`Thread::track`].
+//! - [`views`]: the aggregated views of the Performance panel (Call Tree,
+//!   Bottom-Up, grouping, Summary) of a thread's [`Thread::track`].
 //! - With the `serde` feature, the model implements `serde::Serialize`:
 //!   an [`Analysis`] serializes as the document of `tracekit tracks
 //!   --format json` (`docs/json-format.md`).
 //!
-//! This crate does no I/O (but read from a reader handed to
+//! The library does no I/O (but read from a reader handed to
 //! [`Loader::read_from`]) and starts no thread, except through
 //! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool. It
 //! compiles to WebAssembly.
@@ -49,24 +52,12 @@
 //! optimizations, which makes loading a trace about 8 times slower; see
 //! "Use as a library" in the README for the two lines that fix it.
 
-mod engine;
-pub mod export;
-mod in_order;
-mod input;
-mod loader;
-mod model;
-pub mod output;
-#[cfg(feature = "serde")]
-mod serde_impls;
-pub mod styles;
-
-pub use engine::Analysis;
-pub use loader::{analyze_bytes, InputKind, Loader};
-pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
-pub use tracekit_cpuprofile::{CallFrame, IdLocation};
-pub use tracekit_events::{
-    AnalyzeOptions, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
-    SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
+pub use tracekit_engine::support;
+pub use tracekit_engine::{
+    analyze_bytes, query, styles, Analysis, AnalyzeOptions, Bounds, CallFrame, Children, CpuSample, Diagnostics,
+    Divergence, ErrorKind, Function, Id, IdLocation, InputKind, JsFrame, LoadError, Loader, Micros, Millis, Node,
+    NodeKind, Parallelism, Phase, Process, Seconds, Skip, SkipRecord, Strings, Sym, Thread, ThreadTrack, TrackNode,
+    ANONYMOUS, DEFAULT_MAX_NODES,
 };
-pub use tracekit_meta::Bounds;
-pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ThreadTrack, TrackNode};
+pub use tracekit_export::{export, output};
+pub use tracekit_views as views;

@@ -2,7 +2,8 @@
 //! filters keep, and the JSON document's fields (`docs/json-format.md`).
 
 use serde_json::Value;
-use tracekit::output::{conformance, json, text, Filter};
+use tracekit::output::{conformance, json, text};
+use tracekit::query::Filter;
 use tracekit::{Analysis, AnalyzeOptions};
 
 /// Two threads: a task running JS (sampled: `main`, and an anonymous

@@ -222,7 +222,7 @@ fn a_long_track_is_written_the_same_on_all_cores() {
     let nodes: usize = analysis.threads().map(|t| t.track().nodes.len()).sum();
     assert!(nodes > 2 << 18, "several windows: {nodes} nodes");
     let write = |parallelism: Parallelism| {
-        let filter = tracekit::output::Filter {
+        let filter = tracekit::query::Filter {
             parallelism,
             ..Default::default()
         };
@@ -270,7 +270,7 @@ fn threads_of_every_size_are_written_the_same_on_all_cores() {
     for input in inputs {
         let analysis = tracekit::analyze_bytes(&input, &AnalyzeOptions::default()).unwrap();
         let write = |parallelism: Parallelism| {
-            let filter = tracekit::output::Filter {
+            let filter = tracekit::query::Filter {
                 parallelism,
                 ..Default::default()
             };

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tracekit::output::{json, Filter};
+use tracekit::output::json;
+use tracekit::query::Filter;
 use tracekit::AnalyzeOptions;
 
 fn fixtures() -> Vec<PathBuf> {

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tracekit::output::{text, Filter};
+use tracekit::output::text;
+use tracekit::query::Filter;
 use tracekit::AnalyzeOptions;
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

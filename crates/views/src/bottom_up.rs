@@ -124,7 +124,8 @@ impl BottomUpBuilder {
             chains: chain_budget.map(|budget| Chains {
                 of_call_tree_node: Vec::new(),
                 nodes: Vec::new(),
-                budget,
+                // Chain nodes are indexed by u32.
+                budget: budget.min(u32::MAX as usize - 1),
             }),
             scratch: Vec::new(),
             first: vec![None; id_count],
@@ -132,7 +133,8 @@ impl BottomUpBuilder {
             open_total: vec![None; id_count],
             root_child: vec![u32::MAX; id_count],
             callers,
-            max_nodes,
+            // Nodes are indexed by u32.
+            max_nodes: max_nodes.min(u32::MAX as usize - 1),
             window_start_ms,
             window_end_ms,
         }
@@ -227,7 +229,11 @@ impl BottomUpBuilder {
         }
         if let Some(chains) = &mut self.chains {
             if chains.nodes.len() + chain.len() <= chains.budget {
+                // At most the chain budget, which `new` keeps below u32::MAX.
+                #[allow(clippy::cast_possible_truncation)]
                 let start = chains.nodes.len() as u32;
+                // A chain is at most as long as the deepest stack of a track, whose nodes are indexed by u32.
+                #[allow(clippy::cast_possible_truncation)]
                 let len = chain.len() as u32;
                 chains.nodes.extend_from_slice(&chain);
                 if chains.of_call_tree_node.len() <= td {

@@ -6,10 +6,10 @@
 //! group nodes. The rules are those of `docs/views.md`, "Grouping".
 
 use ahash::AHashMap;
-use tracekit::{Analysis, Sym};
-use tracekit_cpuprofile::CallFrame;
-use tracekit_events::names;
-use tracekit_renderer::GroupArgs;
+use tracekit_engine::support::names;
+use tracekit_engine::support::GroupArgs;
+use tracekit_engine::CallFrame;
+use tracekit_engine::{Analysis, Sym};
 
 use crate::styles::{self, Category};
 use crate::url::scheme_and_host;
@@ -17,7 +17,7 @@ use crate::url::scheme_and_host;
 /// How the views group their top-level nodes (the panel's `GroupBy`).
 /// Grouping by URL, domain, subdomain or frame reads what the analysis
 /// keeps of the events' args only when made with
-/// [`tracekit::AnalyzeOptions::with_group_args`].
+/// [`tracekit_engine::AnalyzeOptions::with_group_args`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum GroupBy {
@@ -39,7 +39,7 @@ pub enum GroupBy {
 
 /// Grouping by URL, domain, subdomain or frame asked of an analysis made
 /// without what it reads of the events
-/// ([`tracekit::AnalyzeOptions::with_group_args`]).
+/// ([`tracekit_engine::AnalyzeOptions::with_group_args`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GroupingError {
     group_by: GroupBy,
@@ -97,7 +97,7 @@ impl GroupBy {
 
     /// Whether the groups come from the events' args (URLs, frames), which
     /// an analysis keeps only when asked to
-    /// ([`tracekit::AnalyzeOptions::group_args`]).
+    /// ([`tracekit_engine::AnalyzeOptions::group_args`]).
     pub fn reads_args(self) -> bool {
         matches!(
             self,
@@ -283,6 +283,8 @@ impl<'a> Grouper<'a> {
         if let Some(&group) = self.index.get(&id) {
             return group;
         }
+        // One group per distinct id of a thread's events, whose tracks index their nodes by u32.
+        #[allow(clippy::cast_possible_truncation)]
         let group = self.ids.len() as u32;
         self.labels.push(self.group_by.label(&id, self.analysis));
         self.ids.push(id.clone());

@@ -5,9 +5,9 @@
 //! "The JSON format"). Flat rather than nested, so that a deep recursion
 //! does not meet a JSON reader's nesting limit.
 
-use tracekit::Analysis;
-use tracekit_events::jsnum::write_json_number;
-use tracekit_events::json::write_json_string;
+use tracekit_engine::support::jsnum::write_json_number;
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::Analysis;
 
 use crate::{per_thread, write_thread_keys, ThreadViews, Tree, View, ViewError, ViewOptions, Window};
 

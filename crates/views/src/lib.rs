@@ -34,8 +34,6 @@
 //! [`calltree_conformance`] writes the dump of `xtask/js/calltree.mjs`;
 //! [`write_text`] writes a readable indented tree.
 
-#![deny(missing_docs)]
-
 mod bottom_up;
 mod error;
 mod grouping;
@@ -47,17 +45,18 @@ pub use error::ViewError;
 use grouping::Grouper;
 pub use grouping::{domain_group, GroupBy, GroupingError};
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
-pub use tracekit::styles;
+pub use tracekit_engine::styles;
 
 pub use json::calltree_json;
 
 use ahash::AHashMap;
 use bottom_up::{BottomUpBuilder, EndedCall};
-use tracekit::{Analysis, Bounds, CpuSample, Id, NodeKind, Parallelism, Strings, Sym, ThreadTrack};
-use tracekit_cpuprofile::{CallFrame, IdLocation};
-use tracekit_events::jsnum::{round3, write_js_number, write_json_number};
-use tracekit_events::json::write_json_string;
-use tracekit_events::{names, Phase};
+use tracekit_engine::support::jsnum::{round3, write_js_number, write_json_number};
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::support::names;
+use tracekit_engine::Phase;
+use tracekit_engine::{Analysis, Bounds, CpuSample, Id, NodeKind, Parallelism, Strings, Sym, ThreadTrack};
+use tracekit_engine::{CallFrame, IdLocation};
 
 /// The selected range of the views, in ms (absolute, as the trace's
 /// timestamps divided by 1000). `None` bounds: the trace has none (an
@@ -168,6 +167,8 @@ impl Tree {
         if let Some(c) = found {
             return c;
         }
+        // A tree has at most one node per event and ancestor, and stops at its node budget, below u32::MAX.
+        #[allow(clippy::cast_possible_truncation)]
         let c = self.nodes.len() as u32;
         self.last_child.push((u32::MAX, u32::MAX));
         self.nodes.push(TreeNode {
@@ -207,6 +208,8 @@ impl Tree {
                     children: Vec::new(),
                 });
                 self.last_child.push((u32::MAX, u32::MAX));
+                // As in `child`: the node budget is below u32::MAX.
+                #[allow(clippy::cast_possible_truncation)]
                 let node = (self.nodes.len() - 1) as u32;
                 roots.push(node);
                 node
@@ -547,6 +550,8 @@ impl Ids {
         if let Some(&i) = self.index.get(&s) {
             return i;
         }
+        // One id per distinct name of a thread's events, whose tracks index their nodes by u32.
+        #[allow(clippy::cast_possible_truncation)]
         let i = self.strings.len() as u32;
         self.labels.push(label.unwrap_or_else(|| s.clone()));
         self.frames.push(frame);
@@ -560,7 +565,7 @@ impl Ids {
 fn js_call_label(frame: &CallFrame, interner: &Strings) -> String {
     let name = interner.resolve(frame.function_name);
     let mut out = format!("js {}", if name.is_empty() { "(anonymous)" } else { name });
-    tracekit::output::write_js_location(
+    tracekit_engine::support::write_js_location(
         &mut out,
         interner.resolve(frame.url),
         frame.line_number,
@@ -674,7 +679,7 @@ fn thread_events(
     visibility: &mut Visibility,
     ids: &mut Ids,
     mut grouped: Option<GroupedIds<'_, '_>>,
-) -> (Vec<Ev>, Vec<(Sym, tracekit_renderer::ViewArgs)>) {
+) -> (Vec<Ev>, Vec<(Sym, tracekit_engine::support::ViewArgs)>) {
     let interner = visibility.interner;
     let generic = visibility.generic;
     // The ids and group of each function's JS calls, by frame; a frame
@@ -765,7 +770,7 @@ fn thread_events(
                 let (id, args) = match ty.plain_id {
                     Some(id) => (id, None),
                     None => {
-                        let args = tracekit_renderer::event_view_args(track, event).copied();
+                        let args = tracekit_engine::support::event_view_args(track, event).copied();
                         let id = if name == names::TIME_STAMP && args.is_some_and(|a| a.has_data) {
                             let a = args.unwrap_or_default();
                             ids.intern(format!(
@@ -787,7 +792,7 @@ fn thread_events(
                 let (td_id, group) = match &mut grouped {
                     Some(g) => {
                         let group_args = if g.grouper.reads_args() {
-                            tracekit_renderer::event_group_args(track, event)
+                            tracekit_engine::support::event_group_args(track, event)
                         } else {
                             None
                         };
@@ -798,7 +803,10 @@ fn thread_events(
                 };
                 let detail = if is_received_data(name) {
                     received.push((name, args.unwrap_or_default()));
-                    Detail::Received((received.len() - 1) as u32)
+                    // One per event of a track, whose nodes are indexed by u32.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let at = (received.len() - 1) as u32;
+                    Detail::Received(at)
                 } else {
                     Detail::None
                 };
@@ -831,7 +839,7 @@ struct Open {
 }
 
 /// Computes both views of a thread's track, over `window`, with no
-/// grouping, and at most [`tracekit::DEFAULT_MAX_NODES`] Bottom-Up nodes.
+/// grouping, and at most [`tracekit_engine::DEFAULT_MAX_NODES`] Bottom-Up nodes.
 ///
 /// # Errors
 ///
@@ -843,7 +851,7 @@ pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) ->
         window,
         None,
         GroupBy::None,
-        tracekit::DEFAULT_MAX_NODES,
+        tracekit_engine::DEFAULT_MAX_NODES,
     )
 }
 
@@ -857,7 +865,7 @@ pub fn thread_views(analysis: &Analysis, track: &ThreadTrack, window: Window) ->
 ///
 /// [`ViewError::Grouping`] when `group_by` reads the events' args
 /// ([`GroupBy::reads_args`]) and the analysis was made without them
-/// ([`tracekit::AnalyzeOptions::with_group_args`]);
+/// ([`tracekit_engine::AnalyzeOptions::with_group_args`]);
 /// [`ViewError::TooManyNodes`] when the Bottom-Up would have more than
 /// `max_nodes` nodes (it stops growing there).
 pub fn thread_views_to_depth(
@@ -983,6 +991,9 @@ fn views_of_thread(
     let mut top_level: Vec<(u32, u32)> = Vec::new();
     for i in start..events.len() {
         let ev = &events[i];
+        // The events are a track's nodes, which are indexed by u32.
+        #[allow(clippy::cast_possible_truncation)]
+        let i = i as u32;
         if let Some(samples) = &mut samples {
             samples.attribute_before(ev.ts);
         }
@@ -1025,14 +1036,14 @@ fn views_of_thread(
             }
             let outermost = bottom_up.call_started(ev.id, c);
             stack.push(Open {
-                ev: i as u32,
+                ev: i,
                 self_ms: c,
                 td,
                 outermost,
             });
         } else if let Some((name, args)) = ev.received().map(|at| received[at as usize]) {
             // An instant: only transfer sizes.
-            let entry = bottom_up.first_level(ev.id, i as u32);
+            let entry = bottom_up.first_level(ev.id, i);
             let size = args.encoded_data_length.unwrap_or(f64::NAN);
             let hit = cache_hit.get(&ev.id).copied().unwrap_or(false);
             if name == names::RESOURCE_RECEIVED_DATA {
@@ -1181,7 +1192,7 @@ pub struct ViewOptions<'a> {
     /// The panel's "Group by".
     pub group_by: GroupBy,
     /// The most nodes a thread's Bottom-Up may have (`None`:
-    /// [`tracekit::DEFAULT_MAX_NODES`]); past them, the views fail
+    /// [`tracekit_engine::DEFAULT_MAX_NODES`]); past them, the views fail
     /// ([`ViewError::TooManyNodes`]).
     pub max_nodes: Option<usize>,
     /// [`Parallelism::Rayon`]: threads are computed (and written) on
@@ -1249,7 +1260,7 @@ where
         .filter(|(pid, tid, _)| options.only.is_none_or(|o| o.contains(&(*pid, *tid))))
         .collect();
     let piece = |&(pid, tid, track): &(Id, Id, &ThreadTrack)| {
-        let max_nodes = options.max_nodes.unwrap_or(tracekit::DEFAULT_MAX_NODES);
+        let max_nodes = options.max_nodes.unwrap_or(tracekit_engine::DEFAULT_MAX_NODES);
         let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by, max_nodes)?;
         Ok(write(pid, tid, track, &views))
     };
@@ -1315,7 +1326,7 @@ pub(crate) fn write_thread_keys(out: &mut String, analysis: &Analysis, pid: Id, 
 }
 
 /// `thread TID NAME (pid PID)`: a thread in an error message.
-fn thread_in_words(analysis: &Analysis, thread: &tracekit::Thread<'_>) -> String {
+fn thread_in_words(analysis: &Analysis, thread: &tracekit_engine::Thread<'_>) -> String {
     let mut out = String::new();
     write_thread_heading(&mut out, analysis, thread.pid(), thread.tid(), thread.track());
     out.trim_end().to_owned()
@@ -1393,7 +1404,9 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
         };
         // A profile on its own: its samples are what the times come from.
         let samples = match (view, &views.samples) {
-            (View::TopDown, Some(samples)) if analysis.kind() != tracekit::InputKind::ChromeTrace => Some(samples),
+            (View::TopDown, Some(samples)) if analysis.kind() != tracekit_engine::InputKind::ChromeTrace => {
+                Some(samples)
+            }
             _ => None,
         };
         if let Some(samples) = samples {
@@ -1535,10 +1548,10 @@ mod tests {
         for name in ["kitchen-sink.json.gz", "main-thread.json.gz", "node-work.cpuprofile.gz"] {
             traces.push((name.to_owned(), std::fs::read(root.join(name)).unwrap()));
         }
-        let options = tracekit::AnalyzeOptions::default().with_group_args(true);
+        let options = tracekit_engine::AnalyzeOptions::default().with_group_args(true);
         let mut nodes_compared = 0;
         for (name, bytes) in traces {
-            let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
+            let analysis = tracekit_engine::analyze_bytes(&bytes, &options).unwrap();
             let bounds = analysis.bounds();
             // The middle third, relative to the trace start.
             let length = (bounds.max.0 - bounds.min.0) / 1000.0;
@@ -1582,8 +1595,8 @@ mod tests {
             made.push(child);
             // Every child so far, by its id, in an order the last-child
             // guess does not help with.
-            for (earlier, &node) in made.iter().enumerate().rev() {
-                assert_eq!(tree.child(0, earlier as u32 * 7), node);
+            for (earlier, &node) in (0..id + 1).zip(&made).rev() {
+                assert_eq!(tree.child(0, earlier * 7), node);
             }
             // A grandchild under the newest child, and found again.
             let grandchild = tree.child(child, 1);

@@ -19,10 +19,10 @@
 //! [`summary_conformance_of`] writes the dump of `xtask/js/summary.mjs`,
 //! [`write_text`] and [`write_json`] the readable forms.
 
-use tracekit::{Analysis, Id, NodeKind, Sym, ThreadTrack};
-use tracekit_events::jsnum::{round3, write_json_number};
-use tracekit_events::json::write_json_string;
-use tracekit_events::Phase;
+use tracekit_engine::support::jsnum::{round3, write_json_number};
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::Phase;
+use tracekit_engine::{Analysis, Id, NodeKind, Sym, ThreadTrack};
 
 use crate::styles::{event_category, Category};
 use crate::{
@@ -483,7 +483,7 @@ mod tests {
             json.push_str(event.trim_start_matches('{'));
         }
         json.push_str("]}");
-        tracekit::analyze_bytes(json.as_bytes(), &tracekit::AnalyzeOptions::default()).unwrap()
+        tracekit_engine::analyze_bytes(json.as_bytes(), &tracekit_engine::AnalyzeOptions::default()).unwrap()
     }
 
     fn main_thread(analysis: &Analysis) -> &ThreadTrack {

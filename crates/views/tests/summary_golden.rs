@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tracekit_events::jsnum::js_number_string;
+use tracekit::support::jsnum::js_number_string;
 use tracekit_views::styles::Category;
 use tracekit_views::summary::{summaries, summary_conformance};
 use tracekit_views::Window;

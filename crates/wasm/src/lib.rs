@@ -19,8 +19,8 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::io;
 
+use tracekit::support::json::write_json_string;
 use tracekit::{Analysis, AnalyzeOptions, Parallelism};
-use tracekit_events::json::write_json_string;
 use wasm_bindgen::prelude::*;
 
 use crate::packed::PackedTracks;
@@ -138,7 +138,7 @@ impl RawTrace {
     pub fn conformance_to(&self, sink: &js_sys::Function) -> Result<(), JsValue> {
         let mut sink = JsSink::new(sink);
         let written =
-            tracekit::output::write_conformance(&self.analysis, &tracekit::output::Filter::default(), &mut sink);
+            tracekit::output::write_conformance(&self.analysis, &tracekit::query::Filter::default(), &mut sink);
         sink.finish(written)
     }
 
@@ -193,9 +193,9 @@ impl RawTrace {
         let query = Query::new(thread, window_start, window_end, max_depth, None)?;
         group_by.check(&self.analysis).map_err(|e| query::grouping_error(&e))?;
         let threads = query.aggregated_threads(&self.analysis)?;
-        tracekit_views::calltree_json(
+        tracekit::views::calltree_json(
             &self.analysis,
-            &tracekit_views::ViewOptions::new()
+            &tracekit::views::ViewOptions::new()
                 .threads(threads.as_deref())
                 .window(query.window)
                 .max_depth(query.max_depth)
@@ -451,7 +451,7 @@ mod tests {
             .unwrap();
         let expected = tracekit::export::chart::data(
             &trace.analysis,
-            &tracekit::output::Filter {
+            &tracekit::query::Filter {
                 thread: Some("CrRendererMain".into()),
                 ..Default::default()
             },

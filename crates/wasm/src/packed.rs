@@ -8,11 +8,11 @@
 use std::fmt::Write;
 
 use ahash::AHashMap;
-use tracekit::output::Filter;
+use tracekit::query::Filter;
+use tracekit::support::jsnum::{round3, write_json_number};
+use tracekit::support::json::write_json_string;
+use tracekit::support::names;
 use tracekit::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
-use tracekit_events::jsnum::{round3, write_json_number};
-use tracekit_events::json::write_json_string;
-use tracekit_events::names;
 
 /// The value of the `type` column for a trace event.
 pub const TYPE_EVENT: u8 = 0;

@@ -3,9 +3,9 @@
 //! errors of a query that does not fit the trace, worded for JavaScript
 //! (the CLI's messages name its flags; these name the options).
 
-use tracekit::output::{thread_list, window_text, Filter, FilterError};
+use tracekit::query::{thread_list, window_text, Filter, FilterError};
+use tracekit::views::{GroupBy, GroupingError, ViewError};
 use tracekit::{Analysis, Id};
-use tracekit_views::{GroupBy, GroupingError, ViewError};
 
 /// The part of a trace a query selects, as the JS options give it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -91,7 +91,7 @@ impl Query {
     /// timed events, is an error saying why.
     pub fn aggregated_threads(&self, analysis: &Analysis) -> Result<Option<Vec<(Id, Id)>>, String> {
         let threads = self.threads(analysis)?;
-        let window = tracekit_views::Window::new(analysis.bounds(), self.window);
+        let window = tracekit::views::Window::new(analysis.bounds(), self.window);
         if !window.is_finite() {
             return Err("the trace has no timed events, so no window to aggregate".into());
         }

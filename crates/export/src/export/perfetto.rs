@@ -23,14 +23,14 @@ use std::io;
 
 use ahash::AHashMap;
 use prost::Message as _;
-use tracekit_events::{Id, Micros, Parallelism, Strings};
-use tracekit_renderer::{NodeKind, TrackNode};
+use tracekit_engine::{Id, Micros, Parallelism, Strings};
+use tracekit_engine::{NodeKind, TrackNode};
 
 use super::timeline::{timeline, Piece, Steps};
 use super::{timeline_bytes, write_timeline, Frames, KeptThread};
-use crate::engine::Analysis;
 use crate::in_order::write_in_order;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 /// `perfetto.protos.TracePacket` (a `Trace` is its packets, field 1).
 #[derive(Clone, PartialEq, prost::Message)]
@@ -231,7 +231,7 @@ struct Tracks {
 /// Writes the packets of a thread's track, and before them its process's
 /// for the process's first thread; the thread track's uuid.
 fn write_track_packets(out: &mut Vec<u8>, analysis: &Analysis, thread: &KeptThread<'_>, tracks: &mut Tracks) -> u64 {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let pid = tracks.ids.pid(thread.pid, interner);
     let next_uuid = tracks.process_uuids.len() as u64 + 1;
     let process_uuid = *tracks.process_uuids.entry(thread.pid).or_insert_with(|| {
@@ -298,7 +298,7 @@ const NEW_LOCATION_NAME: u8 = 4;
 
 impl<'a> Prepared<'a> {
     fn of(analysis: &'a Analysis, threads: &[KeptThread<'a>]) -> Prepared<'a> {
-        let interner = &analysis.strings;
+        let interner = analysis.strings();
         let mut prepared = Prepared {
             interner,
             track_packets: Vec::with_capacity(threads.len()),

@@ -18,7 +18,7 @@ use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode
 
 use crate::engine::Analysis;
 use crate::loader::InputKind;
-use crate::output::{find_threads, FilterError};
+use crate::query::{find_threads, FilterError};
 
 /// What a function without a name is called in the outputs for people
 /// (`tracks`, the flame chart), as DevTools calls it.
@@ -164,10 +164,27 @@ impl Analysis {
         self.group_args
     }
 
+    /// The tracks of every process built, in DevTools' order: the stored
+    /// data, for the crates that work on threads in bulk (views, exports).
+    pub fn process_tracks(&self) -> &crate::ProcessMap {
+        &self.processes
+    }
+
+    /// What the Meta handler found; `None` for a profile on its own.
+    pub fn meta(&self) -> Option<&tracekit_meta::MetaData> {
+        self.meta.as_ref()
+    }
+
+    /// The number of CPU samples of the profile of thread `tid` of process
+    /// `pid`, whether or not that thread has tracks.
+    pub fn profile_samples(&self, pid: Id, tid: Id) -> Option<usize> {
+        self.profile_samples.get(&pid)?.get(&tid).copied()
+    }
+
     /// The name of the process `pid` from the trace's `process_name`
     /// metadata (`Browser`, `GPU Process`, `Renderer`, ...), whether or
     /// not the process has tracks.
-    pub(crate) fn process_name(&self, pid: Id) -> Option<&str> {
+    pub fn process_name(&self, pid: Id) -> Option<&str> {
         let name = self.meta.as_ref()?.process_names.get(&pid)?;
         Some(self.strings.resolve(*name)).filter(|n| !n.is_empty())
     }
@@ -668,7 +685,7 @@ impl<'a> Function<'a> {
     pub fn location(&self) -> String {
         let mut out = String::new();
         let frame = &self.frame.call_frame;
-        crate::output::write_js_location(&mut out, self.url(), frame.line_number, frame.column_number);
+        write_js_location(&mut out, self.url(), frame.line_number, frame.column_number);
         out.trim_start().to_owned()
     }
 
@@ -747,8 +764,35 @@ impl Diagnostics {
         self.0.divergences.iter().map(|(d, example)| (*d, example.as_str()))
     }
 
+    /// The account as the handlers keep it, for the crates that print it
+    /// in full (the formats' diagnostics).
+    pub fn raw(&self) -> &tracekit_events::Diagnostics {
+        &self.0
+    }
+
     /// Whether nothing was skipped, repaired or done differently.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+/// ` URL:LINE:COLUMN` with the line and column counted from 1, as DevTools
+/// shows them (profiles count from 0); an unknown (negative) line or
+/// column is left out, and so is the whole location when nothing is known.
+pub fn write_js_location(out: &mut String, url: &str, line: Option<f64>, column: Option<f64>) {
+    let one_based = |x: Option<f64>| x.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x + 1.0);
+    let (line, column) = (one_based(line), one_based(column));
+    if url.is_empty() && line.is_none() {
+        return;
+    }
+    out.push(' ');
+    out.push_str(url);
+    if let Some(line) = line {
+        out.push(':');
+        tracekit_events::jsnum::write_js_number(out, line);
+        if let Some(column) = column {
+            out.push(':');
+            tracekit_events::jsnum::write_js_number(out, column);
+        }
     }
 }

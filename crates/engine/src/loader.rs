@@ -26,6 +26,18 @@ pub enum InputKind {
     SelfProfiling,
 }
 
+impl InputKind {
+    /// What the input is, in words: `Chrome trace`, `CPU profile`, `JS
+    /// Self-Profiling trace`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::ChromeTrace => "Chrome trace",
+            InputKind::CpuProfile => "CPU profile",
+            InputKind::SelfProfiling => "JS Self-Profiling trace",
+        }
+    }
+}
+
 /// Loads one input, fed in pieces of any size:
 ///
 /// ```

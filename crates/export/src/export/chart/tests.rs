@@ -2,9 +2,9 @@
 //! exactly, the colours are DevTools', and the page is one file.
 
 use super::*;
-use crate::output::Filter;
-use crate::AnalyzeOptions;
 use serde_json::Value;
+use tracekit_engine::query::Filter;
+use tracekit_engine::AnalyzeOptions;
 
 /// A DevTools recording (so not generic) of one renderer thread with a
 /// task, an event the panel does not draw, a function call with JS calls
@@ -31,7 +31,7 @@ const TRACE: &str = r#"[
 ]"#;
 
 fn analysis(trace: &str) -> Analysis {
-    crate::analyze_bytes(trace.as_bytes(), &AnalyzeOptions::default()).unwrap()
+    tracekit_engine::analyze_bytes(trace.as_bytes(), &AnalyzeOptions::default()).unwrap()
 }
 
 /// The bytes of a column of a lane, and the width of its values.
@@ -219,15 +219,15 @@ fn columns_hold_the_tracks_exactly() {
     assert_eq!(nodes(&data, 0), expected);
 
     // Exactly the analysis's numbers, in µs from the trace's start.
-    let threads = &a.processes.values().next().unwrap().threads;
+    let threads = &a.process_tracks().values().next().unwrap().threads;
     let track = threads
         .values()
         .find(|t| t.name.as_deref() == Some("CrRendererMain"))
         .unwrap();
-    let starts: Vec<f64> = track.nodes.iter().map(|n| (n.ts() - a.bounds.min).0).collect();
+    let starts: Vec<f64> = track.nodes.iter().map(|n| (n.ts() - a.bounds().min).0).collect();
     assert_eq!(floats(&data, &lanes[0], "start"), starts);
-    assert_eq!(h["origin"].as_f64().unwrap(), a.bounds.min.0);
-    assert_eq!(h["view"], serde_json::json!([0, a.bounds.range().0]));
+    assert_eq!(h["origin"].as_f64().unwrap(), a.bounds().min.0);
+    assert_eq!(h["view"], serde_json::json!([0, a.bounds().range().0]));
 
     // A fraction of a µs survives; the worker's paint is painting green.
     let worker = nodes(&data, 1);
@@ -260,7 +260,7 @@ fn thread_and_window_choose_lanes_nodes_and_view() {
         ]
     );
     // The view is the window, its open end at the trace's end.
-    assert_eq!(h["view"], serde_json::json!([65, a.bounds.range().0]));
+    assert_eq!(h["view"], serde_json::json!([65, a.bounds().range().0]));
 }
 
 #[test]

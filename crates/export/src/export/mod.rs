@@ -10,7 +10,7 @@
 //! - *timelines*, where each node is a call with a start and an end
 //!   ([`speedscope()`], [`perfetto()`]): the nodes are written as nested
 //!   open and close steps (`timeline::Steps`), in pieces that are
-//!   written on all cores with [`Parallelism::Rayon`](crate::Parallelism::Rayon)
+//!   written on all cores with [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon)
 //!   and joined in order;
 //! - *aggregates*, where calls along the same stack are summed
 //!   ([`folded()`], [`d3()`], [`pprof()`]): the nodes are merged into a
@@ -37,11 +37,11 @@ use std::fmt::Write as _;
 use std::io;
 
 use indexmap::IndexMap;
-use tracekit_events::{Id, Micros, Strings, Sym};
-use tracekit_renderer::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_engine::{Id, Micros, Strings, Sym};
+use tracekit_engine::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
-use crate::engine::Analysis;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 pub use d3::d3;
 pub use folded::{folded, folded_bottom_up, folded_to_draw};
@@ -81,7 +81,7 @@ impl Format {
     /// [`Format::export`]. The timelines (speedscope, Perfetto) are
     /// written piece by piece as they are made, on all cores with
     /// [`Filter::parallelism`] set to
-    /// [`Parallelism::Rayon`](crate::Parallelism::Rayon), so that the
+    /// [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon), so that the
     /// whole file is never held at once; the other formats are made whole
     /// first.
     pub fn write(self, analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
@@ -102,7 +102,7 @@ impl Format {
 /// given to `w`, piece by piece as it makes them, on all cores with
 /// [`Parallelism::Rayon`].
 pub(crate) type WriteThreads =
-    fn(&Analysis, &[KeptThread<'_>], tracekit_events::Parallelism, &mut dyn io::Write) -> io::Result<()>;
+    fn(&Analysis, &[KeptThread<'_>], tracekit_engine::Parallelism, &mut dyn io::Write) -> io::Result<()>;
 
 /// A timeline export of the threads `filter` keeps, written to `w`.
 pub(crate) fn write_timeline(
@@ -166,15 +166,15 @@ impl KeptThread<'_> {
 /// The threads with nodes that `filter` keeps, in the order of the other
 /// formats (DevTools' order of processes, then of their threads).
 pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Vec<KeptThread<'a>> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let origin = origin(analysis);
     let kept = filter.kept_threads(analysis);
     let window = filter.window_ms.map(|(start, end)| {
-        let at = |ms: f64| origin + tracekit_events::Millis(ms).to_micros();
+        let at = |ms: f64| origin + tracekit_engine::Millis(ms).to_micros();
         (at(start), at(end))
     });
     let mut out = Vec::new();
-    for (pid, process) in &analysis.processes {
+    for (pid, process) in analysis.process_tracks() {
         for (tid, track) in &process.threads {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
@@ -183,12 +183,8 @@ pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Ve
             if nodes.is_empty() {
                 continue;
             }
-            let thread = crate::output::ThreadRef {
-                pid: *pid,
-                tid: *tid,
-                tid_text: tid.to_js_string(interner),
-                name: track.name.clone(),
-            };
+            let thread =
+                tracekit_engine::query::ThreadRef::new(*pid, *tid, tid.to_js_string(interner), track.name.clone());
             out.push(KeptThread {
                 pid: *pid,
                 tid: *tid,
@@ -207,7 +203,7 @@ pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Ve
 /// `Renderer (pid 12) http://a.test/`: the process's name, pid and URL,
 /// each when known.
 fn process_label(analysis: &Analysis, pid: Id, process: &ProcessTracks) -> String {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let pid_text = pid.to_js_string(interner);
     let mut label = match analysis.process_name(pid) {
         Some(name) => format!("{name} (pid {pid_text})"),
@@ -222,8 +218,8 @@ fn process_label(analysis: &Analysis, pid: Id, process: &ProcessTracks) -> Strin
 /// The time the exports count from: the start of the trace (the zero of
 /// DevTools' ruler), or 0 when the trace has no bounds.
 pub(crate) fn origin(analysis: &Analysis) -> Micros {
-    if analysis.bounds.min.is_finite() {
-        analysis.bounds.min
+    if analysis.bounds().min.is_finite() {
+        analysis.bounds().min
     } else {
         Micros::ZERO
     }

@@ -5,8 +5,8 @@
 
 use std::ops::Range;
 
-use tracekit_events::Micros;
-use tracekit_renderer::TrackNode;
+use tracekit_engine::Micros;
+use tracekit_engine::TrackNode;
 
 use super::KeptThread;
 

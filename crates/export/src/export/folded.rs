@@ -2,12 +2,12 @@
 //! distinct stack, `process;thread;frame;frame VALUE`, VALUE the stack's
 //! self time in whole microseconds.
 
-use tracekit_events::map_biggest_first;
+use tracekit_engine::support::map_biggest_first;
 
 use super::stacks::{stack_trees, StackTree};
 use super::{kept_threads, KeptThread, RoundedSum};
-use crate::engine::Analysis;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 /// The folded stacks of the threads `filter` keeps: for each thread, a
 /// line per distinct stack with self time, `PROCESS;THREAD;FRAME;...;FRAME
@@ -39,7 +39,10 @@ enum Direction {
 fn stacks<'a>(analysis: &'a Analysis, filter: &'a Filter) -> (Vec<KeptThread<'a>>, Vec<StackTree>, Vec<String>) {
     let threads = kept_threads(analysis, filter);
     let (frames, trees) = stack_trees(&threads, filter.parallelism);
-    let labels = frames.keys().map(|k| frame_text(&k.label(&analysis.strings))).collect();
+    let labels = frames
+        .keys()
+        .map(|k| frame_text(&k.label(analysis.strings())))
+        .collect();
     (threads, trees, labels)
 }
 

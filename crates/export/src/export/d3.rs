@@ -2,13 +2,13 @@
 //! `{"name", "value", "children"}` objects, values the total time in
 //! microseconds.
 
-use tracekit_events::jsnum::{round3, write_json_number};
-use tracekit_events::json::write_json_string;
+use tracekit_engine::support::jsnum::{round3, write_json_number};
+use tracekit_engine::support::json::write_json_string;
 
 use super::kept_threads;
 use super::stacks::{stack_trees, StackTree};
-use crate::engine::Analysis;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 /// The d3-flame-graph JSON of the threads `filter` keeps: a root `all`,
 /// a child per process, a child per thread under it, then the distinct
@@ -18,7 +18,7 @@ use crate::output::Filter;
 /// self time plus its children's values, so that a node is never narrower
 /// than its children.
 pub fn d3(analysis: &Analysis, filter: &Filter) -> String {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let threads = kept_threads(analysis, filter);
     let (frames, trees) = stack_trees(&threads, filter.parallelism);
     let labels: Vec<String> = frames.keys().map(|k| k.label(interner)).collect();

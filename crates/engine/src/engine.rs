@@ -16,6 +16,9 @@ use crate::model::Diagnostics;
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
+/// The tracks of an analysis by process, in DevTools' order.
+pub type ProcessMap = Map<Id, ProcessTracks>;
+
 /// The result of loading one trace or profile: the sync tracks of every
 /// process, and what was learnt and skipped on the way. Its accessors and
 /// the handles they return ([`Process`](crate::Process),

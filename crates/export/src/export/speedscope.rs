@@ -5,15 +5,15 @@
 
 use std::io;
 
-use tracekit_events::jsnum::{round3, write_json_number, write_json_number_round3};
-use tracekit_events::json::write_json_string;
-use tracekit_events::{Micros, Parallelism};
+use tracekit_engine::support::jsnum::{round3, write_json_number, write_json_number_round3};
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::{Micros, Parallelism};
 
 use super::timeline::{timeline, Piece, Steps};
 use super::{origin, timeline_bytes, write_timeline, FrameKey, Frames, KeptThread};
-use crate::engine::Analysis;
 use crate::in_order::write_in_order;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 /// The speedscope JSON of the threads `filter` keeps: a profile per
 /// thread, named `THREAD in PROCESS` (`CrRendererMain (tid 2) in
@@ -45,7 +45,7 @@ fn write_threads(
     parallelism: Parallelism,
     w: &mut dyn io::Write,
 ) -> io::Result<()> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     // The frames come first in the file: numbered in order of first use,
     // which is the order of the nodes (a frame is first used when a node
     // opens), before the profiles are written, while the pieces are cut.
@@ -65,7 +65,7 @@ fn write_threads(
     head.push_str("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":");
     write_json_string(&mut head, &format!("tracekit {}", env!("CARGO_PKG_VERSION")));
     head.push_str(",\"name\":");
-    write_json_string(&mut head, crate::output::kind_name(analysis.kind));
+    write_json_string(&mut head, crate::output::kind_name(analysis.kind()));
     head.push_str(",\"activeProfileIndex\":");
     head.push_str(itoa::Buffer::new().format(first_shown(threads)));
     head.push_str(",\"shared\":{\"frames\":[");
@@ -94,7 +94,7 @@ fn write_threads(
     head.push_str("]},\"profiles\":[");
     w.write_all(head.as_bytes())?;
 
-    let range = analysis.bounds.range();
+    let range = analysis.bounds().range();
     let profiles = Profiles {
         threads,
         node_frames: &node_frames,

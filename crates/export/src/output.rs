@@ -5,348 +5,14 @@
 use std::fmt::Write;
 use std::io;
 
-use tracekit_events::jsnum::{round3, write_js_number, write_json_number, write_json_number_round3};
-use tracekit_events::json::write_json_string;
-use tracekit_events::Id;
-use tracekit_events::{Micros, Millis, Parallelism};
-use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_engine::support::jsnum::{round3, write_json_number, write_json_number_round3};
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::Id;
+use tracekit_engine::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_engine::{Micros, Parallelism};
 
-use crate::engine::Analysis;
-use crate::loader::InputKind;
-
-/// Which part of the tracks to print: the options of `tracekit tracks`.
-///
-/// ```
-/// use tracekit::output::{text, Filter};
-/// let trace = br#"[
-/// {"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
-/// {"name":"RunTask","ph":"X","ts":1000,"dur":5000,"pid":1,"tid":10},
-/// {"name":"Layout","ph":"X","ts":2000,"dur":50,"pid":1,"tid":10}]"#;
-/// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
-/// let filter = Filter {
-///     thread: Some("CrRendererMain".into()),
-///     min_duration_ms: Some(1.0),
-///     ..Filter::default()
-/// };
-/// filter.validate(&analysis).expect("the thread exists");
-/// let out = text(&analysis, &filter);
-/// assert!(out.contains("RunTask  @0.000 +5.000 self 4.950") && !out.contains("Layout"), "{out}");
-/// # Ok::<(), tracekit::LoadError>(())
-/// ```
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// Only the threads this names (see [`Analysis::find_threads`]): a thread name,
-    /// matched case-insensitively, exactly or else by a substring of a
-    /// single name, or a tid as printed. Check it with [`Filter::validate`]:
-    /// a query that matches no thread, or threads of several names, keeps
-    /// no thread.
-    pub thread: Option<String>,
-    /// Only nodes overlapping this window, in milliseconds from the start of
-    /// the trace; an end may be infinite (an open range).
-    pub window_ms: Option<(f64, f64)>,
-    /// Only nodes at most this deep (roots are at depth 0).
-    pub max_depth: Option<u32>,
-    /// Only nodes lasting at least this long, in milliseconds.
-    pub min_duration_ms: Option<f64>,
-    /// How the text of large tracks is formatted: [`Parallelism::Rayon`]
-    /// formats pieces of a track on all cores (same output).
-    pub parallelism: Parallelism,
-}
-
-/// A thread with tracks, as thread matching and its errors name it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ThreadRef {
-    /// Its process.
-    pub pid: Id,
-    /// The thread.
-    pub tid: Id,
-    /// The tid as the formats print it.
-    pub tid_text: String,
-    /// Its name, as the formats print it (`None` without metadata).
-    pub name: Option<String>,
-}
-
-impl std::fmt::Display for ThreadRef {
-    /// `CrRendererMain (tid 123)`, or `tid 123` for a thread without a name.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.name {
-            // A thread without a name in its metadata is named by its tid.
-            Some(name) if !name.is_empty() && *name != self.tid_text => write!(f, "{name} (tid {})", self.tid_text),
-            _ => write!(f, "tid {}", self.tid_text),
-        }
-    }
-}
-
-/// Why a [`Filter`] cannot be used on an analysis.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum FilterError {
-    /// No thread with tracks matches the query. `threads` are those that
-    /// exist; `not_built` are threads that match it in processes that
-    /// were not built (DevTools drops them: load with
-    /// [`crate::AnalyzeOptions::all_processes`]).
-    NoThread {
-        /// What was asked for.
-        query: String,
-        /// The threads with tracks.
-        threads: Vec<ThreadRef>,
-        /// Matching threads of processes that were not built.
-        not_built: Vec<ThreadRef>,
-    },
-    /// The query is a substring of the names of several threads.
-    AmbiguousThread {
-        /// What was asked for.
-        query: String,
-        /// The threads whose names hold it.
-        matches: Vec<ThreadRef>,
-    },
-    /// A thread the filter keeps was not built: its tracks would have more
-    /// nodes than [`crate::AnalyzeOptions::max_nodes`] allows.
-    OverNodeBudget {
-        /// The thread.
-        thread: ThreadRef,
-        /// How many nodes it would have, at least.
-        count: usize,
-    },
-    /// The window does not overlap the trace, which lasts `duration_ms`.
-    WindowOutsideTrace {
-        /// The window asked for, in ms from the start of the trace (an
-        /// open end is infinite).
-        window_ms: (f64, f64),
-        /// How long the trace lasts, in ms.
-        duration_ms: f64,
-    },
-}
-
-/// A list of threads as `A (tid 1), B (tids 2, 3), tid 4`: threads of
-/// the same name together, in order of first appearance.
-pub fn thread_list(threads: &[ThreadRef]) -> String {
-    let mut groups: Vec<(Option<&str>, Vec<&ThreadRef>)> = Vec::new();
-    for thread in threads {
-        let name = Some(thread.name.as_deref().unwrap_or_default()).filter(|n| !n.is_empty() && *n != thread.tid_text);
-        match groups.iter_mut().find(|(n, _)| name.is_some() && *n == name) {
-            Some((_, members)) => members.push(thread),
-            None => groups.push((name, vec![thread])),
-        }
-    }
-    let parts: Vec<String> = groups
-        .iter()
-        .map(|(name, members)| match (name, members.as_slice()) {
-            (None, [one, ..]) => one.to_string(),
-            (Some(_), [one]) => one.to_string(),
-            (Some(name), members) => {
-                let tids: Vec<&str> = members.iter().map(|t| t.tid_text.as_str()).collect();
-                format!("{name} (tids {})", tids.join(", "))
-            }
-            (None, []) => String::new(),
-        })
-        .collect();
-    parts.join(", ")
-}
-
-/// A window as `START..END` in ms, an open end left empty.
-pub fn window_text((start, end): (f64, f64)) -> String {
-    let end_text = |x: f64| if x.is_finite() { format!("{x}") } else { String::new() };
-    format!("{}..{}", end_text(start), end_text(end))
-}
-
-impl std::fmt::Display for FilterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FilterError::NoThread { query, threads, .. } if threads.is_empty() => {
-                write!(f, "no thread matches '{query}'; the trace has no thread with tracks")
-            }
-            FilterError::NoThread { query, threads, .. } => {
-                write!(f, "no thread matches '{query}'; threads: {}", thread_list(threads))
-            }
-            FilterError::AmbiguousThread { query, matches } => write!(
-                f,
-                "'{query}' matches threads of several names: {}; give the whole name or the tid",
-                thread_list(matches)
-            ),
-            FilterError::OverNodeBudget { thread, count } => write!(
-                f,
-                "the tracks of {thread} have more nodes than the budget allows (at least {count})"
-            ),
-            FilterError::WindowOutsideTrace { window_ms, duration_ms } => write!(
-                f,
-                "the window {} ms lies outside the trace (0..{} ms)",
-                window_text(*window_ms),
-                ms(Millis(*duration_ms).to_micros())
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FilterError {}
-
-/// Every thread with tracks, in the order the formats print them.
-pub(crate) fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
-    let interner = &analysis.strings;
-    processes(analysis)
-        .flat_map(|(pid, process)| {
-            process.threads.iter().map(move |(tid, track)| ThreadRef {
-                pid: *pid,
-                tid: *tid,
-                tid_text: tid.to_js_string(interner),
-                name: track.name.clone(),
-            })
-        })
-        .collect()
-}
-
-/// The threads in the trace's metadata whose process has no tracks
-/// (DevTools drops it and it was not built).
-fn threads_not_built(analysis: &Analysis) -> Vec<ThreadRef> {
-    let Some(meta) = &analysis.meta else {
-        return Vec::new();
-    };
-    let interner = &analysis.strings;
-    let mut out = Vec::new();
-    for (pid, threads) in &meta.threads_in_process {
-        if analysis.processes.contains_key(pid) {
-            continue;
-        }
-        for (tid, name) in threads {
-            out.push(ThreadRef {
-                pid: *pid,
-                tid: *tid,
-                tid_text: tid.to_js_string(interner),
-                name: name.map(|n| interner.resolve(n).to_owned()),
-            });
-        }
-    }
-    out
-}
-
-/// The threads of `candidates` that `query` names: those whose name is
-/// the query (ignoring case) or whose tid is printed as the query; if
-/// none, those whose name contains the query (ignoring case), provided
-/// they all have the same name. `Err(matches)`: threads of several names
-/// match (empty when none does).
-fn match_threads(query: &str, candidates: &[ThreadRef]) -> Result<Vec<ThreadRef>, Vec<ThreadRef>> {
-    let wanted = query.trim().to_lowercase();
-    let lower = |t: &ThreadRef| t.name.as_deref().map(str::to_lowercase);
-    let exact: Vec<ThreadRef> = candidates
-        .iter()
-        .filter(|t| lower(t).as_deref() == Some(wanted.as_str()) || t.tid_text == query.trim())
-        .cloned()
-        .collect();
-    if !exact.is_empty() {
-        return Ok(exact);
-    }
-    let partial: Vec<ThreadRef> = candidates
-        .iter()
-        .filter(|t| lower(t).is_some_and(|name| name.contains(&wanted)))
-        .cloned()
-        .collect();
-    let first = partial.first().and_then(lower);
-    if !partial.is_empty() && partial.iter().all(|t| lower(t) == first) {
-        Ok(partial)
-    } else {
-        Err(partial)
-    }
-}
-
-/// The threads with tracks that `query` names (see [`Filter::thread`]).
-pub(crate) fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
-    let threads = threads(analysis);
-    match match_threads(query, &threads) {
-        Ok(found) => Ok(found),
-        Err(matches) if !matches.is_empty() => Err(FilterError::AmbiguousThread {
-            query: query.to_owned(),
-            matches,
-        }),
-        Err(_) => Err(FilterError::NoThread {
-            query: query.to_owned(),
-            not_built: match_threads(query, &threads_not_built(analysis)).unwrap_or_default(),
-            threads,
-        }),
-    }
-}
-
-impl Filter {
-    /// Checks the filter against an analysis: the thread query names
-    /// threads (see [`Analysis::find_threads`]), and the window overlaps the trace.
-    pub fn validate(&self, analysis: &Analysis) -> Result<(), FilterError> {
-        let kept = match &self.thread {
-            Some(query) => find_threads(analysis, query)?,
-            None => threads(analysis),
-        };
-        for thread in kept {
-            let track = analysis
-                .processes
-                .get(&thread.pid)
-                .and_then(|p| p.threads.get(&thread.tid));
-            if let Some(count) = track.and_then(|t| t.over_budget) {
-                return Err(FilterError::OverNodeBudget { thread, count });
-            }
-        }
-        if let Some((start, end)) = self.window_ms {
-            let duration = analysis.bounds.range().to_millis().0;
-            if duration.is_finite() && (end < 0.0 || start > duration) {
-                return Err(FilterError::WindowOutsideTrace {
-                    window_ms: (start, end),
-                    duration_ms: duration,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The threads kept: `None` for all of them.
-    pub(crate) fn kept_threads(&self, analysis: &Analysis) -> Option<Vec<(Id, Id)>> {
-        let query = self.thread.as_ref()?;
-        let found = find_threads(analysis, query).unwrap_or_default();
-        Some(found.into_iter().map(|t| (t.pid, t.tid)).collect())
-    }
-
-    /// Whether every node of a kept thread is kept.
-    pub(crate) fn keeps_every_node(&self) -> bool {
-        self.window_ms.is_none() && self.max_depth.is_none() && self.min_duration_ms.is_none()
-    }
-
-    fn keeps_node(&self, node: &TrackNode, origin: Micros) -> bool {
-        if self.max_depth.is_some_and(|max| node.depth() > max) {
-            return false;
-        }
-        let dur = node.dur().unwrap_or(Micros::ZERO);
-        if self.min_duration_ms.is_some_and(|min| dur < Millis(min).to_micros()) {
-            return false;
-        }
-        if let Some((start, end)) = self.window_ms {
-            let (s, e) = (
-                (node.ts() - origin).to_millis().0,
-                (node.ts() + dur - origin).to_millis().0,
-            );
-            if e < start || s > end {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// The nodes of a track this filter keeps: a node left out takes its
-    /// subtree with it.
-    pub fn nodes<'t>(&'t self, track: &'t ThreadTrack, origin: Micros) -> impl Iterator<Item = &'t TrackNode> + 't {
-        let mut hidden_below: Option<u32> = None;
-        track.nodes.iter().filter(move |node| {
-            if let Some(depth) = hidden_below {
-                if node.depth() > depth {
-                    return false;
-                }
-                hidden_below = None;
-            }
-            if self.keeps_node(node, origin) {
-                true
-            } else {
-                hidden_below = Some(node.depth());
-                false
-            }
-        })
-    }
-}
+use tracekit_engine::query::Filter;
+use tracekit_engine::{Analysis, InputKind};
 
 /// Hands the text built so far to the writer once it is large, so that
 /// output of any size takes little memory.
@@ -367,7 +33,7 @@ fn to_string(write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>) -> String
 
 /// The processes to print: those DevTools keeps, or all that were built.
 fn processes(analysis: &Analysis) -> impl Iterator<Item = (&Id, &ProcessTracks)> {
-    analysis.processes.iter()
+    analysis.process_tracks().iter()
 }
 
 /// A time in µs as the JSON formats write it: rounded to the nanosecond
@@ -388,7 +54,7 @@ pub fn conformance(analysis: &Analysis) -> String {
 /// Writes [`conformance`] to `w` in pieces of about a megabyte (so that a
 /// large dump is never held whole), keeping only what `filter` keeps.
 pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"processes\":");
     write_processes(
@@ -430,9 +96,9 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
         },
     )?;
     out.push_str(",\"bounds\":{\"min\":");
-    push_number(&mut out, analysis.bounds.min.0);
+    push_number(&mut out, analysis.bounds().min.0);
     out.push_str(",\"max\":");
-    push_number(&mut out, analysis.bounds.max.0);
+    push_number(&mut out, analysis.bounds().max.0);
     out.push_str("}}\n");
     w.write_all(out.as_bytes())
 }
@@ -480,7 +146,7 @@ fn write_processes<P: Sync>(
         after,
     } = lay_out_processes(analysis, filter, nodes_key, with_kept_flag);
     let prepared: Vec<P> = tracks.iter().map(|track| prepare(track)).collect();
-    let origin = analysis.bounds.min;
+    let origin = analysis.bounds().min;
     let format =
         |out: &mut String, segment: &Segment, flush: &mut dyn FnMut(&mut String) -> io::Result<()>| -> io::Result<()> {
             out.push_str(&segment.before);
@@ -551,7 +217,7 @@ struct Segment {
 /// The `processes` array as segments, in order. A track whose every node
 /// is kept is cut every [`SEGMENT_NODES`] nodes.
 fn lay_out_processes<'a>(analysis: &'a Analysis, filter: &Filter, nodes_key: &str, with_kept_flag: bool) -> Layout<'a> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let kept = filter.kept_threads(analysis);
     let (mut tracks, mut segments) = (Vec::new(), Vec::new());
     let mut text = String::from("[");
@@ -638,9 +304,9 @@ pub fn text(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`text`] to `w`, in pieces of about a megabyte.
 pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.strings;
-    let origin = if analysis.bounds.min.is_finite() {
-        analysis.bounds.min
+    let interner = analysis.strings();
+    let origin = if analysis.bounds().min.is_finite() {
+        analysis.bounds().min
     } else {
         Micros::ZERO
     };
@@ -648,13 +314,13 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
     let _ = writeln!(
         out,
         "trace: {:?}, {} ms long, times in ms from {} µs",
-        analysis.kind,
-        if analysis.bounds.range().is_finite() {
-            ms(analysis.bounds.range())
+        analysis.kind(),
+        if analysis.bounds().range().is_finite() {
+            ms(analysis.bounds().range())
         } else {
             "?".into()
         },
-        tracekit_events::jsnum::js_number_string(round3(origin.0)),
+        tracekit_engine::support::jsnum::js_number_string(round3(origin.0)),
     );
     let kept = filter.kept_threads(analysis);
     for (pid, process) in processes(analysis) {
@@ -723,31 +389,12 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
     w.write_all(out.as_bytes())
 }
 
-/// ` URL:LINE:COLUMN` with the line and column counted from 1, as DevTools
-/// shows them (profiles count from 0); an unknown (negative) line or
-/// column is left out, and so is the whole location when nothing is known.
-pub fn write_js_location(out: &mut String, url: &str, line: Option<f64>, column: Option<f64>) {
-    let one_based = |x: Option<f64>| x.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x + 1.0);
-    let (line, column) = (one_based(line), one_based(column));
-    if url.is_empty() && line.is_none() {
-        return;
-    }
-    out.push(' ');
-    out.push_str(url);
-    if let Some(line) = line {
-        out.push(':');
-        write_js_number(out, line);
-        if let Some(column) = column {
-            out.push(':');
-            write_js_number(out, column);
-        }
-    }
-}
+pub use tracekit_engine::support::write_js_location;
 
 /// The process line of the text format: `process PID [NAME] [URL] [main
 /// frame] [not shown by DevTools]`.
 fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &ProcessTracks) {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let _ = write!(out, "process {}", pid.to_js_string(interner));
     if let Some(name) = analysis.process_name(pid) {
         let _ = write!(out, " {name}");
@@ -772,14 +419,14 @@ pub fn json(analysis: &Analysis, filter: &Filter) -> String {
 
 /// Writes [`json()`] to `w`, in pieces of about a megabyte.
 pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
-    write_json_string(&mut out, &format!("{:?}", analysis.kind));
+    write_json_string(&mut out, &format!("{:?}", analysis.kind()));
     out.push_str(",\"bounds\":{\"min\":");
-    push_number(&mut out, analysis.bounds.min.0);
+    push_number(&mut out, analysis.bounds().min.0);
     out.push_str(",\"max\":");
-    push_number(&mut out, analysis.bounds.max.0);
+    push_number(&mut out, analysis.bounds().max.0);
     out.push_str("},\"processes\":");
     write_processes(
         &mut out,
@@ -828,12 +475,12 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
         },
     )?;
     out.push_str(",\"diagnostics\":");
-    diagnostics_json(&mut out, &analysis.diagnostics.0);
+    diagnostics_json(&mut out, analysis.diagnostics().raw());
     out.push_str("}\n");
     w.write_all(out.as_bytes())
 }
 
-fn diagnostics_json(out: &mut String, diag: &tracekit_events::Diagnostics) {
+fn diagnostics_json(out: &mut String, diag: &tracekit_engine::support::RawDiagnostics) {
     out.push_str("{\"warnings\":[");
     for (i, w) in diag.warnings.iter().enumerate() {
         if i > 0 {
@@ -868,14 +515,14 @@ pub fn stats(analysis: &Analysis) -> String {
 /// their own (`tracks --stats`).
 pub fn stats_without_warnings(analysis: &Analysis) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "input: {:?}, {} events", analysis.kind, analysis.event_count);
+    let _ = writeln!(out, "input: {:?}, {} events", analysis.kind(), analysis.event_count());
     out.push_str(&repairs(analysis));
     out
 }
 
 fn warning_lines(analysis: &Analysis) -> String {
     analysis
-        .diagnostics
+        .diagnostics()
         .warnings()
         .map(|w| format!("warning: {w}\n"))
         .collect()
@@ -892,7 +539,7 @@ pub fn diagnostics(analysis: &Analysis) -> String {
 /// The divergences and skips of [`diagnostics`].
 fn repairs(analysis: &Analysis) -> String {
     let mut out = String::new();
-    let d = &analysis.diagnostics.0;
+    let d = &analysis.diagnostics().raw();
     for (name, example) in &d.divergences {
         let _ = writeln!(
             out,
@@ -919,11 +566,7 @@ fn count(n: usize, what: &str) -> String {
 
 /// What the input is, in words.
 pub fn kind_name(kind: InputKind) -> &'static str {
-    match kind {
-        InputKind::ChromeTrace => "Chrome trace",
-        InputKind::CpuProfile => "CPU profile",
-        InputKind::SelfProfiling => "JS Self-Profiling trace",
-    }
+    kind.name()
 }
 
 /// What an analysis holds, for people (`tracekit info`): the input's kind,
@@ -931,18 +574,18 @@ pub fn kind_name(kind: InputKind) -> &'static str {
 /// DevTools shows it; each of its threads with tracks, with the number of
 /// nodes of its tree (trace events and JS calls) and the samples of its
 /// CPU profile; then [`diagnostics`]. Load with
-/// [`crate::AnalyzeOptions::all_processes`] to see every process.
+/// [`tracekit_engine::AnalyzeOptions::all_processes`] to see every process.
 pub fn info(analysis: &Analysis) -> String {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let mut out = String::new();
-    let duration = analysis.bounds.range();
+    let duration = analysis.bounds().range();
     let _ = writeln!(
         out,
         "input: {}, {} ms, {} events, {} bytes of JSON",
-        kind_name(analysis.kind),
+        kind_name(analysis.kind()),
         if duration.is_finite() { ms(duration) } else { "?".into() },
-        analysis.event_count,
-        analysis.input_bytes
+        analysis.event_count(),
+        analysis.input_bytes()
     );
     for (pid, process) in processes(analysis) {
         process_line(&mut out, analysis, *pid, process);
@@ -973,18 +616,18 @@ pub fn info(analysis: &Analysis) -> String {
                     );
                 }
             }
-            let samples = analysis.profile_samples.get(pid).and_then(|t| t.get(tid));
+            let samples = analysis.profile_samples(*pid, *tid);
             match samples {
                 Some(n) => {
-                    let _ = writeln!(out, "CPU profile of {}", count(*n, "sample"));
+                    let _ = writeln!(out, "CPU profile of {}", count(n, "sample"));
                 }
                 None => out.push_str("no CPU profile\n"),
             }
         }
     }
-    if let Some(meta) = &analysis.meta {
+    if let Some(meta) = analysis.meta() {
         for (pid, name) in &meta.process_names {
-            if !analysis.processes.contains_key(pid) {
+            if !analysis.process_tracks().contains_key(pid) {
                 let _ = writeln!(
                     out,
                     "process {} {}: no tracks",
@@ -996,47 +639,4 @@ pub fn info(analysis: &Analysis) -> String {
     }
     out.push_str(&diagnostics(analysis));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn analysis() -> Analysis {
-        let trace = br#"[
-{"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
-{"name":"thread_name","ph":"M","pid":1,"tid":11,"args":{"name":"Compositor"}},
-{"name":"thread_name","ph":"M","pid":1,"tid":12,"args":{"name":"CompositorTileWorker"}},
-{"name":"RunTask","ph":"X","pid":1,"tid":10,"ts":10,"dur":5},
-{"name":"RunTask","ph":"X","pid":1,"tid":11,"ts":10,"dur":5},
-{"name":"RunTask","ph":"X","pid":1,"tid":12,"ts":10,"dur":5}]"#;
-        crate::analyze_bytes(trace, &crate::AnalyzeOptions::default()).unwrap()
-    }
-
-    fn tids(found: Result<Vec<ThreadRef>, FilterError>) -> Vec<String> {
-        found.unwrap().into_iter().map(|t| t.tid_text).collect()
-    }
-
-    #[test]
-    fn thread_queries() {
-        let a = analysis();
-        // An exact name wins over the names it is part of.
-        assert_eq!(tids(find_threads(&a, "compositor")), ["11"]);
-        assert_eq!(tids(find_threads(&a, "tile")), ["12"]);
-        assert_eq!(tids(find_threads(&a, "12")), ["12"]);
-        assert_eq!(
-            find_threads(&a, "comp").unwrap_err().to_string(),
-            "'comp' matches threads of several names: Compositor (tid 11), CompositorTileWorker (tid 12); give the whole name or the tid"
-        );
-        let none = Filter {
-            thread: Some("gpu".into()),
-            ..Filter::default()
-        };
-        assert_eq!(
-            none.validate(&a).unwrap_err().to_string(),
-            "no thread matches 'gpu'; threads: CrRendererMain (tid 10), Compositor (tid 11), CompositorTileWorker (tid 12)"
-        );
-        // The formats keep no thread for a query that matches none.
-        assert!(!text(&a, &none).contains("RunTask"));
-    }
 }

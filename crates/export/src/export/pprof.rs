@@ -12,8 +12,8 @@ use indexmap::IndexSet;
 
 use super::stacks::stack_trees;
 use super::{kept_threads, FrameKey, RoundedSum};
-use crate::engine::Analysis;
-use crate::output::Filter;
+use tracekit_engine::query::Filter;
+use tracekit_engine::Analysis;
 
 /// `perftools.profiles.Profile`.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -134,7 +134,7 @@ impl Strings {
 /// 1-based line; a location per function. Self times are rounded to the
 /// nanosecond so that a thread's samples add up to its self time.
 pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
-    let interner = &analysis.strings;
+    let interner = analysis.strings();
     let mut strings = Strings::new();
     let threads = kept_threads(analysis, filter);
     let (frames, trees) = stack_trees(&threads, filter.parallelism);
@@ -199,7 +199,7 @@ pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
         r#type: strings.index("time"),
         unit: strings.index("nanoseconds"),
     };
-    let range = analysis.bounds.range();
+    let range = analysis.bounds().range();
     // A trace lasts far less than 2^63 ns (292 years).
     #[allow(clippy::cast_possible_truncation)]
     let duration_nanos = if range.is_finite() {
@@ -210,7 +210,7 @@ pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     let comment = vec![strings.index(&format!(
         "tracekit {}: the sync tracks of a {}, self time per stack",
         env!("CARGO_PKG_VERSION"),
-        crate::output::kind_name(analysis.kind)
+        crate::output::kind_name(analysis.kind())
     ))];
     let profile = Profile {
         default_sample_type: time.r#type,

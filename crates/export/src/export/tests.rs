@@ -18,7 +18,7 @@ const EVENTS: &str = r#"[
 ]"#;
 
 fn analysis(text: &str) -> Analysis {
-    crate::analyze_bytes(text.as_bytes(), &crate::AnalyzeOptions::default()).unwrap()
+    tracekit_engine::analyze_bytes(text.as_bytes(), &tracekit_engine::AnalyzeOptions::default()).unwrap()
 }
 
 fn node_profile() -> Analysis {
@@ -27,7 +27,7 @@ fn node_profile() -> Analysis {
         "/../../fixtures/handwritten/node.cpuprofile"
     ))
     .unwrap();
-    crate::analyze_bytes(&bytes, &crate::AnalyzeOptions::default()).unwrap()
+    tracekit_engine::analyze_bytes(&bytes, &tracekit_engine::AnalyzeOptions::default()).unwrap()
 }
 
 #[test]
@@ -226,7 +226,11 @@ fn kitchen_sink() -> Analysis {
         "/../../fixtures/traces/kitchen-sink.json.gz"
     ))
     .unwrap();
-    crate::analyze_bytes(&bytes, &crate::AnalyzeOptions::default().with_all_processes(true)).unwrap()
+    tracekit_engine::analyze_bytes(
+        &bytes,
+        &tracekit_engine::AnalyzeOptions::default().with_all_processes(true),
+    )
+    .unwrap()
 }
 
 /// A step as the tests compare it: the node's place, whether it opens,
@@ -283,7 +287,7 @@ fn exports_are_the_same_bytes_on_any_number_of_cores() {
     let analysis = kitchen_sink();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     let parallel = Filter {
-        parallelism: crate::Parallelism::Rayon,
+        parallelism: tracekit_engine::Parallelism::Rayon,
         ..Filter::default()
     };
     let threads = kept_threads(&analysis, &parallel);
@@ -335,7 +339,10 @@ fn stack_trees_made_apart_number_their_frames_as_if_made_in_turn() {
     let expected = shown(&in_turn, &trees);
     assert!(expected.0.len() > 100 && threads.len() > 10);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    for parallelism in [crate::Parallelism::Sequential, crate::Parallelism::Rayon] {
+    for parallelism in [
+        tracekit_engine::Parallelism::Sequential,
+        tracekit_engine::Parallelism::Rayon,
+    ] {
         let (frames, trees) = pool.install(|| stacks::stack_trees(&threads, parallelism));
         assert!(shown(&frames, &trees) == expected, "{parallelism:?}");
     }

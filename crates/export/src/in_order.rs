@@ -5,7 +5,7 @@
 
 use std::io;
 
-use tracekit_events::Parallelism;
+use tracekit_engine::Parallelism;
 
 /// Pieces formatted or waiting to be written at a time (pieces are about a
 /// megabyte: about 8 MB in all).

@@ -19,14 +19,16 @@
 
 use ahash::AHashMap;
 use indexmap::IndexSet;
-use tracekit_events::jsnum::write_json_number;
-use tracekit_events::json::write_json_string;
-use tracekit_events::{map_biggest_first, Micros, Parallelism, Sym};
-use tracekit_renderer::{NodeKind, ThreadTrack};
+use tracekit_engine::support::jsnum::write_json_number;
+use tracekit_engine::support::json::write_json_string;
+use tracekit_engine::support::map_biggest_first;
+use tracekit_engine::{Micros, Parallelism, Sym};
+use tracekit_engine::{NodeKind, ThreadTrack};
 
-use crate::engine::Analysis;
-use crate::output::{kind_name, Filter};
-use crate::styles::{self, Category};
+use crate::output::kind_name;
+use tracekit_engine::query::Filter;
+use tracekit_engine::styles::{self, Category};
+use tracekit_engine::Analysis;
 
 /// The renderer: a canvas flame chart of [`ChartData`], with zoom, pan,
 /// tooltips and search (plain JavaScript, no dependency). Another page
@@ -81,18 +83,18 @@ pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
 
 /// The chart's data of the tracks `filter` keeps (see [`html`]).
 pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
-    let interner = &analysis.strings;
-    let origin = if analysis.bounds.min.is_finite() {
-        analysis.bounds.min
+    let interner = analysis.strings();
+    let origin = if analysis.bounds().min.is_finite() {
+        analysis.bounds().min
     } else {
         Micros::ZERO
     };
-    let generic = analysis.meta.as_ref().is_some_and(|m| m.trace_is_generic);
+    let generic = analysis.meta().as_ref().is_some_and(|m| m.trace_is_generic);
     let kept = filter.kept_threads(analysis);
     let mut tables = Tables::new(generic);
     let mut lanes = Vec::new();
     let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
-    for (pid, process) in &analysis.processes {
+    for (pid, process) in analysis.process_tracks() {
         for (tid, track) in &process.threads {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
@@ -153,10 +155,10 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
     header.push_str(",\"title\":");
     write_json_string(&mut header, title);
     header.push_str(",\"input\":");
-    write_json_string(&mut header, kind_name(analysis.kind));
+    write_json_string(&mut header, kind_name(analysis.kind()));
     header.push_str(",\"origin\":");
     write_json_number(&mut header, origin.0);
-    let range = analysis.bounds.range().0;
+    let range = analysis.bounds().range().0;
     header.push_str(",\"bounds\":");
     if range.is_finite() {
         header.push_str("[0,");
@@ -364,7 +366,7 @@ impl Tables {
 
     /// The label of a node, added to the tables the first time.
     fn label(&mut self, analysis: &Analysis, track: &ThreadTrack, kind: &NodeKind) -> u32 {
-        let interner = &analysis.strings;
+        let interner = analysis.strings();
         let frame = track.js_frame(kind).map(|js| js.call_frame);
         let key = match (kind, frame) {
             (NodeKind::Event { name, cat, ph, .. }, _) => LabelKey::Event {

@@ -4,7 +4,8 @@
 //! written from it, as a flame graph is drawn from it.
 
 use ahash::AHashMap;
-use tracekit_events::{map_biggest_first, Micros, Parallelism};
+use tracekit_engine::support::map_biggest_first;
+use tracekit_engine::{Micros, Parallelism};
 
 use super::{Frames, KeptThread};
 

@@ -1,0 +1,48 @@
+//! tracekit's engine: it loads a Chrome trace, a V8 CPU profile or a JS
+//! Self-Profiling trace from bytes, hands every event of a trace to the
+//! registered handlers (Meta, Samples, Renderer, ...) in one pass,
+//! finalizes them in dependency order, and keeps what they made as an
+//! [`Analysis`]: one call tree per thread (the sync tracks), and every
+//! handler's data.
+//!
+//! Users depend on the facade, the `tracekit` crate, which re-exports
+//! this crate's API beside the views and the exports; the crates above
+//! this one (views, exports) read an [`Analysis`] through its accessors
+//! and the handles it lends ([`Process`], [`Thread`], [`Node`]), and
+//! select what they read with a [`query::Filter`].
+//!
+//! This crate does no I/O (but read from a reader handed to
+//! [`Loader::read_from`]) and starts no thread, except through
+//! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool. It
+//! compiles to WebAssembly.
+
+mod engine;
+mod input;
+mod loader;
+mod model;
+pub mod query;
+#[cfg(feature = "serde")]
+mod serde_impls;
+pub mod styles;
+
+pub use engine::{Analysis, ProcessMap};
+pub use loader::{analyze_bytes, InputKind, Loader};
+pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
+pub use tracekit_cpuprofile::{CallFrame, IdLocation};
+pub use tracekit_events::{
+    AnalyzeOptions, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
+    SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
+};
+pub use tracekit_meta::{Bounds, MetaData};
+pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+
+/// What the crates built on the engine (views, exports, the bindings)
+/// share with it to read and write what the handlers kept: numbers and
+/// strings as JavaScript writes them, the names of the events the engine
+/// knows, the args the aggregated views read, and per-thread work on the
+/// pool.
+pub mod support {
+    pub use crate::model::write_js_location;
+    pub use tracekit_events::{jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics};
+    pub use tracekit_renderer::{event_group_args, event_view_args, GroupArgs, ViewArgs};
+}

@@ -1,0 +1,13 @@
+//! tracekit's outputs of an [`Analysis`](tracekit_engine::Analysis):
+//! [`output`] prints the tracks as `tracekit tracks` does (text for people
+//! and snapshot tests, JSON for programs, the conformance dump compared
+//! with DevTools); [`export`] writes the files other tools read
+//! (speedscope, pprof, Perfetto, folded stacks, d3-flame-graph) and the
+//! flame chart page. Both honour a [`Filter`](tracekit_engine::query::Filter).
+//!
+//! It does no I/O but write to the writers it is handed, and starts no
+//! thread except through [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon).
+
+pub mod export;
+mod in_order;
+pub mod output;
