@@ -29,7 +29,7 @@ const DEBIAN_STD_SOURCES: &str = "/usr/lib/rustlib/src/rust/library/Cargo.lock";
 /// The package's files copied from crates/wasm/js/ as they are.
 const PACKAGE_FILES: &[&str] = &["tracekit.js", "tracekit.d.ts", "README.md", "demo/index.html"];
 /// The flame chart's renderer, `tracekit chart`'s own
-/// (`crates/tracekit/src/export/chart/renderer.js`), copied into the
+/// (`crates/export/src/export/chart/renderer.js`), copied into the
 /// package as this file: the demo draws with it, and so can a page of
 /// the package's users.
 const CHART_RENDERER: &str = "chart/renderer.js";
@@ -295,7 +295,7 @@ fn write_package(bindgen: &Path, module: &Path, out: &Path) -> anyhow::Result<()
             .arg(module),
     )?;
     let js = crate::root().join("crates/wasm/js");
-    let renderer = crate::root().join("crates/tracekit/src/export/chart/renderer.js");
+    let renderer = crate::root().join("crates/export/src/export/chart/renderer.js");
     let copies = PACKAGE_FILES
         .iter()
         .map(|name| (js.join(name), *name))

@@ -1,5 +1,5 @@
 //! End to end: `tracekit chart`, the flame chart in one HTML file
-//! (crates/tracekit/src/export/chart.rs). The chart of a recorded fixture
+//! (crates/export/src/export/chart.rs). The chart of a recorded fixture
 //! is opened from disk in Debian's Chromium, driven by playwright-core
 //! (`tests/chart/check.mjs`), and used as a person would: it must load
 //! without a console error or a request, draw every lane, show the right

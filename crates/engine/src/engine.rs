@@ -1,18 +1,19 @@
 //! The multi-pass engine: one pass over the events feeds every handler
 //! (as the loader decodes them, block by block), then each handler
-//! finalizes after those it depends on: Meta, then Samples, then Renderer.
+//! finalizes after those it depends on (the order of the registry,
+//! `registry.rs`), and their data becomes an [`Analysis`]; a profile on its
+//! own is drawn without handlers.
 
 use indexmap::IndexMap;
-use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile};
-use tracekit_events::{
-    Context, ErrorKind, Event, EventIndex, EventSink, Handler, Id, LoadError, Micros, Skip, Strings, TopLevel,
-};
-use tracekit_meta::{AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
-use tracekit_renderer::{ProcessTracks, RendererHandler};
-use tracekit_samples::SamplesHandler;
+use tracekit_cpuprofile::{CpuProfileModel, RawProfile};
+use tracekit_events::{Context, ErrorKind, Id, LoadError, Micros, Skip, Strings, TopLevel};
+use tracekit_meta::Bounds;
+use tracekit_renderer::ProcessTracks;
 
 use crate::loader::InputKind;
 use crate::model::Diagnostics;
+use crate::registry::HandlerData;
+pub(crate) use crate::registry::TraceHandlers;
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
@@ -53,9 +54,9 @@ pub struct Analysis {
     /// [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args));
     /// always true of a profile on its own, which has no events.
     pub(crate) group_args: bool,
-    /// What the Meta handler found; `None` for inputs that are a profile on
-    /// their own.
-    pub(crate) meta: Option<MetaData>,
+    /// The data of the trace's handlers; `None` for inputs that are a
+    /// profile on their own.
+    pub(crate) handlers: Option<HandlerData>,
     /// The raw `metadata` object of a trace in object form.
     pub(crate) metadata: Option<String>,
     /// The strings the tracks refer to.
@@ -71,126 +72,32 @@ pub struct Analysis {
     pub(crate) profile_samples: Map<Id, Map<Id, usize>>,
 }
 
-/// The handlers of a trace, fed the events in input order. To add a
-/// handler: see "Adding a handler" in `docs/architecture.md`.
-#[derive(Default)]
-pub(crate) struct TraceHandlers {
-    meta: MetaHandler,
-    worklets: AuctionWorkletsHandler,
-    samples: SamplesHandler,
-    renderer: RendererHandler,
-    events: EventIndex,
-}
-
-impl EventSink for TraceHandlers {
-    /// Hands each event to every handler. None of them keeps a reference
-    /// to an event: the text they came from can be freed.
-    fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
-        let (first, parallelism) = (self.events, cx.options.parallelism);
-        self.meta.prepare(first, events, parallelism);
-        self.worklets.prepare(first, events, parallelism);
-        self.samples.prepare(first, events, parallelism);
-        self.renderer.prepare(first, events, parallelism);
-        for event in events {
-            let index = self.events;
-            self.meta.handle_event(index, event, cx);
-            self.worklets.handle_event(index, event, cx);
-            self.samples.handle_event(index, event, cx);
-            self.renderer.handle_event(index, event, cx);
-            self.events = self.events.saturating_add(1);
-        }
-    }
-}
-
 impl TraceHandlers {
     /// Finalizes the handlers in dependency order and builds the tracks.
     /// `top_level` holds the trace object's keys besides its events.
     pub(crate) fn finish(
-        mut self,
+        self,
         mut cx: Context,
-        top_level: TopLevel,
+        mut top_level: TopLevel,
         input_bytes: usize,
     ) -> Result<Analysis, LoadError> {
-        let meta = self.meta.finalize((), &mut cx);
-        let worklets = self.worklets.finalize((), &mut cx);
-        if let Some(samples) = &top_level.samples {
-            add_trace_samples(
-                &mut self.samples,
-                samples,
-                top_level.stack_frames.as_deref(),
-                &meta,
-                &mut cx,
-            );
-        }
-        let samples = {
-            let _span = tracing::info_span!("profiles").entered();
-            self.samples.finalize((), &mut cx)
-        };
-        let profile_samples = samples
-            .profiles
-            .iter()
-            .map(|(pid, threads)| {
-                let counts = threads.iter().map(|(tid, p)| (*tid, p.model.samples.len())).collect();
-                (*pid, counts)
-            })
-            .collect();
-        let tracks = {
-            let _span = tracing::info_span!("trees").entered();
-            // It takes the profiles, and drops each once its thread is built.
-            self.renderer.finalize((&meta, samples, &worklets), &mut cx)?
-        };
+        let metadata = top_level.metadata.take();
+        cx.top_level = top_level;
+        let event_count = self.events as usize;
+        let (handlers, tracks) = self.finalize_all(&mut cx)?;
         Ok(Analysis {
             kind: InputKind::ChromeTrace,
-            bounds: meta.bounds,
+            bounds: handlers.meta().bounds,
             processes: tracks.processes,
             group_args: cx.options.group_args,
-            meta: Some(meta),
-            metadata: top_level.metadata,
+            handlers: Some(handlers),
+            metadata,
             strings: cx.interner.into_strings(),
             diagnostics: Diagnostics(cx.diagnostics),
-            event_count: self.events as usize,
+            event_count,
             input_bytes,
-            profile_samples,
+            profile_samples: tracks.profile_samples,
         })
-    }
-}
-
-/// Hands the trace event format's top-level samples to the Samples
-/// handler, one profile per thread. A sample without a pid belongs to the
-/// process whose thread metadata names its tid (when one alone does), else
-/// to a process of the tid's number, as the Catapult viewer does.
-fn add_trace_samples(
-    handler: &mut SamplesHandler,
-    samples: &str,
-    stack_frames: Option<&str>,
-    meta: &MetaData,
-    cx: &mut Context,
-) {
-    let profiles = match profiles_from_trace_samples(
-        samples,
-        stack_frames.unwrap_or("{}"),
-        &mut cx.interner,
-        &mut cx.diagnostics,
-    ) {
-        Ok(profiles) => profiles,
-        Err(e) => {
-            cx.diagnostics.skip(Skip::TraceSamplesUnreadable, || e.to_string());
-            return;
-        }
-    };
-    for profile in profiles {
-        let pid = profile.pid.unwrap_or_else(|| {
-            let mut owners = meta
-                .threads_in_process
-                .iter()
-                .filter(|(_, threads)| threads.contains_key(&profile.tid))
-                .map(|(pid, _)| *pid);
-            match (owners.next(), owners.next()) {
-                (Some(pid), None) => pid,
-                _ => profile.tid,
-            }
-        });
-        handler.add_trace_samples(pid, profile.tid, profile.raw);
     }
 }
 
@@ -208,6 +115,7 @@ pub(crate) fn analyze_profile(
         interner,
         mut diagnostics,
         options,
+        ..
     } = cx;
     let (start, end) = profile_span(&raw);
     // DevTools makes a complete event of the profile's span: a zero start
@@ -255,7 +163,7 @@ pub(crate) fn analyze_profile(
         bounds,
         processes,
         group_args: true,
-        meta: None,
+        handlers: None,
         metadata: None,
         strings: interner.into_strings(),
         diagnostics: Diagnostics(diagnostics),

@@ -21,6 +21,7 @@ mod input;
 mod loader;
 mod model;
 pub mod query;
+mod registry;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod styles;
@@ -28,13 +29,16 @@ pub mod styles;
 pub use engine::{Analysis, ProcessMap};
 pub use loader::{analyze_bytes, InputKind, Loader};
 pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
+pub use registry::{HandlerData, Registered};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{
     AnalyzeOptions, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
-pub use tracekit_meta::{Bounds, MetaData};
-pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+pub use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};
+pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
+pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
+pub use tracekit_samples::SamplesHandler;
 
 /// What the crates built on the engine (views, exports, the bindings)
 /// share with it to read and write what the handlers kept: numbers and

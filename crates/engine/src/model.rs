@@ -19,6 +19,7 @@ use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode
 use crate::engine::Analysis;
 use crate::loader::InputKind;
 use crate::query::{find_threads, FilterError};
+use crate::registry::{HandlerData, Registered};
 
 /// What a function without a name is called in the outputs for people
 /// (`tracks`, the flame chart), as DevTools calls it.
@@ -134,19 +135,19 @@ impl Analysis {
     /// (no `TracingStartedInBrowser` or the like). DevTools then shows
     /// every process, and colours entries by name.
     pub fn is_generic(&self) -> bool {
-        self.meta.as_ref().is_some_and(|m| m.trace_is_generic)
+        self.meta().is_some_and(|m| m.trace_is_generic)
     }
 
     /// The id of the page's main frame, from the trace's
     /// `TracingStartedInBrowser`.
     pub fn main_frame_id(&self) -> Option<&str> {
-        let id = self.meta.as_ref()?.main_frame_id?;
+        let id = self.meta()?.main_frame_id?;
         Some(self.strings.resolve(id))
     }
 
     /// The URL the trace's metadata gives the frame `frame_id`, if any.
     pub fn frame_url(&self, frame_id: &str) -> Option<&str> {
-        let meta = self.meta.as_ref()?;
+        let meta = self.meta()?;
         let strings = &self.strings;
         let (_, by_process) = meta
             .renderer_processes_by_frame
@@ -172,7 +173,27 @@ impl Analysis {
 
     /// What the Meta handler found; `None` for a profile on its own.
     pub fn meta(&self) -> Option<&tracekit_meta::MetaData> {
-        self.meta.as_ref()
+        self.handlers.as_ref().map(HandlerData::meta)
+    }
+
+    /// The data of every handler of the trace that keeps its data; `None`
+    /// for a profile on its own, which no handler sees.
+    pub fn handlers(&self) -> Option<&HandlerData> {
+        self.handlers.as_ref()
+    }
+
+    /// The data of handler `H`, whichever it is: the one accessor for
+    /// every handler (the typed ones are on [`HandlerData`]).
+    ///
+    /// ```
+    /// let trace = br#"[{"name":"RunTask","ph":"X","ts":1,"dur":5,"pid":1,"tid":2}]"#;
+    /// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
+    /// let meta = analysis.data::<tracekit::MetaHandler>().unwrap();
+    /// assert_eq!(meta.bounds.range().0, 5.0);
+    /// # Ok::<(), tracekit::LoadError>(())
+    /// ```
+    pub fn data<H: Registered>(&self) -> Option<&H::Data> {
+        H::data_in(self.handlers.as_ref()?)
     }
 
     /// The number of CPU samples of the profile of thread `tid` of process
@@ -185,7 +206,7 @@ impl Analysis {
     /// metadata (`Browser`, `GPU Process`, `Renderer`, ...), whether or
     /// not the process has tracks.
     pub fn process_name(&self, pid: Id) -> Option<&str> {
-        let name = self.meta.as_ref()?.process_names.get(&pid)?;
+        let name = self.meta()?.process_names.get(&pid)?;
         Some(self.strings.resolve(*name)).filter(|n| !n.is_empty())
     }
 }

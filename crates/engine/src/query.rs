@@ -209,7 +209,7 @@ pub fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
 /// The threads in the trace's metadata whose process has no tracks
 /// (DevTools drops it and it was not built).
 fn threads_not_built(analysis: &Analysis) -> Vec<ThreadRef> {
-    let Some(meta) = &analysis.meta else {
+    let Some(meta) = analysis.meta() else {
         return Vec::new();
     };
     let interner = &analysis.strings;

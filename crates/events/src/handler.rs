@@ -14,7 +14,7 @@
 
 use crate::diag::Diagnostics;
 use crate::event::Event;
-use crate::sym::Interner;
+use crate::sym::{Interner, Sym};
 
 /// How per-thread and per-chunk work runs. Only [`Parallelism::Rayon`]
 /// starts threads (on rayon's global pool); the result is the same either
@@ -130,6 +130,11 @@ pub struct Context {
     pub diagnostics: Diagnostics,
     /// What the analysis was asked to do.
     pub options: AnalyzeOptions,
+    /// The keys of the trace object besides its events (its `metadata`,
+    /// top-level `samples` and `stackFrames`): known only once every event
+    /// was read, so empty while events are handed over and set before the
+    /// handlers are finalized.
+    pub top_level: crate::TopLevel,
 }
 
 impl Context {
@@ -139,6 +144,7 @@ impl Context {
             interner: Interner::new(),
             diagnostics: Diagnostics::default(),
             options,
+            top_level: crate::TopLevel::default(),
         }
     }
 }
@@ -147,6 +153,26 @@ impl Context {
 /// could be read.
 pub type EventIndex = u32;
 
+/// Which events a handler is handed (see [`Handler::WANTS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wants {
+    /// Every event.
+    Every,
+    /// Only the events of these names.
+    Named(&'static [Sym]),
+}
+
+impl Wants {
+    /// Whether an event of this name is handed over.
+    #[inline]
+    pub fn includes(self, name: Sym) -> bool {
+        match self {
+            Wants::Every => true,
+            Wants::Named(names) => names.contains(&name),
+        }
+    }
+}
+
 /// A handler of trace events (see the module documentation).
 pub trait Handler: Default + Send {
     /// What `finalize` needs from the handlers finalized before this one:
@@ -154,6 +180,20 @@ pub trait Handler: Default + Send {
     type Deps<'d>;
     /// What the handler found, for the handlers after it and for output.
     type Data;
+
+    /// The events [`Handler::handle_event`] is handed: every event, unless
+    /// the handler reads only a few names and says which, so that the
+    /// others cost it nothing.
+    const WANTS: Wants = Wants::Every;
+
+    /// Whether the handler runs for an analysis asked for with `options`:
+    /// one that does not is handed no event, and finalizes with none. Data
+    /// that only some outputs read is gathered only when asked for, so
+    /// that adding a handler does not slow the loading of the tracks alone.
+    fn enabled(options: &AnalyzeOptions) -> bool {
+        let _ = options;
+        true
+    }
 
     /// Does, for the events about to be handed over (a chunk of the trace
     /// at a time), the work that needs none of the handler's state and
@@ -184,9 +224,14 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
     }
     impl<H: Handler> crate::EventSink for One<'_, H> {
         fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
-            self.handler.prepare(self.seen, events, cx.options.parallelism);
+            let enabled = H::enabled(&cx.options);
+            if enabled {
+                self.handler.prepare(self.seen, events, cx.options.parallelism);
+            }
             for event in events {
-                self.handler.handle_event(self.seen, event, cx);
+                if enabled && H::WANTS.includes(event.name) {
+                    self.handler.handle_event(self.seen, event, cx);
+                }
                 self.seen += 1;
             }
         }

@@ -35,7 +35,8 @@ pub use diag::{Diagnostics, Divergence, Skip, SkipRecord};
 pub use error::{ErrorKind, LoadError};
 pub use event::{Event, Id, Phase};
 pub use handler::{
-    feed, join_here, map_biggest_first, AnalyzeOptions, Context, EventIndex, Handler, Parallelism, DEFAULT_MAX_NODES,
+    feed, join_here, map_biggest_first, AnalyzeOptions, Context, EventIndex, Handler, Parallelism, Wants,
+    DEFAULT_MAX_NODES,
 };
 pub use sym::{names, Interner, Strings, Sym};
 pub use tokenizer::{EventSink, Tokenized, Tokenizer, TopLevel, BLOCK};

@@ -20,12 +20,12 @@ use tracekit_events::{
     SampleTraceId, Sym,
 };
 use tracekit_meta::{AuctionWorklets, MetaData};
+use tracekit_page::{ImagePainting, NetworkRequests};
 use tracekit_samples::{SamplesData, ThreadProfile};
 
 use integrator::{SamplesIntegrator, TraceEntry};
 use timeline::{build_tree, merge, Span};
 use view_args::PendingGroupArgs;
-use view_args::UrlTracker;
 pub use view_args::{GroupArgs, ViewArgs};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
@@ -346,6 +346,10 @@ pub struct ProcessTracks {
 pub struct RendererData {
     /// By process id.
     pub processes: Map<Id, ProcessTracks>,
+    /// The number of CPU samples of each thread's profile, by process and
+    /// thread: every profile of the Samples handler's data, whether its
+    /// thread has tracks or not.
+    pub profile_samples: Map<Id, Map<Id, usize>>,
 }
 
 /// The Renderer handler (see the crate documentation): it keeps the
@@ -356,8 +360,6 @@ pub struct RendererHandler {
     processes: Map<Id, ProcessEntries>,
     /// Open begin events, across all threads, as DevTools pairs them.
     open_begins: Vec<(Id, Id, usize)>,
-    /// Where the events' URLs are, for grouping.
-    urls: UrlTracker,
     /// The last thread an event went to, with its indices in `processes`
     /// and in its process' `threads` (which only grow while loading): the
     /// next event is nearly always on the same thread.
@@ -399,7 +401,7 @@ impl RendererHandler {
             }
         }
         if group_args {
-            if let Some(args) = self.urls.on_event(event, interner) {
+            if let Some(args) = view_args::pending_group_args(index, event, interner) {
                 self.thread(event.pid, event.tid).group_args.push((index, args));
             }
         }
@@ -451,9 +453,17 @@ impl RendererHandler {
     /// DevTools drops (marked `kept_by_devtools: false`).
     fn into_data(
         mut self,
-        (meta, mut samples, worklets): (&MetaData, SamplesData, &AuctionWorklets),
+        (meta, mut samples, worklets, network, images): <Self as Handler>::Deps<'_>,
         cx: &mut Context,
     ) -> Result<RendererData, LoadError> {
+        let profile_samples = samples
+            .profiles
+            .iter()
+            .map(|(pid, threads)| {
+                let counts = threads.iter().map(|(tid, p)| (*tid, p.model.samples.len())).collect();
+                (*pid, counts)
+            })
+            .collect();
         // Threads with a profile made of top-level samples are drawn even
         // without trace events of their own.
         for (pid, threads) in &samples.profiles {
@@ -485,12 +495,9 @@ impl RendererHandler {
         let built = build_threads(jobs, meta, cx);
 
         let mut built = built.into_iter();
-        let event_urls = cx
-            .options
-            .group_args
-            .then(|| std::mem::take(&mut self.urls).finish(&cx.interner));
         let mut data = RendererData {
             processes: Map::default(),
+            profile_samples,
         };
         for (pid, process) in self.processes {
             let identity = identities[&pid];
@@ -526,10 +533,7 @@ impl RendererHandler {
                         js_frames,
                         samples,
                         view_args: thread.view_args,
-                        group_args: event_urls
-                            .as_ref()
-                            .map(|urls| urls.resolve_all(thread.group_args))
-                            .unwrap_or_default(),
+                        group_args: view_args::resolve_all(thread.group_args, network, images),
                         over_budget,
                     },
                 );
@@ -702,7 +706,13 @@ fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<Bui
 impl Handler for RendererHandler {
     /// The Samples handler's data is taken, not lent: each profile is
     /// dropped once its thread is built.
-    type Deps<'d> = (&'d MetaData, SamplesData, &'d AuctionWorklets);
+    type Deps<'d> = (
+        &'d MetaData,
+        SamplesData,
+        &'d AuctionWorklets,
+        &'d NetworkRequests,
+        &'d ImagePainting,
+    );
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {

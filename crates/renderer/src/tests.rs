@@ -5,6 +5,7 @@
 
 use tracekit_events::{feed, AnalyzeOptions, Diagnostics, Skip};
 use tracekit_meta::{AuctionWorkletsHandler, MetaHandler};
+use tracekit_page::{ImagePaintingHandler, NetworkRequestsHandler};
 use tracekit_samples::SamplesHandler;
 
 use super::*;
@@ -16,16 +17,22 @@ fn analyze(text: &str, options: AnalyzeOptions) -> (Result<RendererData, LoadErr
     let mut meta = MetaHandler::default();
     let mut worklets = AuctionWorkletsHandler::default();
     let mut samples = SamplesHandler::default();
+    let mut network = NetworkRequestsHandler::default();
+    let mut images = ImagePaintingHandler::default();
     let mut renderer = RendererHandler::default();
     feed(text, &mut meta, &mut cx).unwrap();
     feed(text, &mut worklets, &mut cx).unwrap();
     feed(text, &mut samples, &mut cx).unwrap();
+    feed(text, &mut network, &mut cx).unwrap();
+    feed(text, &mut images, &mut cx).unwrap();
     cx.diagnostics = Diagnostics::default();
     feed(text, &mut renderer, &mut cx).unwrap();
     let meta = meta.finalize((), &mut cx);
     let worklets = worklets.finalize((), &mut cx);
-    let samples = samples.finalize((), &mut cx);
-    let data = renderer.finalize((&meta, samples, &worklets), &mut cx);
+    let samples = samples.finalize(&meta, &mut cx);
+    let network = network.finalize((), &mut cx);
+    let images = images.finalize((), &mut cx);
+    let data = renderer.finalize((&meta, samples, &worklets, &network, &images), &mut cx);
     (data, cx)
 }
 

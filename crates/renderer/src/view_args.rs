@@ -6,18 +6,15 @@
 //! - [`GroupArgs`]: what grouping needs, the event's URL (as DevTools'
 //!   `getNonResolvedURL` finds it with the handlers' data) and its frame
 //!   (`frameIDForEvent`). While loading, an event's URL may point into
-//!   trace-wide tables (`EventUrls`: the NetworkRequests handler's request
-//!   URLs and the ImagePainting handler's ties of `Decode Image` events to
-//!   PaintImage events); it is looked up there once every event was seen.
-//!
-//! Only strings count as URLs and frames, and only strings and numbers as
-//! request ids and `LazyPixelRef`s (DevTools would use other values as they
-//! are, or throw).
+//!   what the NetworkRequests and ImagePainting handlers gather (their
+//!   request URLs, their ties of `Decode Image` events to PaintImage
+//!   events: `tracekit_page::args::UrlSource`); it is looked up there once
+//!   they are finalized.
 
 use serde_json::value::RawValue;
-use tracekit_events::{names, Event, Id, Interner, Phase, Sym};
-
-use crate::Map;
+use tracekit_events::{names, Event, EventIndex, Interner, Phase, Sym};
+use tracekit_page::args::{frame_of, resolve_url, url_source, RawArgs, RawData, UrlSource};
+use tracekit_page::{ImagePainting, NetworkRequests};
 
 /// The few `args.data` fields of an entry that DevTools' aggregated views
 /// (Call Tree, Bottom-Up) read for node ids and transfer sizes, kept only
@@ -108,191 +105,6 @@ impl ViewArgs {
     }
 }
 
-/// A JSON value's text, not decoded (the events' args are valid JSON: the
-/// scanner found their ends, and DevTools would not load a trace whose
-/// text is not).
-type Raw<'a> = &'a str;
-
-/// The raw values of the members `keys` of the JSON object `text` (the
-/// last of each, as `JSON.parse` keeps it), or `None` when `text` is not
-/// an object. Values are skipped with the tokenizer's scanner, not decoded,
-/// so that the large ones grouping never reads (stack traces, most of
-/// `args.data`) cost one quick pass.
-fn members<'a, const N: usize>(text: &'a str, keys: [&str; N]) -> Option<[Option<Raw<'a>>; N]> {
-    use tracekit_events::scan::{skip_value, skip_ws};
-    let b = text.as_bytes();
-    let mut found = [None; N];
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    i = skip_ws(b, i + 1);
-    if b.get(i) == Some(&b'}') {
-        return Some(found);
-    }
-    loop {
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let key_end = skip_value(b, i).ok()?;
-        let raw_key = &text[i..key_end];
-        let key: std::borrow::Cow<'_, str> = if raw_key.contains('\\') {
-            serde_json::from_str(raw_key).ok()?
-        } else {
-            raw_key[1..raw_key.len() - 1].into()
-        };
-        i = skip_ws(b, key_end);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        let value_start = skip_ws(b, i + 1);
-        let value_end = skip_value(b, value_start).ok()?;
-        if let Some(at) = keys.iter().position(|k| *k == key) {
-            found[at] = Some(&text[value_start..value_end]);
-        }
-        i = skip_ws(b, value_end);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(found),
-            _ => return None,
-        }
-    }
-}
-
-/// The members of `args` grouping reads.
-struct RawArgs<'a> {
-    data: Option<Raw<'a>>,
-    begin_data: Option<Raw<'a>>,
-    lazy_pixel_ref: Option<Raw<'a>>,
-}
-
-impl<'a> RawArgs<'a> {
-    fn of(args: &'a str) -> Option<RawArgs<'a>> {
-        let [data, begin_data, lazy_pixel_ref] = members(args, ["data", "beginData", "LazyPixelRef"])?;
-        Some(RawArgs {
-            data,
-            begin_data,
-            lazy_pixel_ref,
-        })
-    }
-}
-
-/// The members of `args.data` grouping reads.
-struct RawData<'a> {
-    url: Option<Raw<'a>>,
-    stylesheet_url: Option<Raw<'a>>,
-    stack_trace: Option<Raw<'a>>,
-    request_id: Option<Raw<'a>>,
-    frame: Option<Raw<'a>>,
-}
-
-impl<'a> RawData<'a> {
-    fn of(data: Option<Raw<'a>>) -> Option<RawData<'a>> {
-        let [url, stylesheet_url, stack_trace, request_id, frame] =
-            members(data?, ["url", "stylesheetUrl", "stackTrace", "requestId", "frame"])?;
-        Some(RawData {
-            url,
-            stylesheet_url,
-            stack_trace,
-            request_id,
-            frame,
-        })
-    }
-}
-
-/// The member `key` of a JSON object value (`None` when absent or when the
-/// value is not an object).
-fn member<'a>(object: Option<Raw<'a>>, key: &str) -> Option<Raw<'a>> {
-    members(object?, [key])?[0]
-}
-
-/// The first element of a JSON array value: `Ok(None)` for an empty
-/// array, `Err(())` for a value that is not an array. The rest of the
-/// array is not read.
-fn first_element(text: Raw<'_>) -> Result<Option<Raw<'_>>, ()> {
-    use tracekit_events::scan::{skip_value, skip_ws};
-    let b = text.as_bytes();
-    if b.first() != Some(&b'[') {
-        return Err(());
-    }
-    let start = skip_ws(b, 1);
-    if b.get(start) == Some(&b']') {
-        return Ok(None);
-    }
-    let end = skip_value(b, start).map_err(|_| ())?;
-    Ok(Some(&text[start..end]))
-}
-
-/// A JSON string value, or `None` for anything else.
-fn string(v: Option<Raw<'_>>) -> Option<std::borrow::Cow<'_, str>> {
-    let v = v?;
-    if !v.starts_with('"') {
-        return None;
-    }
-    serde_json::from_str(v).ok()
-}
-
-/// A string value as a symbol, `None` for anything else and for `""`.
-fn non_empty(v: Option<Raw<'_>>, interner: &mut Interner) -> Option<Sym> {
-    string(v).filter(|s| !s.is_empty()).map(|s| interner.intern(&s))
-}
-
-/// A JavaScript string or number used as a key of one of DevTools' maps.
-/// Two keys are equal when JavaScript's `Map` would find one with the
-/// other: same type, same text (a number by its `String()` text, which
-/// tells numbers apart as `Map` does, `-0` being `0`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct ArgKey {
-    /// The string, or the number's `String()` text.
-    pub text: Sym,
-    /// Whether the value is a number.
-    pub is_number: bool,
-}
-
-impl ArgKey {
-    /// The key of a JSON value, `None` unless it is a string or a number.
-    fn of(v: Option<Raw<'_>>, interner: &mut Interner) -> Option<ArgKey> {
-        let v = v?;
-        if let Some(s) = string(Some(v)) {
-            return Some(ArgKey {
-                text: interner.intern(&s),
-                is_number: false,
-            });
-        }
-        let x = serde_json::from_str::<f64>(v).ok()?;
-        Some(ArgKey {
-            text: interner.intern(&tracekit_events::jsnum::js_number_string(x + 0.0)),
-            is_number: true,
-        })
-    }
-
-    /// JavaScript truthiness: not `""`, `0` or `NaN`.
-    fn is_truthy(self) -> bool {
-        !(self.text == names::EMPTY || self.is_number && (self.text == names::ZERO))
-    }
-}
-
-/// Where DevTools' `getNonResolvedURL` finds an event's URL. An empty or
-/// absent URL is [`UrlSource::None`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum UrlSource {
-    /// The event has no URL.
-    #[default]
-    None,
-    /// This URL, read from the event's own args.
-    Url(Sym),
-    /// The URL of the network request with this id (its last
-    /// `ResourceSendRequest`'s, if the NetworkRequests handler made a
-    /// request of it), from `args.data.requestId`.
-    Request(ArgKey),
-    /// That of the PaintImage event a `Decode Image` event is tied to
-    /// (an index into [`EventUrls`]' paint images).
-    PaintImage(u32),
-    /// That of the PaintImage event last drawn with this `LazyPixelRef`
-    /// (a `Draw LazyPixelRef` event).
-    LazyPixelRef(ArgKey),
-}
-
 /// What grouping needs of an event: its URL and its frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GroupArgs {
@@ -328,221 +140,64 @@ fn may_hold_group_args(args: &str) -> bool {
     })
 }
 
-/// The URL source of an event's own args, following `getNonResolvedURL`'s
-/// order (its first rules that apply; `decode_image` is the PaintImage a
-/// `Decode Image` event is tied to). `ph` is the phase the Renderer
-/// handler's entry has (`X` for a begin/end pair).
-fn url_source(
-    name: Sym,
-    ph: Phase,
-    args: Option<&RawArgs<'_>>,
-    data: Option<&RawData<'_>>,
-    decode_image: Option<u32>,
+/// What grouping needs of the event of index `index`, as it gives them
+/// (`None`: neither a URL nor a frame, or not a complete, instant or begin
+/// event).
+pub(crate) fn pending_group_args(
+    index: EventIndex,
+    event: &Event<'_>,
     interner: &mut Interner,
-) -> UrlSource {
-    let url = |s: Option<Sym>| s.map_or(UrlSource::None, UrlSource::Url);
-    if name == names::PARSE_AUTHOR_STYLE_SHEET && ph == Phase::COMPLETE && args.is_some() {
-        return url(data.and_then(|d| non_empty(d.stylesheet_url, interner)));
+) -> Option<PendingGroupArgs> {
+    let name = event.name;
+    if !matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
+        return None;
     }
-    if let Some(stack) = data.and_then(|d| d.stack_trace) {
-        // A non-empty array: its first frame's url; a non-empty string has
-        // no `url` field at index 0.
-        match first_element(stack) {
-            Ok(Some(first)) => return url(non_empty(member(Some(first), "url"), interner)),
-            Ok(None) => {}
-            Err(()) => {
-                if string(Some(stack)).is_some_and(|s| !s.is_empty()) {
-                    return UrlSource::None;
-                }
-            }
-        }
+    let named = matches!(
+        name,
+        names::PAINT_IMAGE
+            | names::DECODE_IMAGE
+            | names::DRAW_LAZY_PIXEL_REF
+            | names::DECODE_LAZY_PIXEL_REF
+            | names::RESOURCE_SEND_REQUEST
+    );
+    // Other events can only hold a URL or a frame in their args, and most
+    // args hold neither.
+    let raw = event.args.filter(|a| named || may_hold_group_args(a));
+    if raw.is_none() && !named {
+        return None;
     }
-    if name == names::PARSE_HTML {
-        return url(non_empty(member(args.and_then(|a| a.begin_data), "url"), interner));
-    }
-    if name == names::DECODE_IMAGE {
-        return decode_image.map_or(UrlSource::None, UrlSource::PaintImage);
-    }
-    if name == names::DRAW_LAZY_PIXEL_REF {
-        if let Some(key) = ArgKey::of(args.and_then(|a| a.lazy_pixel_ref), interner).filter(|k| k.is_truthy()) {
-            return UrlSource::LazyPixelRef(key);
-        }
-    }
-    if let Some(u) = data.and_then(|d| non_empty(d.url, interner)) {
-        return UrlSource::Url(u);
-    }
-    match data.and_then(|d| ArgKey::of(d.request_id, interner)) {
-        Some(key) if key.is_truthy() => UrlSource::Request(key),
-        _ => UrlSource::None,
-    }
+    let args = raw.and_then(RawArgs::of);
+    let data = RawData::of(args.as_ref().and_then(|a| a.data));
+    let ph = if event.ph == Phase::BEGIN {
+        Phase::COMPLETE
+    } else {
+        event.ph
+    };
+    let out = PendingGroupArgs {
+        url: url_source(name, ph, index, args.as_ref(), data.as_ref(), interner),
+        frame: frame_of(args.as_ref(), data.as_ref(), interner),
+    };
+    (out != PendingGroupArgs::default()).then_some(out)
 }
 
-/// The frame of `frameIDForEvent`: `args.beginData.frame` if it is a
-/// string (even empty), else `args.data.frame` if truthy.
-fn frame_of(args: Option<&RawArgs<'_>>, data: Option<&RawData<'_>>, interner: &mut Interner) -> Option<Sym> {
-    if let Some(frame) = string(member(args.and_then(|a| a.begin_data), "frame")) {
-        return (!frame.is_empty()).then(|| interner.intern(&frame));
-    }
-    data.and_then(|d| non_empty(d.frame, interner))
-}
-
-/// The ImagePainting and NetworkRequests handlers' part that grouping
-/// needs, fed every event in input order as those handlers are.
-#[derive(Debug, Default)]
-pub(crate) struct UrlTracker {
-    urls: EventUrls,
-    /// The last PaintImage of each thread, an index into the paint images.
-    last_paint_image: Map<(Id, Id), u32>,
-    /// The `LazyPixelRef` of each thread's last `Decode LazyPixelRef`
-    /// that has one (`None`: one that is not a string or a number).
-    last_decode_lazy_pixel_ref: Map<(Id, Id), Option<ArgKey>>,
-    /// The URLs of each request's `ResourceSendRequest`s: the first and
-    /// the last (`None`: not a string).
-    send_requests: Map<ArgKey, (Option<Sym>, Option<Sym>)>,
-}
-
-impl UrlTracker {
-    /// Takes one event; for a complete, instant or begin event, returns
-    /// what grouping needs of it (`None`: no URL and no frame).
-    pub(crate) fn on_event(&mut self, event: &Event<'_>, interner: &mut Interner) -> Option<PendingGroupArgs> {
-        let name = event.name;
-        let sync = matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT);
-        let named = matches!(
-            name,
-            names::PAINT_IMAGE
-                | names::DECODE_IMAGE
-                | names::DRAW_LAZY_PIXEL_REF
-                | names::DECODE_LAZY_PIXEL_REF
-                | names::RESOURCE_SEND_REQUEST
-        );
-        // Other events can only hold a URL or a frame in their args, and
-        // most args hold neither.
-        let raw = event.args.filter(|a| named || (sync && may_hold_group_args(a)));
-        if raw.is_none() && !named {
-            return None;
-        }
-        let args = raw.and_then(RawArgs::of);
-        let data = RawData::of(args.as_ref().and_then(|a| a.data));
-        let thread = (event.pid, event.tid);
-        let mut decode_image = None;
-        match name {
-            names::PAINT_IMAGE if event.ph == Phase::COMPLETE => {
-                let source = url_source(name, event.ph, args.as_ref(), data.as_ref(), None, interner);
-                // One per event at most, and events are counted in a u32.
-                #[allow(clippy::cast_possible_truncation)]
-                let index = self.urls.paint_images.len() as u32;
-                self.urls.paint_images.push(source);
-                self.last_paint_image.insert(thread, index);
-            }
-            names::DECODE_LAZY_PIXEL_REF => {
-                if let Some(v) = args.as_ref().and_then(|a| a.lazy_pixel_ref) {
-                    let key = ArgKey::of(Some(v), interner);
-                    self.last_decode_lazy_pixel_ref.insert(thread, key);
-                }
-            }
-            names::DRAW_LAZY_PIXEL_REF => {
-                let key = args.as_ref().and_then(|a| a.lazy_pixel_ref);
-                let last = self.last_paint_image.get(&thread).copied();
-                if let (Some(key), Some(paint)) = (ArgKey::of(key, interner), last) {
-                    self.urls.by_lazy_pixel_ref.insert(key, paint);
-                }
-            }
-            // DevTools ties the event object it saw; a begin/end pair's
-            // entry is a copy of the begin event, which it never finds.
-            names::DECODE_IMAGE if event.ph != Phase::BEGIN => {
-                decode_image = self.last_paint_image.get(&thread).copied().or_else(|| {
-                    let key = (*self.last_decode_lazy_pixel_ref.get(&thread)?)?;
-                    self.urls.by_lazy_pixel_ref.get(&key).copied()
-                });
-            }
-            names::RESOURCE_SEND_REQUEST => {
-                if let Some(key) = data.as_ref().and_then(|d| ArgKey::of(d.request_id, interner)) {
-                    let url = data.as_ref().and_then(|d| string(d.url)).map(|u| interner.intern(&u));
-                    self.send_requests.entry(key).or_insert((url, url)).1 = url;
-                }
-            }
-            _ => {}
-        }
-        if !sync {
-            return None;
-        }
-        let ph = if event.ph == Phase::BEGIN {
-            Phase::COMPLETE
-        } else {
-            event.ph
-        };
-        let out = PendingGroupArgs {
-            url: url_source(name, ph, args.as_ref(), data.as_ref(), decode_image, interner),
-            frame: frame_of(args.as_ref(), data.as_ref(), interner),
-        };
-        (out != PendingGroupArgs::default()).then_some(out)
-    }
-
-    /// The tables, once every event was seen: the requests the
-    /// NetworkRequests handler keeps (a first URL of an allowed scheme,
-    /// a last one not `data:`), with their last URL.
-    pub(crate) fn finish(mut self, interner: &Interner) -> EventUrls {
-        const ALLOWED: [&str; 5] = ["blob:", "file:", "filesystem:", "http:", "https:"];
-        for (key, (first, last)) in self.send_requests {
-            let (Some(first), Some(last)) = (first, last) else {
-                continue;
+/// The [`GroupArgs`] of events as they gave them (sorted by event index),
+/// their URLs looked up in what the NetworkRequests and ImagePainting
+/// handlers found; events left with neither a URL nor a frame are left
+/// out.
+pub(crate) fn resolve_all(
+    pending: Vec<(u32, PendingGroupArgs)>,
+    network: &NetworkRequests,
+    images: &ImagePainting,
+) -> Vec<(u32, GroupArgs)> {
+    pending
+        .into_iter()
+        .map(|(event, args)| {
+            let resolved = GroupArgs {
+                url: resolve_url(args.url, network, images),
+                frame: args.frame,
             };
-            let (first_text, last_text) = (interner.resolve(first), interner.resolve(last));
-            if !last_text.starts_with("data:") && ALLOWED.iter().any(|p| first_text.starts_with(p)) {
-                self.urls.requests.insert(key, last);
-            }
-        }
-        self.urls
-    }
-}
-
-/// The trace-wide tables an event's [`UrlSource`] may point into.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct EventUrls {
-    /// The URL source of each PaintImage event's own args, in input order.
-    paint_images: Vec<UrlSource>,
-    /// The PaintImage each `LazyPixelRef` was last drawn with.
-    by_lazy_pixel_ref: Map<ArgKey, u32>,
-    /// The URL of each network request, by request id.
-    requests: Map<ArgKey, Sym>,
-}
-
-impl EventUrls {
-    /// The URL a source gives, `None` when there is none.
-    pub(crate) fn resolve(&self, source: UrlSource) -> Option<Sym> {
-        match source {
-            UrlSource::PaintImage(index) => self.resolve_own(*self.paint_images.get(index as usize)?),
-            UrlSource::LazyPixelRef(key) => {
-                let index = *self.by_lazy_pixel_ref.get(&key)?;
-                self.resolve_own(*self.paint_images.get(index as usize)?)
-            }
-            own => self.resolve_own(own),
-        }
-    }
-
-    /// The [`GroupArgs`] of events as they gave them (sorted by event
-    /// index), their URLs looked up; events left with neither a URL nor a
-    /// frame are left out.
-    pub(crate) fn resolve_all(&self, pending: Vec<(u32, PendingGroupArgs)>) -> Vec<(u32, GroupArgs)> {
-        pending
-            .into_iter()
-            .map(|(event, args)| {
-                let resolved = GroupArgs {
-                    url: self.resolve(args.url),
-                    frame: args.frame,
-                };
-                (event, resolved)
-            })
-            .filter(|(_, args)| *args != GroupArgs::default())
-            .collect()
-    }
-
-    /// The URL of a source read from one event's own args.
-    fn resolve_own(&self, source: UrlSource) -> Option<Sym> {
-        match source {
-            UrlSource::Url(url) => Some(url),
-            UrlSource::Request(key) => self.requests.get(&key).copied(),
-            UrlSource::None | UrlSource::PaintImage(_) | UrlSource::LazyPixelRef(_) => None,
-        }
-    }
+            (event, resolved)
+        })
+        .filter(|(_, args)| *args != GroupArgs::default())
+        .collect()
 }

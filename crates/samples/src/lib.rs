@@ -16,10 +16,11 @@ use std::collections::VecDeque;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use tracekit_cpuprofile::{CpuProfileModel, RawProfile, TraceIdKey};
+use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile, TraceIdKey};
 use tracekit_events::{
     map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip,
 };
+use tracekit_meta::MetaData;
 
 pub use tree::{profile_only_tree, ProfileTreeNode};
 
@@ -165,6 +166,44 @@ impl SamplesHandler {
     /// its own (`Profile`, `ProfileChunk` or `CpuProfile` events).
     pub fn add_trace_samples(&mut self, pid: Id, tid: Id, raw: RawProfile) {
         self.trace_samples.push(TraceSamples { pid, tid, raw });
+    }
+
+    /// Reads the trace event format's top-level samples
+    /// ([`Context::top_level`]), one profile per thread. A sample without a
+    /// pid belongs to the process whose thread metadata names its tid (when
+    /// one alone does), else to a process of the tid's number, as the
+    /// Catapult viewer does.
+    fn read_trace_samples(&mut self, meta: &MetaData, cx: &mut Context) {
+        let Some(samples) = cx.top_level.samples.take() else {
+            return;
+        };
+        let stack_frames = cx.top_level.stack_frames.take();
+        let profiles = match profiles_from_trace_samples(
+            &samples,
+            stack_frames.as_deref().unwrap_or("{}"),
+            &mut cx.interner,
+            &mut cx.diagnostics,
+        ) {
+            Ok(profiles) => profiles,
+            Err(e) => {
+                cx.diagnostics.skip(Skip::TraceSamplesUnreadable, || e.to_string());
+                return;
+            }
+        };
+        for profile in profiles {
+            let pid = profile.pid.unwrap_or_else(|| {
+                let mut owners = meta
+                    .threads_in_process
+                    .iter()
+                    .filter(|(_, threads)| threads.contains_key(&profile.tid))
+                    .map(|(pid, _)| *pid);
+                match (owners.next(), owners.next()) {
+                    (Some(pid), None) => pid,
+                    _ => profile.tid,
+                }
+            });
+            self.add_trace_samples(pid, profile.tid, profile.raw);
+        }
     }
 
     fn pending(&mut self, event: &Event<'_>) -> &mut PendingProfile {
@@ -359,7 +398,9 @@ impl SamplesHandler {
 }
 
 impl Handler for SamplesHandler {
-    type Deps<'d> = ();
+    /// The threads of the Meta handler tell whose the trace's top-level
+    /// samples without a pid are.
+    type Deps<'d> = &'d MetaData;
     type Data = SamplesData;
 
     /// Reads the `ProfileChunk`s among the events handed over, the bulk of
@@ -388,7 +429,9 @@ impl Handler for SamplesHandler {
         self.on_event(index, event, cx);
     }
 
-    fn finalize(self, (): (), cx: &mut Context) -> SamplesData {
+    fn finalize(mut self, meta: &MetaData, cx: &mut Context) -> SamplesData {
+        self.read_trace_samples(meta, cx);
+        let _span = tracing::info_span!("profiles").entered();
         self.into_data(cx)
     }
 }

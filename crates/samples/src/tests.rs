@@ -38,7 +38,7 @@ fn run(events: &[String]) -> (SamplesData, Context) {
     let mut cx = Context::default();
     let mut handler = SamplesHandler::default();
     feed(&trace(events), &mut handler, &mut cx).unwrap();
-    let data = handler.finalize((), &mut cx);
+    let data = handler.finalize(&no_meta(), &mut cx);
     (data, cx)
 }
 
@@ -332,7 +332,7 @@ fn top_level_samples_serve_only_threads_without_a_profile() {
     for p in profiles {
         handler.add_trace_samples(p.pid.unwrap(), p.tid, p.raw);
     }
-    let data = handler.finalize((), &mut cx);
+    let data = handler.finalize(&no_meta(), &mut cx);
     let own = data.profile(pid(1), pid(1)).unwrap();
     assert!(!own.from_trace_samples);
     assert_eq!(function_name(&own.model, 2, &cx.interner), "own");
@@ -421,7 +421,7 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
         let mut cx = Context::default();
         let mut sink = Unprepared(SamplesHandler::default(), 0);
         Tokenizer::run_whole(text.as_bytes(), &mut cx, &mut sink).unwrap();
-        let data = sink.0.finalize((), &mut cx);
+        let data = sink.0.finalize(&no_meta(), &mut cx);
         account(&data, &cx)
     };
     assert!(unprepared.contains("SamplesUnreadableChunk") && unprepared.contains("SamplesUnevenChunks"));
@@ -430,7 +430,7 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
         let mut handler = SamplesHandler::default();
         feed(&text, &mut handler, &mut cx).unwrap();
         assert!(handler.prepared.is_empty(), "every prepared chunk is taken");
-        let data = handler.finalize((), &mut cx);
+        let data = handler.finalize(&no_meta(), &mut cx);
         assert_eq!(account(&data, &cx), unprepared, "{parallelism:?}");
     }
 }
@@ -508,4 +508,11 @@ fn prepared_indices_saturate() {
     handler.prepare(EventIndex::MAX - 1, &[event, event, event], Parallelism::Sequential);
     let indices: Vec<EventIndex> = handler.prepared.iter().map(|(index, _)| *index).collect();
     assert_eq!(indices, [EventIndex::MAX - 1, EventIndex::MAX, EventIndex::MAX]);
+}
+
+/// The Meta handler's data of a trace without metadata (the Samples
+/// handler reads it only for top-level samples).
+fn no_meta() -> tracekit_meta::MetaData {
+    use tracekit_events::Handler;
+    tracekit_meta::MetaHandler::default().finalize((), &mut Context::default())
 }

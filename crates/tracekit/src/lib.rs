@@ -53,11 +53,6 @@
 //! "Use as a library" in the README for the two lines that fix it.
 
 pub use tracekit_engine::support;
-pub use tracekit_engine::{
-    analyze_bytes, query, styles, Analysis, AnalyzeOptions, Bounds, CallFrame, Children, CpuSample, Diagnostics,
-    Divergence, ErrorKind, Function, Id, IdLocation, InputKind, JsFrame, LoadError, Loader, Micros, Millis, Node,
-    NodeKind, Parallelism, Phase, Process, Seconds, Skip, SkipRecord, Strings, Sym, Thread, ThreadTrack, TrackNode,
-    ANONYMOUS, DEFAULT_MAX_NODES,
-};
+pub use tracekit_engine::*;
 pub use tracekit_export::{export, output};
 pub use tracekit_views as views;

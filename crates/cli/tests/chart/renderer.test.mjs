@@ -9,7 +9,7 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const source = fs.readFileSync(path.join(here, '../../../tracekit/src/export/chart/renderer.js'), 'utf8');
+const source = fs.readFileSync(path.join(here, '../../../export/src/export/chart/renderer.js'), 'utf8');
 vm.runInThisContext(source, { filename: 'renderer.js' });
 const { decode, decodeBase64, inflate, layOut, lowerBound, gallop } = globalThis.TracekitChart;
 

@@ -58,7 +58,7 @@ fn profile(samples: &[(f64, i64)], trace_ids: &str, cx: &mut Context) -> CpuProf
     );
     let mut handler = SamplesHandler::default();
     feed(&text, &mut handler, cx).unwrap();
-    let data = handler.finalize((), cx);
+    let data = handler.finalize(&no_meta(), cx);
     data.profile(Id::num(1.0), Id::num(1.0)).unwrap().model.clone()
 }
 
@@ -339,7 +339,7 @@ fn shared_frames_make_the_calls_full_walks_make() {
     let mut cx = Context::default();
     let mut handler = SamplesHandler::default();
     feed(&text, &mut handler, &mut cx).unwrap();
-    let data = handler.finalize((), &mut cx);
+    let data = handler.finalize(&no_meta(), &mut cx);
     let model = data.profile(Id::num(1.0), Id::num(1.0)).unwrap().model.clone();
     let mut list = vec![
         x("FunctionCall", 0.0, 900.0),
@@ -364,4 +364,10 @@ fn shared_frames_make_the_calls_full_walks_make() {
     let shared = made(true);
     assert!(shared.len() > 1000, "a deep profile makes many calls: {}", shared.len());
     assert_eq!(shared, made(false));
+}
+
+/// The Meta handler's data of a trace without metadata (the Samples
+/// handler reads it only for top-level samples).
+fn no_meta() -> tracekit_meta::MetaData {
+    tracekit_meta::MetaHandler::default().finalize((), &mut Context::default())
 }

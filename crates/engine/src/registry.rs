@@ -1,0 +1,170 @@
+//! The handlers of a trace, registered in one place: [`handlers!`] below
+//! lists each handler once, in finalize order, with the data of the
+//! handlers its `finalize` takes. From that list come the sink that hands
+//! every event to every enabled handler that wants it ([`TraceHandlers`]),
+//! the finalizing of all of them in that order, and the store of their
+//! data that an [`Analysis`](crate::Analysis) keeps ([`HandlerData`],
+//! read through [`Registered`] or its typed accessors).
+//!
+//! The finalize order stays a fact the compiler checks: each line's
+//! dependencies are the names of lines above it (a name used before its
+//! line does not compile), and a handler's `Deps` type says what it takes.
+
+use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
+use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler};
+use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
+use tracekit_renderer::{RendererData, RendererHandler};
+use tracekit_samples::SamplesHandler;
+
+/// A handler whose data an analysis can hand out by the handler's type
+/// ([`Analysis::data`](crate::Analysis::data)).
+pub trait Registered: Handler {
+    /// The handler's data in the store, `None` when the analysis has none:
+    /// a profile on its own (no handler ran), or a handler whose data
+    /// another took (the Samples handler's, taken by the Renderer handler),
+    /// or the Renderer handler, whose data is the analysis' tracks.
+    fn data_in(store: &HandlerData) -> Option<&Self::Data>;
+}
+
+/// Declares the handlers of a trace. Each line is `KIND name: Handler =
+/// (deps...)`, in finalize order, where a dependency is `&name` (the data
+/// of a line above, lent) or `name` (taken: its data is not kept), and
+/// KIND says what becomes of the handler's data:
+///
+/// - `keep`: kept in [`HandlerData`] under `name`;
+/// - `taken`: handed by value to a later handler, and not kept;
+/// - `tracks`: the tracks of the analysis (`Result<RendererData, _>`).
+macro_rules! handlers {
+    ($($kind:ident $name:ident : $handler:ty = ($($dep:expr),* $(,)?);)*) => {
+        /// The handlers of a trace, fed the events in input order.
+        #[derive(Default)]
+        pub(crate) struct TraceHandlers {
+            $($name: $handler,)*
+            /// The index of the next event.
+            pub(crate) events: EventIndex,
+        }
+
+        impl EventSink for TraceHandlers {
+            /// Hands each event to every enabled handler that wants it.
+            /// None of them keeps a reference to an event: the text they
+            /// came from can be freed.
+            fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+                let (first, parallelism) = (self.events, cx.options.parallelism);
+                $(
+                    let $name = <$handler as Handler>::enabled(&cx.options);
+                    if $name {
+                        self.$name.prepare(first, events, parallelism);
+                    }
+                )*
+                for event in events {
+                    let index = self.events;
+                    $(
+                        if $name && <$handler as Handler>::WANTS.includes(event.name) {
+                            self.$name.handle_event(index, event, cx);
+                        }
+                    )*
+                    self.events = self.events.saturating_add(1);
+                }
+            }
+        }
+
+        handlers!(@store [] $($kind $name: $handler;)*);
+
+        $(handlers!(@registered $kind $name: $handler);)*
+
+        impl TraceHandlers {
+            /// Finalizes every handler, in the order of the list; returns
+            /// the handlers' data and the tracks.
+            pub(crate) fn finalize_all(
+                self,
+                cx: &mut Context,
+            ) -> Result<(HandlerData, RendererData), LoadError> {
+                $(
+                    let $name = {
+                        let _span = tracing::info_span!("finalize", handler = stringify!($name)).entered();
+                        self.$name.finalize(($($dep),*), cx)
+                    };
+                )*
+                handlers!(@finish [] [] $($kind $name;)*)
+            }
+        }
+    };
+    (@store [$($kept:ident: $kept_handler:ty,)*] keep $name:ident: $handler:ty; $($rest:tt)*) => {
+        handlers!(@store [$($kept: $kept_handler,)* $name: $handler,] $($rest)*);
+    };
+    (@store [$($kept:ident: $kept_handler:ty,)*] $other:ident $name:ident: $handler:ty; $($rest:tt)*) => {
+        handlers!(@store [$($kept: $kept_handler,)*] $($rest)*);
+    };
+    (@store [$($kept:ident: $kept_handler:ty,)*]) => {
+        /// The data of the handlers that keep theirs, one field each.
+        #[derive(Debug)]
+        #[non_exhaustive]
+        pub struct HandlerData {
+            $(
+                #[doc = concat!("What `", stringify!($kept_handler), "` found.")]
+                pub(crate) $kept: <$kept_handler as Handler>::Data,
+            )*
+        }
+    };
+    (@registered keep $name:ident: $handler:ty) => {
+        impl Registered for $handler {
+            fn data_in(store: &HandlerData) -> Option<&Self::Data> {
+                Some(&store.$name)
+            }
+        }
+    };
+    (@registered $other:ident $name:ident: $handler:ty) => {
+        impl Registered for $handler {
+            fn data_in(_: &HandlerData) -> Option<&Self::Data> {
+                None
+            }
+        }
+    };
+    (@finish [$($kept:ident)*] [$($tracks:ident)?] keep $name:ident; $($rest:tt)*) => {
+        handlers!(@finish [$($kept)* $name] [$($tracks)?] $($rest)*)
+    };
+    (@finish [$($kept:ident)*] [$($tracks:ident)?] taken $name:ident; $($rest:tt)*) => {
+        handlers!(@finish [$($kept)*] [$($tracks)?] $($rest)*)
+    };
+    (@finish [$($kept:ident)*] [] tracks $name:ident; $($rest:tt)*) => {
+        handlers!(@finish [$($kept)*] [$name] $($rest)*)
+    };
+    (@finish [$($kept:ident)*] [$tracks:ident]) => {
+        Ok((HandlerData { $($kept,)* }, $tracks?))
+    };
+}
+
+// The handlers of a trace. To add one, see "Adding a handler" in
+// docs/architecture.md: one line here, in finalize order.
+handlers! {
+    keep meta: MetaHandler = ();
+    keep worklets: AuctionWorkletsHandler = ();
+    keep network: NetworkRequestsHandler = ();
+    keep images: ImagePaintingHandler = ();
+    taken samples: SamplesHandler = (&meta);
+    tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
+}
+
+impl HandlerData {
+    /// What the Meta handler found.
+    pub fn meta(&self) -> &MetaData {
+        &self.meta
+    }
+
+    /// The auction worklet processes.
+    pub fn auction_worklets(&self) -> &AuctionWorklets {
+        &self.worklets
+    }
+
+    /// The network requests (gathered when the analysis keeps the group
+    /// args).
+    pub fn network_requests(&self) -> &NetworkRequests {
+        &self.network
+    }
+
+    /// The painted images (gathered when the analysis keeps the group
+    /// args).
+    pub fn image_painting(&self) -> &ImagePainting {
+        &self.images
+    }
+}

@@ -1,0 +1,14 @@
+//! The handlers of the page in tracekit: its network requests
+//! ([`network`], DevTools' `NetworkRequestsHandler`) and its painted images
+//! ([`images`], DevTools' `ImagePaintingHandler`), so far as far as the
+//! aggregated views' grouping by URL reads them, and the readers of the
+//! events' args they share with the Renderer handler ([`args`]).
+
+pub mod args;
+pub mod images;
+pub mod network;
+
+pub use images::{ImagePainting, ImagePaintingHandler};
+pub use network::{NetworkRequests, NetworkRequestsHandler};
+
+type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;
