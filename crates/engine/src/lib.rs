@@ -16,6 +16,7 @@
 //! [`Parallelism::Rayon`], which runs per-thread work on rayon's pool. It
 //! compiles to WebAssembly.
 
+mod diagnostics;
 mod engine;
 mod input;
 mod loader;
