@@ -1153,15 +1153,29 @@ mod tests {
         }
     }
 
-    const CORPUS: &str = "/work/shared/corpus/speedscope/trace-event";
-
+    /// A file of the speedscope repository's trace-event samples, from the
+    /// shared corpus beside the project (`../shared/corpus`; never
+    /// committed), or from the corpus `TRACEKIT_CORPUS` names. Without
+    /// it the test fails, unless `TRACEKIT_CORPUS=none` says to go
+    /// without it (then `None`).
     fn corpus(name: &str) -> Option<String> {
-        let dir = std::path::Path::new(CORPUS);
-        if !dir.is_dir() {
-            println!("note: {CORPUS} is absent; corpus test skipped");
-            return None;
-        }
-        Some(std::fs::read_to_string(dir.join(name)).unwrap())
+        let root = match std::env::var_os("TRACEKIT_CORPUS") {
+            Some(none) if none == "none" => {
+                println!("note: TRACEKIT_CORPUS=none: corpus test skipped");
+                return None;
+            }
+            Some(dir) => std::path::PathBuf::from(dir),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+        };
+        let dir = root.join("speedscope/trace-event");
+        assert!(
+            dir.is_dir(),
+            "{} is absent: the shared corpus belongs beside the project (TRACEKIT_CORPUS=DIR for another place, \
+             TRACEKIT_CORPUS=none to test without it)",
+            dir.display()
+        );
+        let path = dir.join(name);
+        Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
     }
 
     #[test]

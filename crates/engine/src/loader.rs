@@ -144,15 +144,20 @@ pub fn analyze_bytes(bytes: &[u8], options: &AnalyzeOptions) -> Result<Analysis,
     conclude(tokenized, handlers, cx)
 }
 
-/// The analysis of what the tokenizer found.
+/// The analysis of what the tokenizer found. It fails if the trace has
+/// more distinct strings than there are symbols (the tokenizer checks the
+/// events' own; the handlers' last steps and a profile intern more).
 fn conclude(tokenized: Tokenized<'_>, handlers: TraceHandlers, mut cx: Context) -> Result<Analysis, LoadError> {
-    match tokenized {
+    let analysis = match tokenized {
         Tokenized::Trace { top_level, bytes, .. } => handlers.finish(cx, top_level, bytes),
         Tokenized::Document { text, bytes } => {
             let (kind, profile) = whole_document(&text, &mut cx.interner, &mut cx.diagnostics)?;
+            cx.interner.check_overflow()?;
             analyze_profile(kind, profile, cx, bytes)
         }
-    }
+    }?;
+    analysis.strings.check_overflow()?;
+    Ok(analysis)
 }
 
 /// A document that is not a stream of events: a CPU profile or a

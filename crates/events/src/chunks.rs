@@ -180,7 +180,7 @@ impl<'a> ScannedChunk<'a> {
             diag: own_diag,
             ..
         } = self.0;
-        let remap: Vec<Sym> = own.iter().map(|s| interner.intern(s)).collect();
+        let remap = interner.remap(&own);
         let sym = |s: Sym| remap[s.0 as usize];
         let id = |v: Id| v.as_sym().map_or(v, |s| Id::str(sym(s)));
         diag.merge(own_diag);

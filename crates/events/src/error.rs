@@ -23,6 +23,9 @@ pub enum ErrorKind {
     /// A profile on its own would have more track nodes than
     /// [`crate::AnalyzeOptions::max_nodes`] allows.
     TooManyNodes,
+    /// The trace has more distinct strings (names, categories, ids, URLs...)
+    /// than there are symbols ([`crate::Sym`] is 32 bits): more than 2^32.
+    TooManyStrings,
 }
 
 /// A load failure: its kind, what is wrong and where. Its text is the

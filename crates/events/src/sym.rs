@@ -3,6 +3,8 @@
 
 use ahash::AHashMap;
 
+use crate::error::{ErrorKind, LoadError};
+
 /// An interned string: an index into a trace's [`Strings`], cheap to copy,
 /// compare and hash, meaningful only with that table
 /// ([`Strings::resolve`] gives its string). Two symbols of one table are
@@ -85,6 +87,8 @@ known_names! {
 pub struct Strings {
     index: AHashMap<Box<str>, Sym>,
     strings: Vec<Box<str>>,
+    /// A string was turned away: the table was full.
+    overflowed: bool,
 }
 
 impl Strings {
@@ -117,6 +121,30 @@ impl Strings {
     pub fn is_empty(&self) -> bool {
         self.strings.is_empty()
     }
+
+    /// Whether a string was turned away because the table was full (it
+    /// holds 2^32 strings, as many as there are symbols): the
+    /// [`Interner`] gave it [`names::EMPTY`] instead. A load checks it
+    /// ([`Self::check_overflow`]) and fails, so that the table of a
+    /// loaded trace never has.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// The error of a load whose strings did not all fit in the table
+    /// ([`ErrorKind::TooManyStrings`]), if they did not.
+    pub fn check_overflow(&self) -> Result<(), LoadError> {
+        if self.overflowed {
+            return Err(LoadError::new(
+                ErrorKind::TooManyStrings,
+                format!(
+                    "the trace has more than {} distinct strings (names, categories, ids, URLs...)",
+                    self.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Interning while loading: the [`Strings`] of a trace being filled, with
@@ -138,6 +166,9 @@ pub struct Interner {
     /// them; such a string is found by comparing it with the one in its
     /// slot, without hashing it whole and probing the index.
     recent: [u32; RECENT],
+    /// The last symbol it gives: `u32::MAX` (lower in tests, to fill it
+    /// cheaply).
+    last_sym: u32,
 }
 
 /// Slots of [`Interner::recent`].
@@ -177,10 +208,12 @@ impl Interner {
             strings: Strings {
                 index: AHashMap::with_capacity(1024),
                 strings: Vec::with_capacity(1024),
+                overflowed: false,
             },
             v8_prefixed: Vec::with_capacity(1024),
             uma_suffixed: Vec::with_capacity(1024),
             recent: [0; RECENT],
+            last_sym: u32::MAX,
         };
         for name in names::ALL {
             interner.intern(name);
@@ -188,11 +221,20 @@ impl Interner {
         interner
     }
 
-    /// The symbol of `s`, interning it if it is new.
-    ///
-    /// # Panics
-    ///
-    /// When `s` would be the 2^32nd distinct string (symbols are `u32`).
+    /// An interner that gives no symbol past `last_sym` (at least the
+    /// [`names`]' own): filled after a few strings.
+    #[cfg(test)]
+    pub(crate) fn with_last_sym(last_sym: u32) -> Self {
+        Interner {
+            last_sym,
+            ..Interner::new()
+        }
+    }
+
+    /// The symbol of `s`, interning it if it is new. When the table is
+    /// full (2^32 strings: symbols are `u32`), a new string is not
+    /// interned: it gets [`names::EMPTY`], and the table says it
+    /// [`overflowed`](Strings::overflowed), for the load to fail.
     pub fn intern(&mut self, s: &str) -> Sym {
         let slot = recent_slot(s);
         if let Some(recent) = self.recent[slot].checked_sub(1) {
@@ -212,7 +254,13 @@ impl Interner {
             return sym;
         }
         let table = &mut self.strings;
-        let sym = Sym(u32::try_from(table.strings.len()).expect("more than 4 billion distinct strings"));
+        let sym = match u32::try_from(table.strings.len()) {
+            Ok(n) if n <= self.last_sym => Sym(n),
+            _ => {
+                table.overflowed = true;
+                return names::EMPTY;
+            }
+        };
         table.strings.push(s.into());
         table.index.insert(s.into(), sym);
         self.v8_prefixed.push(s.starts_with("v8") || s.starts_with("V8"));
@@ -231,6 +279,14 @@ impl Interner {
     /// events out of the trace bounds). Precomputed: no string is read.
     pub fn ends_with_uma(&self, sym: Sym) -> bool {
         self.uma_suffixed[sym.0 as usize]
+    }
+
+    /// The symbols in this table of the strings of `other` (a chunk's own
+    /// table), in the order of their symbols there. A string `other`
+    /// turned away is turned away here too.
+    pub(crate) fn remap(&mut self, other: &Strings) -> Vec<Sym> {
+        self.strings.overflowed |= other.overflowed;
+        other.iter().map(|s| self.intern(s)).collect()
     }
 
     /// The table, once loading is done (what load-time flags the interner
@@ -279,6 +335,40 @@ mod tests {
             assert_eq!(interner.resolve(want), s);
         }
         assert!(expected.len() > 1000);
+    }
+
+    /// Past its last symbol, an interner gives new strings the empty
+    /// string's symbol and says it overflowed; the strings it holds keep
+    /// theirs.
+    #[test]
+    fn a_full_interner_turns_new_strings_away() {
+        let last = u32::try_from(names::ALL.len()).unwrap();
+        let mut interner = Interner::with_last_sym(last);
+        let a = interner.intern("a");
+        assert_eq!(a, Sym(last));
+        assert!(!interner.overflowed());
+        assert!(interner.check_overflow().is_ok());
+        assert_eq!(interner.intern("b"), names::EMPTY);
+        assert_eq!(interner.intern("b"), names::EMPTY);
+        assert_eq!(interner.intern("a"), a);
+        assert_eq!(interner.intern("RunTask"), names::RUN_TASK);
+        assert!(interner.overflowed());
+        assert_eq!(interner.lookup("b"), None);
+        let v8 = interner.intern("V8.b");
+        assert_eq!(v8, names::EMPTY);
+        assert!(!interner.starts_with_v8(v8));
+        let error = interner.check_overflow().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::TooManyStrings);
+        let strings = interner.into_strings();
+        assert!(strings.overflowed());
+        assert_eq!(strings.len(), names::ALL.len() + 1);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "the trace has more than {} distinct strings (names, categories, ids, URLs...)",
+                strings.len()
+            )
+        );
     }
 
     #[test]

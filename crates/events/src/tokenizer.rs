@@ -475,6 +475,9 @@ impl Tokenizer {
                         resume_after_event: after_event,
                         end,
                     } = self.decode_events(text, local(next), after_event, at_end, cx, sink);
+                    // A string the table had no room for fails the load
+                    // here, at the block's end, rather than at the input's.
+                    cx.interner.check_overflow()?;
                     let resume = base + resume;
                     match end {
                         None if at_end => {
@@ -768,6 +771,47 @@ mod tests {
         // Samples without events are a trace.
         let (result, _, _) = load(r#"{"traceEvents":[],"samples":[],"stackFrames":{}}"#);
         assert!(matches!(result, Ok(Tokenized::Trace { events: 0, .. })), "{result:?}");
+    }
+
+    /// More distinct strings than the table holds fail the load, at the
+    /// end of the block where they came: the input is not read further.
+    #[test]
+    fn too_many_strings_fail_the_load() {
+        use crate::Interner;
+        let last = u32::try_from(crate::names::ALL.len() + 100).unwrap();
+        let events: Vec<String> = (0..40_000)
+            .map(|i| format!(r#"{{"name":"event {i}","ph":"X","ts":{i},"dur":1,"pid":1,"tid":1}}"#))
+            .collect();
+        let text = format!("[{}]", events.join(",\n"));
+        assert!(text.len() > 2 * FIRST_BLOCK);
+        let cx = || Context {
+            interner: Interner::with_last_sym(last),
+            ..Context::default()
+        };
+        let expected = format!(
+            "the trace has more than {} distinct strings (names, categories, ids, URLs...)",
+            last + 1
+        );
+
+        let mut whole = cx();
+        let error = Tokenizer::run_whole(text.as_bytes(), &mut whole, &mut Collect::default()).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.to_string()),
+            (ErrorKind::TooManyStrings, expected.clone())
+        );
+
+        let (mut streamed, mut tokenizer) = (cx(), Tokenizer::new());
+        let mut pieces = text.as_bytes().chunks(64 << 10);
+        let error = pieces
+            .by_ref()
+            .find_map(|p| tokenizer.push(p, &mut streamed, &mut Collect::default()).err())
+            .unwrap();
+        assert_eq!((error.kind(), error.to_string()), (ErrorKind::TooManyStrings, expected));
+        assert!(pieces.len() > 0, "read to the end");
+
+        // Within the limit, the same load succeeds.
+        let few = format!("[{}]", events[..50].join(","));
+        assert!(Tokenizer::run_whole(few.as_bytes(), &mut cx(), &mut Collect::default()).is_ok());
     }
 
     /// Loads `text` on one core and on a pool of four threads, where it

@@ -155,6 +155,7 @@ impl TraceError {
             ErrorKind::NotATrace => "not a trace",
             ErrorKind::Unreadable => "unreadable",
             ErrorKind::TooManyNodes => "too many nodes",
+            ErrorKind::TooManyStrings => "too many strings",
             _ => "other",
         };
         TraceError {
