@@ -18,6 +18,7 @@
 
 use std::borrow::Cow;
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use crate::chunks::{scan_and_take, ScanEnd};
 use crate::diag::Diagnostics;
@@ -400,65 +401,10 @@ impl Tokenizer {
     ) -> Result<usize, LoadError> {
         let base = self.base;
         let b = text.as_bytes();
-        let local = |at: usize| at - base;
         loop {
-            match self.stage {
-                Stage::Start => {
-                    let mut i = scan::skip_ws(b, 0);
-                    if base == 0 && text.starts_with('\u{feff}') {
-                        i = scan::skip_ws(b, 3);
-                    }
-                    match b.get(i) {
-                        None => return Ok(base + b.len()),
-                        Some(b'[') => {
-                            self.stage = Stage::Events {
-                                object_form: false,
-                                next: base + i + 1,
-                                after_event: false,
-                            }
-                        }
-                        Some(b'{') => self.stage = Stage::Head { next: base + i + 1 },
-                        Some(&c) => {
-                            return Err(LoadError::at(
-                                ErrorKind::NotATrace,
-                                base + i,
-                                format!(
-                                    "not a trace or profile: expected '[' or '{{', found {}",
-                                    scan::describe_byte(c)
-                                ),
-                            ))
-                        }
-                    }
-                }
-                Stage::Head { next } => match member_at(text, local(next)) {
-                    MemberAt::NeedMore if !at_end => return Ok(base),
-                    MemberAt::Key { key, value } if key == "traceEvents" && b[value] == b'[' => {
-                        // A trace after all: keep the wanted keys met so far,
-                        // and let the rest of the head go.
-                        for (key, range) in std::mem::take(&mut self.head_keys) {
-                            if let Some(slot) = self.top_level.slot(&key) {
-                                *slot = Some(text[local(range.start)..local(range.end)].to_owned());
-                            }
-                        }
-                        self.stage = Stage::Events {
-                            object_form: true,
-                            next: base + value + 1,
-                            after_event: false,
-                        };
-                    }
-                    MemberAt::Key { key, value } => match scan::skip_value(b, value) {
-                        Ok(end) => {
-                            if self.top_level.slot(&key).is_some() {
-                                self.head_keys.push((key.into_owned(), base + value..base + end));
-                            }
-                            self.stage = Stage::Head { next: base + end };
-                        }
-                        Err(scan::ScanError::UnexpectedEnd { .. }) if !at_end => return Ok(base),
-                        Err(_) => self.stage = Stage::Whole,
-                    },
-                    // Not a trace: the whole document goes to the caller.
-                    MemberAt::NeedMore | MemberAt::Closed { .. } | MemberAt::Bad { .. } => self.stage = Stage::Whole,
-                },
+            let flow = match self.stage {
+                Stage::Start => self.read_start(text)?,
+                Stage::Head { next } => self.read_head(text, next, at_end),
                 Stage::Events {
                     object_form,
                     next,
@@ -470,63 +416,165 @@ impl Tokenizer {
                     if !at_end && b.len() < self.block {
                         return Ok(next);
                     }
-                    let ScanEnd {
-                        resume,
-                        resume_after_event: after_event,
-                        end,
-                    } = self.decode_events(text, local(next), after_event, at_end, cx, sink);
-                    let resume = base + resume;
-                    match end {
-                        None if at_end => {
-                            self.end = Some(ArrayEnd::Truncated { offset: base + b.len() });
-                            self.stage = Stage::Done;
-                        }
-                        None => {
-                            self.stage = Stage::Events {
-                                object_form,
-                                next: resume,
-                                after_event,
-                            };
-                            return Ok(resume);
-                        }
-                        Some(ArrayEnd::Closed { after }) if object_form => {
-                            self.end = Some(ArrayEnd::Closed { after });
-                            self.stage = Stage::Tail { next: after };
-                        }
-                        Some(end) => {
-                            self.end = Some(end);
-                            self.stage = Stage::Done;
-                        }
-                    }
+                    let scanned = self.decode_events(text, next - base, after_event, at_end, cx, sink);
+                    self.events_scanned(scanned, object_form, at_end, base + b.len())
                 }
-                Stage::Tail { next } => match member_at(text, local(next)) {
-                    MemberAt::NeedMore if !at_end => return Ok(next),
-                    MemberAt::Key { key, value } => match scan::skip_value(b, value) {
-                        Ok(end) => {
-                            if let Some(slot) = self.top_level.slot(&key) {
-                                *slot = Some(text[value..end].to_owned());
-                            }
-                            self.stage = Stage::Tail { next: base + end };
-                        }
-                        Err(scan::ScanError::UnexpectedEnd { .. }) if !at_end => return Ok(next),
-                        Err(e) => {
-                            self.tail_damaged(
-                                &LoadError::at(ErrorKind::NotATrace, base + e.offset(), e.describe()),
-                                cx,
-                            );
-                        }
-                    },
-                    // The closing brace, or the end of the input where it
-                    // should be: nothing is lost either way.
-                    MemberAt::Closed { .. } | MemberAt::NeedMore => self.stage = Stage::Done,
-                    MemberAt::Bad { offset, message } => {
-                        self.tail_damaged(&LoadError::at(ErrorKind::NotATrace, base + offset, message), cx);
-                    }
-                },
-                Stage::Whole => return Ok(base),
-                Stage::Done => return Ok(base + b.len()),
+                Stage::Tail { next } => self.read_tail(text, next, at_end, cx),
+                Stage::Whole => ControlFlow::Break(base),
+                Stage::Done => ControlFlow::Break(base + b.len()),
+            };
+            if let ControlFlow::Break(keep_from) = flow {
+                return Ok(keep_from);
             }
         }
+    }
+
+    /// [`Stage::Start`]: the first character says which form the text has.
+    /// Breaks with the offset to keep text from when there is only
+    /// whitespace so far.
+    fn read_start(&mut self, text: &str) -> Result<ControlFlow<usize>, LoadError> {
+        let base = self.base;
+        let b = text.as_bytes();
+        let mut i = scan::skip_ws(b, 0);
+        if base == 0 && text.starts_with('\u{feff}') {
+            i = scan::skip_ws(b, 3);
+        }
+        match b.get(i) {
+            None => return Ok(ControlFlow::Break(base + b.len())),
+            Some(b'[') => {
+                self.stage = Stage::Events {
+                    object_form: false,
+                    next: base + i + 1,
+                    after_event: false,
+                }
+            }
+            Some(b'{') => self.stage = Stage::Head { next: base + i + 1 },
+            Some(&c) => {
+                return Err(LoadError::at(
+                    ErrorKind::NotATrace,
+                    base + i,
+                    format!(
+                        "not a trace or profile: expected '[' or '{{', found {}",
+                        scan::describe_byte(c)
+                    ),
+                ))
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// [`Stage::Head`]: the key at `next`, kept if wanted, until the event
+    /// array starts or the text proves not to be a trace. Breaks with the
+    /// offset to keep text from when the key is not all there yet.
+    fn read_head(&mut self, text: &str, next: usize, at_end: bool) -> ControlFlow<usize> {
+        let base = self.base;
+        let b = text.as_bytes();
+        let local = |at: usize| at - base;
+        match member_at(text, local(next)) {
+            MemberAt::NeedMore if !at_end => return ControlFlow::Break(base),
+            MemberAt::Key { key, value } if key == "traceEvents" && b[value] == b'[' => {
+                // A trace after all: keep the wanted keys met so far,
+                // and let the rest of the head go.
+                for (key, range) in std::mem::take(&mut self.head_keys) {
+                    if let Some(slot) = self.top_level.slot(&key) {
+                        *slot = Some(text[local(range.start)..local(range.end)].to_owned());
+                    }
+                }
+                self.stage = Stage::Events {
+                    object_form: true,
+                    next: base + value + 1,
+                    after_event: false,
+                };
+            }
+            MemberAt::Key { key, value } => match scan::skip_value(b, value) {
+                Ok(end) => {
+                    if self.top_level.slot(&key).is_some() {
+                        self.head_keys.push((key.into_owned(), base + value..base + end));
+                    }
+                    self.stage = Stage::Head { next: base + end };
+                }
+                Err(scan::ScanError::UnexpectedEnd { .. }) if !at_end => return ControlFlow::Break(base),
+                Err(_) => self.stage = Stage::Whole,
+            },
+            // Not a trace: the whole document goes to the caller.
+            MemberAt::NeedMore | MemberAt::Closed { .. } | MemberAt::Bad { .. } => self.stage = Stage::Whole,
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// [`Stage::Events`], after a scan of the events: on to the next block,
+    /// to the keys after the array, or to the end. `text_end` is the
+    /// absolute offset where the text ends. Breaks with the offset to keep
+    /// text from when the array goes on in the text still to come.
+    fn events_scanned(
+        &mut self,
+        scanned: ScanEnd,
+        object_form: bool,
+        at_end: bool,
+        text_end: usize,
+    ) -> ControlFlow<usize> {
+        let ScanEnd {
+            resume,
+            resume_after_event: after_event,
+            end,
+        } = scanned;
+        let resume = self.base + resume;
+        match end {
+            None if at_end => {
+                self.end = Some(ArrayEnd::Truncated { offset: text_end });
+                self.stage = Stage::Done;
+            }
+            None => {
+                self.stage = Stage::Events {
+                    object_form,
+                    next: resume,
+                    after_event,
+                };
+                return ControlFlow::Break(resume);
+            }
+            Some(ArrayEnd::Closed { after }) if object_form => {
+                self.end = Some(ArrayEnd::Closed { after });
+                self.stage = Stage::Tail { next: after };
+            }
+            Some(end) => {
+                self.end = Some(end);
+                self.stage = Stage::Done;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// [`Stage::Tail`]: the key at `next`, after the event array, kept if
+    /// wanted. Breaks with the offset to keep text from when the key is not
+    /// all there yet.
+    fn read_tail(&mut self, text: &str, next: usize, at_end: bool, cx: &mut Context) -> ControlFlow<usize> {
+        let base = self.base;
+        let b = text.as_bytes();
+        match member_at(text, next - base) {
+            MemberAt::NeedMore if !at_end => return ControlFlow::Break(next),
+            MemberAt::Key { key, value } => match scan::skip_value(b, value) {
+                Ok(end) => {
+                    if let Some(slot) = self.top_level.slot(&key) {
+                        *slot = Some(text[value..end].to_owned());
+                    }
+                    self.stage = Stage::Tail { next: base + end };
+                }
+                Err(scan::ScanError::UnexpectedEnd { .. }) if !at_end => return ControlFlow::Break(next),
+                Err(e) => {
+                    self.tail_damaged(
+                        &LoadError::at(ErrorKind::NotATrace, base + e.offset(), e.describe()),
+                        cx,
+                    );
+                }
+            },
+            // The closing brace, or the end of the input where it
+            // should be: nothing is lost either way.
+            MemberAt::Closed { .. } | MemberAt::NeedMore => self.stage = Stage::Done,
+            MemberAt::Bad { offset, message } => {
+                self.tail_damaged(&LoadError::at(ErrorKind::NotATrace, base + offset, message), cx);
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Damage after the event array costs no event: only a warning.
