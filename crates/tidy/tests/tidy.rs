@@ -300,10 +300,7 @@ const MAX_FILE_LINES: usize = 800;
 const LONG_FILES: &[(&str, usize)] = &[
     ("crates/views/src/lib.rs", 1623),
     ("crates/cli/src/main.rs", 1360),
-    ("crates/cpuprofile/src/trace_samples.rs", 1246),
-    ("xtask/src/bench.rs", 1099),
     ("crates/engine/src/input/gzip.rs", 1096),
-    ("crates/events/src/tokenizer.rs", 936),
     ("crates/renderer/src/lib.rs", 847),
 ];
 
@@ -316,11 +313,6 @@ const MAX_FN_LINES: usize = 120;
 const LONG_FNS: &[(&str, &str, usize)] = &[
     ("crates/views/src/lib.rs", "views_of_thread", 204),
     ("crates/views/src/lib.rs", "thread_events", 151),
-    ("xtask/src/bench.rs", "main_tables", 145),
-    ("crates/events/src/tokenizer.rs", "advance", 137),
-    ("xtask/src/bench.rs", "stage_table", 135),
-    ("xtask/src/bench.rs", "scaling_table", 134),
-    ("crates/cpuprofile/src/trace_samples.rs", "build", 124),
 ];
 
 // ---------------------------------------------------------------------------

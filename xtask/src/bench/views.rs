@@ -12,8 +12,11 @@ use std::time::Duration;
 use anyhow::bail;
 use tracekit_conformance::views::compare_views;
 
+use super::format::{escape, last_error, mb, secs, secs_signed};
 use super::measure::{median, summarize, Run};
-use super::{last_error, mb, secs, secs_signed, stages, Bench, Tool, Trace};
+use super::runner::{Bench, Tool};
+use super::stages;
+use super::trace::Trace;
 
 /// The commands of the after-loading table: what they make, and their
 /// arguments between `tracekit --timings` and the trace (stdout goes to
@@ -174,7 +177,7 @@ impl Bench {
                 None => writeln!(
                     md,
                     "| DevTools engine (Node) | {depth} levels | fails: {} | |",
-                    super::escape(&last_error(&stderr))
+                    escape(&last_error(&stderr))
                 )?,
             }
         } else {
