@@ -86,7 +86,7 @@ pub(super) fn environment(tracekit: &Path) -> String {
         .unwrap_or_default();
     let _ = tracekit;
     format!(
-        "Machine: {cpu}, {cores} cores{memory}; tracekit {commit}{} (release build), Node {node}, \
+        "Machine: {cpu}, {cores} cores{memory}; tracekit {commit}{} (release-lto build), Node {node}, \
          @paulirish/trace_engine 0.0.65; {date}{load}.",
         if dirty { " + uncommitted changes" } else { "" }
     )

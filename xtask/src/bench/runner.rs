@@ -12,13 +12,15 @@ use super::format::{last_error, mb, secs};
 use super::measure::{self, Run};
 use super::trace::Trace;
 
-/// Builds the release CLI from the current sources; returns its path.
+/// Builds the CLI as shipped (the `release-lto` profile) from the current
+/// sources; returns its path.
 pub(super) fn build_tracekit() -> anyhow::Result<PathBuf> {
-    eprintln!("xtask: cargo build --release -p tracekit-cli");
+    eprintln!("xtask: cargo build --profile release-lto -p tracekit-cli");
     let mut child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
             "build",
-            "--release",
+            "--profile",
+            "release-lto",
             "-p",
             "tracekit-cli",
             "--bin",
@@ -42,7 +44,7 @@ pub(super) fn build_tracekit() -> anyhow::Result<PathBuf> {
     }
     let status = child.wait()?;
     if !status.success() {
-        bail!("cargo build --release -p tracekit-cli failed ({status})");
+        bail!("cargo build --profile release-lto -p tracekit-cli failed ({status})");
     }
     executable.context("cargo build named no tracekit executable")
 }
