@@ -1,5 +1,6 @@
 //! The options several commands share, each declared once as a group that
-//! a command flattens (`#[command(flatten)]`), and their value parsers.
+//! a command flattens (`#[command(flatten)]`), their value parsers, and the
+//! macro of the value enums that mirror a library enum.
 //!
 //! A command flattens the groups in the order its options are listed: that
 //! order is the one of its `--help`, man page and completion scripts.
@@ -138,6 +139,34 @@ pub fn help(id: &'static str, text: &'static str) -> impl FnMut(Arg) -> Arg {
         }
     }
 }
+
+/// A `clap::ValueEnum` with the variants of a library enum that cannot
+/// derive it (the library does not depend on clap), and its conversion to
+/// that enum, variant to variant of the same name. The variants' doc
+/// comments are the help of the values.
+macro_rules! value_enum_mirror {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident => $target:ty {
+            $( $(#[$variant_attr:meta])* $variant:ident, )*
+        }
+    ) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, clap::ValueEnum)]
+        $vis enum $name {
+            $( $(#[$variant_attr])* $variant, )*
+        }
+
+        impl From<$name> for $target {
+            fn from(value: $name) -> Self {
+                match value {
+                    $( $name::$variant => Self::$variant, )*
+                }
+            }
+        }
+    };
+}
+pub(crate) use value_enum_mirror;
 
 fn parse_ms(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {

@@ -4,7 +4,7 @@
 use clap::ValueEnum;
 use tracekit::views::{GroupBy, View};
 
-use crate::args::{help, DepthArg, OutputArg, QueryArgs, TraceArg};
+use crate::args::{help, value_enum_mirror, DepthArg, OutputArg, QueryArgs, TraceArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -37,33 +37,21 @@ pub struct CalltreeArgs {
 const WINDOW_HELP: &str = "The selected range, in ms from the start of the trace: START..END, \
      START.. or ..END (default: the whole trace). Times are clipped to it";
 
-/// The kinds of `calltree --group-by`.
-#[derive(Clone, Copy, ValueEnum)]
-enum CalltreeGroupBy {
-    /// No grouping.
-    None,
-    /// By the category of the event (Scripting, Rendering, Painting...).
-    Category,
-    /// By the domain of its script or resource URL (example.com).
-    Domain,
-    /// By the host of its URL (www.example.com).
-    Subdomain,
-    /// By its URL.
-    Url,
-    /// By its frame (the main frame when it names none).
-    Frame,
-}
-
-impl From<CalltreeGroupBy> for GroupBy {
-    fn from(kind: CalltreeGroupBy) -> Self {
-        match kind {
-            CalltreeGroupBy::None => GroupBy::None,
-            CalltreeGroupBy::Category => GroupBy::Category,
-            CalltreeGroupBy::Domain => GroupBy::Domain,
-            CalltreeGroupBy::Subdomain => GroupBy::Subdomain,
-            CalltreeGroupBy::Url => GroupBy::Url,
-            CalltreeGroupBy::Frame => GroupBy::Frame,
-        }
+value_enum_mirror! {
+    /// The kinds of `calltree --group-by`.
+    enum CalltreeGroupBy => GroupBy {
+        /// No grouping.
+        None,
+        /// By the category of the event (Scripting, Rendering, Painting...).
+        Category,
+        /// By the domain of its script or resource URL (example.com).
+        Domain,
+        /// By the host of its URL (www.example.com).
+        Subdomain,
+        /// By its URL.
+        Url,
+        /// By its frame (the main frame when it names none).
+        Frame,
     }
 }
 

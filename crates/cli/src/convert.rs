@@ -2,7 +2,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
+use crate::args::{help, value_enum_mirror, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -28,36 +28,24 @@ pub struct ConvertArgs {
 const OUTPUT_HELP: &str =
     "Write the output to this file instead of standard output (binary formats are not written to a terminal)";
 
-/// The formats of `convert --to`.
-#[derive(Clone, Copy, ValueEnum)]
-enum ConvertFormat {
-    /// speedscope's JSON: a profile per thread, its calls in time order
-    /// (open it at speedscope.app, or with `speedscope FILE`).
-    Speedscope,
-    /// pprof's gzipped profile.proto: self time and calls per stack
-    /// (`go tool pprof -top FILE`).
-    Pprof,
-    /// A Perfetto trace (protobuf): a track per process and thread, the
-    /// calls as nested slices (open it in the Perfetto UI).
-    Perfetto,
-    /// Folded stacks, `process;thread;frame;... MICROSECONDS` (for
-    /// flamegraph.pl and inferno-flamegraph).
-    Folded,
-    /// d3-flame-graph's JSON: nested {name, value, children}, values the
-    /// total µs.
-    D3,
-}
-
-impl From<ConvertFormat> for tracekit::export::Format {
-    fn from(format: ConvertFormat) -> Self {
-        use tracekit::export::Format;
-        match format {
-            ConvertFormat::Speedscope => Format::Speedscope,
-            ConvertFormat::Pprof => Format::Pprof,
-            ConvertFormat::Perfetto => Format::Perfetto,
-            ConvertFormat::Folded => Format::Folded,
-            ConvertFormat::D3 => Format::D3,
-        }
+value_enum_mirror! {
+    /// The formats of `convert --to`.
+    enum ConvertFormat => tracekit::export::Format {
+        /// speedscope's JSON: a profile per thread, its calls in time order
+        /// (open it at speedscope.app, or with `speedscope FILE`).
+        Speedscope,
+        /// pprof's gzipped profile.proto: self time and calls per stack
+        /// (`go tool pprof -top FILE`).
+        Pprof,
+        /// A Perfetto trace (protobuf): a track per process and thread, the
+        /// calls as nested slices (open it in the Perfetto UI).
+        Perfetto,
+        /// Folded stacks, `process;thread;frame;... MICROSECONDS` (for
+        /// flamegraph.pl and inferno-flamegraph).
+        Folded,
+        /// d3-flame-graph's JSON: nested {name, value, children}, values the
+        /// total µs.
+        D3,
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use tracekit_tables::export::{export, find_inputs, ExportOptions};
 
-use crate::args::ProcessesArg;
+use crate::args::{value_enum_mirror, ProcessesArg};
 use crate::cli::Common;
 use crate::error::CliError;
 
@@ -27,31 +27,19 @@ pub struct ExportArgs {
     processes: ProcessesArg,
 }
 
-/// The tables of `export --tables`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum TableName {
-    /// One row per track node (trace event or JS call).
-    Tracks,
-    /// The Call Tree of every thread (top-down, the whole trace).
-    Calls,
-    /// One row per CPU sample.
-    Samples,
-    /// One row per thread.
-    Threads,
-    /// What was skipped or repaired, and the traces that failed.
-    Diagnostics,
-}
-
-impl From<TableName> for tracekit_tables::Table {
-    fn from(name: TableName) -> Self {
-        use tracekit_tables::Table;
-        match name {
-            TableName::Tracks => Table::Tracks,
-            TableName::Calls => Table::Calls,
-            TableName::Samples => Table::Samples,
-            TableName::Threads => Table::Threads,
-            TableName::Diagnostics => Table::Diagnostics,
-        }
+value_enum_mirror! {
+    /// The tables of `export --tables`.
+    enum TableName => tracekit_tables::Table {
+        /// One row per track node (trace event or JS call).
+        Tracks,
+        /// The Call Tree of every thread (top-down, the whole trace).
+        Calls,
+        /// One row per CPU sample.
+        Samples,
+        /// One row per thread.
+        Threads,
+        /// What was skipped or repaired, and the traces that failed.
+        Diagnostics,
     }
 }
 
