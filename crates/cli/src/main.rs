@@ -115,10 +115,43 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
+    use clap::{CommandFactory, Parser};
     use tracekit::Parallelism;
 
     use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// The help of a shared option, as a subcommand words it.
+    fn help_of(subcommand: &str, option: &str) -> String {
+        let command = Cli::command();
+        let sub = command.find_subcommand(subcommand).expect(subcommand);
+        let arg = sub.get_arguments().find(|a| a.get_id() == option).expect(option);
+        arg.get_help().expect("a help").to_string()
+    }
+
+    /// `-o` and `--window` are declared once, and worded by the commands
+    /// that do something of their own with them.
+    #[test]
+    fn shared_options_keep_the_wording_of_each_command() {
+        let plain_output = "Write the output to this file instead of standard output";
+        for sub in ["tracks", "info", "calltree", "summary"] {
+            assert_eq!(help_of(sub, "output"), plain_output, "{sub}");
+        }
+        assert!(help_of("convert", "output").ends_with("(binary formats are not written to a terminal)"));
+        assert!(help_of("flamegraph", "output").starts_with("Write the SVG (or the folded stacks)"));
+        assert!(help_of("chart", "output").ends_with("which must not be a terminal)"));
+        assert!(help_of("tracks", "window").starts_with("Only nodes overlapping this window"));
+        assert!(help_of("calltree", "window").ends_with("Times are clipped to it"));
+        assert!(help_of("summary", "window").ends_with("It must not be empty"));
+        for sub in ["convert", "flamegraph"] {
+            assert_eq!(help_of(sub, "window"), args::CLIPPED_WINDOW_HELP, "{sub}");
+        }
+        assert!(help_of("chart", "window").ends_with("the chart opens on it"));
+    }
 
     /// `--threads N` makes a pool of N threads, which the command runs on;
     /// `--threads 1`, none: everything on the calling thread.
