@@ -1,0 +1,235 @@
+//! The options several commands share, each declared once as a group that
+//! a command flattens (`#[command(flatten)]`), their value parsers, and the
+//! macro of the value enums that mirror a library enum.
+//!
+//! A command flattens the groups in the order its options are listed: that
+//! order is the one of its `--help`, man page and completion scripts.
+//!
+//! The groups have `//` comments, not doc comments: the doc comment of a
+//! flattened struct would become the `about` of the command flattening it.
+//! A command whose `-o` or `--window` does something of its own words its
+//! help itself, with `#[command(mut_args(help("window", TEXT)))]` (the
+//! text as clap shows a doc comment: one line, no final period).
+
+use std::path::{Path, PathBuf};
+
+use clap::Arg;
+use tracekit::AnalyzeOptions;
+
+use crate::output::Output;
+use crate::query::Query;
+
+// The input of a one-trace command.
+#[derive(clap::Args)]
+pub struct TraceArg {
+    /// A Chrome trace, .cpuprofile or JS Self-Profiling trace (gzipped or
+    /// not); `-` reads standard input.
+    trace: PathBuf,
+}
+
+impl TraceArg {
+    /// The path given (`-`: standard input).
+    pub fn path(&self) -> &Path {
+        &self.trace
+    }
+}
+
+// `-o FILE`.
+#[derive(clap::Args)]
+pub struct OutputArg {
+    /// Write the output to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+impl OutputArg {
+    /// The output (nothing is created before the first write).
+    pub fn open(self) -> Output {
+        Output::new(self.output)
+    }
+
+    /// Whether the output is standard output (no `-o`, or `-o -`).
+    pub fn is_stdout(&self) -> bool {
+        self.output.as_ref().is_none_or(|p| p.as_os_str() == "-")
+    }
+}
+
+// `--all-processes`.
+#[derive(clap::Args)]
+pub struct ProcessesArg {
+    /// Also the processes DevTools drops (browser, GPU, ...).
+    #[arg(long)]
+    all_processes: bool,
+}
+
+impl ProcessesArg {
+    /// `options`, with the processes DevTools drops if asked.
+    pub fn options(&self, options: &AnalyzeOptions) -> AnalyzeOptions {
+        options.with_all_processes(self.all_processes)
+    }
+}
+
+// `--thread`.
+#[derive(clap::Args)]
+pub struct ThreadArg {
+    /// Only the threads with this name (any case; else a unique part of
+    /// it) or this tid.
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    pub thread: Option<String>,
+}
+
+// `--window`. What the window does differs by command (it keeps the nodes
+// overlapping it, or clips the times to it, or is where the chart opens):
+// each command but `tracks` words it with [`help`].
+#[derive(clap::Args)]
+pub struct WindowArg {
+    /// Only nodes overlapping this window, in ms from the start of the
+    /// trace: START..END, START.. or ..END.
+    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
+    pub window: Option<(f64, f64)>,
+}
+
+/// `--window` of the commands that clip the calls' times to it (`convert`,
+/// `flamegraph`).
+pub const CLIPPED_WINDOW_HELP: &str = "Only calls overlapping this window, in ms from the start of the trace \
+     (START..END, START.. or ..END); their times are clipped to it";
+
+// `--thread` then `--window`, as most commands list them.
+#[derive(clap::Args)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub thread: ThreadArg,
+    #[command(flatten)]
+    pub window: WindowArg,
+}
+
+impl QueryArgs {
+    /// The threads and window chosen.
+    pub fn query(self) -> Query {
+        Query::new(self.thread, self.window)
+    }
+}
+
+// `--max-depth`.
+#[derive(clap::Args)]
+pub struct DepthArg {
+    /// Only the first N levels of each tree (1: the roots only).
+    #[arg(long, value_name = "N", value_parser = parse_max_depth)]
+    pub max_depth: Option<u32>,
+}
+
+// `--min-duration`.
+#[derive(clap::Args)]
+pub struct MinDurationArg {
+    /// Only nodes lasting at least this many ms.
+    #[arg(long, value_name = "MS", value_parser = parse_min_duration, allow_hyphen_values = true)]
+    pub min_duration: Option<f64>,
+}
+
+/// For `Command::mut_args`: gives the option `id` the help `text`, for a
+/// command whose option does something of its own. (`Command::mut_arg`
+/// would move the option last: the completion scripts list the options in
+/// the order they were added.)
+pub fn help(id: &'static str, text: &'static str) -> impl FnMut(Arg) -> Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.help(text)
+        } else {
+            arg
+        }
+    }
+}
+
+/// A `clap::ValueEnum` with the variants of a library enum that cannot
+/// derive it (the library does not depend on clap), and its conversion to
+/// that enum, variant to variant of the same name. The variants' doc
+/// comments are the help of the values.
+macro_rules! value_enum_mirror {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident => $target:ty {
+            $( $(#[$variant_attr:meta])* $variant:ident, )*
+        }
+    ) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, clap::ValueEnum)]
+        $vis enum $name {
+            $( $(#[$variant_attr])* $variant, )*
+        }
+
+        impl From<$name> for $target {
+            fn from(value: $name) -> Self {
+                match value {
+                    $( $name::$variant => Self::$variant, )*
+                }
+            }
+        }
+    };
+}
+pub(crate) use value_enum_mirror;
+
+fn parse_ms(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("not a number of milliseconds: '{s}'")),
+    }
+}
+
+fn parse_window(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or("expected START..END, START.. or ..END (milliseconds)")?;
+    if a.trim().is_empty() && b.trim().is_empty() {
+        return Err("expected START..END, START.. or ..END (milliseconds)".into());
+    }
+    let start = if a.trim().is_empty() {
+        f64::NEG_INFINITY
+    } else {
+        parse_ms(a)?
+    };
+    let end = if b.trim().is_empty() {
+        f64::INFINITY
+    } else {
+        parse_ms(b)?
+    };
+    if end < start {
+        return Err(format!("END ({}) is before START ({})", b.trim(), a.trim()));
+    }
+    Ok((start, end))
+}
+
+fn parse_thread(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("give a thread name, part of one, or a tid".into());
+    }
+    Ok(s.to_owned())
+}
+
+fn parse_max_depth(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(0) => Err("0 levels would show nothing: 1 shows the roots only".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("not a number of levels: '{s}'")),
+    }
+}
+
+fn parse_min_duration(s: &str) -> Result<f64, String> {
+    match parse_ms(s)? {
+        x if x >= 0.0 => Ok(x),
+        _ => Err(format!("a duration cannot be negative: '{s}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows() {
+        assert_eq!(parse_window("1..2"), Ok((1.0, 2.0)));
+        assert_eq!(parse_window(" 1 .. "), Ok((1.0, f64::INFINITY)));
+        assert_eq!(parse_window("..-2"), Ok((f64::NEG_INFINITY, -2.0)));
+        assert!(parse_window("1..inf").is_err());
+        assert!(parse_window("3..2").is_err());
+    }
+}

@@ -1,0 +1,102 @@
+//! `tracekit calltree`: the Call Tree (top-down) or the Bottom-Up of every
+//! thread, as the DevTools Performance panel's tree views aggregate it.
+
+use clap::ValueEnum;
+use tracekit::views::{GroupBy, View};
+
+use crate::args::{help, value_enum_mirror, DepthArg, OutputArg, QueryArgs, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+#[command(mut_args(help("window", WINDOW_HELP)))]
+pub struct CalltreeArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = CalltreeFormat::Text)]
+    format: CalltreeFormat,
+    /// The Bottom-Up (callers under each function) instead of the Call Tree
+    /// (text format; the other formats hold both).
+    #[arg(long)]
+    bottom_up: bool,
+    #[command(flatten)]
+    query: QueryArgs,
+    #[command(flatten)]
+    depth: DepthArg,
+    /// Group the top-level nodes as the Performance panel's "Group by"
+    /// does; group nodes are the first level.
+    #[arg(long, value_enum, value_name = "KIND", default_value_t = CalltreeGroupBy::None)]
+    group_by: CalltreeGroupBy,
+}
+
+/// `--window` of `calltree`.
+const WINDOW_HELP: &str = "The selected range, in ms from the start of the trace: START..END, \
+     START.. or ..END (default: the whole trace). Times are clipped to it";
+
+value_enum_mirror! {
+    /// The kinds of `calltree --group-by`.
+    enum CalltreeGroupBy => GroupBy {
+        /// No grouping.
+        None,
+        /// By the category of the event (Scripting, Rendering, Painting...).
+        Category,
+        /// By the domain of its script or resource URL (example.com).
+        Domain,
+        /// By the host of its URL (www.example.com).
+        Subdomain,
+        /// By its URL.
+        Url,
+        /// By its frame (the main frame when it names none).
+        Frame,
+    }
+}
+
+/// The formats of `calltree --format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum CalltreeFormat {
+    /// An indented tree: a line per node with its self and total time in
+    /// ms and in percent of the window.
+    Text,
+    /// Both views of each thread as JSON: nodes in the text format's
+    /// order with parent, function, self and total ms, and sample counts
+    /// for a thread with a CPU profile (docs/views.md).
+    Json,
+    /// The dump compared with the DevTools engine's (xtask/js/calltree.mjs).
+    Conformance,
+}
+
+pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
+    let group_by = GroupBy::from(args.group_by);
+    let options = common.options.with_group_args(group_by.reads_args());
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let query = args.query.query().with_depth(args.depth);
+    query.check(&input, &analysis)?;
+    let only = query.threads(&input, &analysis)?;
+    query.check_window_has_time(&input, &analysis, "aggregate")?;
+    let view_options = query
+        .view_options(only.as_deref())
+        .group_by(group_by)
+        .max_nodes(options.max_nodes)
+        .parallelism(options.parallelism);
+    let views_span = tracing::info_span!("views").entered();
+    let text = match args.format {
+        CalltreeFormat::Text => {
+            let view = if args.bottom_up { View::BottomUp } else { View::TopDown };
+            tracekit::views::write_text(&analysis, view, &view_options)
+        }
+        CalltreeFormat::Json => tracekit::views::calltree_json(&analysis, &view_options).map(|s| s + "\n"),
+        CalltreeFormat::Conformance => {
+            tracekit::views::calltree_conformance(&analysis, &view_options).map(|s| s + "\n")
+        }
+    }
+    .map_err(|error| CliError::View {
+        file: input.name(),
+        error,
+    })?;
+    drop(views_span);
+    args.output.open().write(&text)
+}

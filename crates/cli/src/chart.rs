@@ -1,0 +1,51 @@
+//! `tracekit chart`: a flame chart of the tracks, one self-contained HTML
+//! file.
+
+use std::io::IsTerminal;
+
+use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+#[command(mut_args(help("output", OUTPUT_HELP)))]
+#[command(mut_args(help("window", WINDOW_HELP)))]
+pub struct ChartArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    #[command(flatten)]
+    query: QueryArgs,
+    #[command(flatten)]
+    processes: ProcessesArg,
+}
+
+/// `-o` of `chart`.
+const OUTPUT_HELP: &str = "Write the chart to this file (`-`: standard output, which must not be a terminal)";
+
+/// `--window` of `chart`.
+const WINDOW_HELP: &str = "Only nodes overlapping this window, in ms from the start of the trace: \
+     START..END, START.. or ..END; the chart opens on it";
+
+pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
+    if args.output.is_stdout() && std::io::stdout().is_terminal() {
+        return Err(CliError::ChartToTerminal);
+    }
+    let options = args.processes.options(&common.options);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let filter = args.query.query().filter(&input, &analysis, options.parallelism)?;
+    // The page is titled by the trace's file name.
+    let title = match &input.path {
+        Some(path) => path
+            .file_name()
+            .map_or_else(|| input.name(), |n| n.to_string_lossy().into_owned()),
+        None => input.name(),
+    };
+    let html = {
+        let _span = tracing::info_span!("output").entered();
+        tracekit::export::chart::html(&analysis, &filter, &title)
+    };
+    args.output.open().write(&html)
+}

@@ -1,0 +1,171 @@
+//! The command line: the global options, the subcommands, and what every
+//! subcommand takes from the global options ([`Common`]).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tracekit::{AnalyzeOptions, Parallelism};
+
+use crate::calltree::CalltreeArgs;
+use crate::chart::ChartArgs;
+use crate::convert::ConvertArgs;
+use crate::error::CliError;
+use crate::export::ExportArgs;
+use crate::flamegraph::FlamegraphArgs;
+use crate::info::InfoArgs;
+use crate::summary::SummaryArgs;
+use crate::tracks::TracksArgs;
+
+const AFTER_HELP: &str = "\
+Exit status: 0 on success; 1 when an input cannot be read or used, or the \
+output cannot be written (one line on stderr: `tracekit: FILE: WHAT`); 2 \
+when the command line is wrong.";
+
+#[derive(Parser)]
+#[command(
+    name = "tracekit",
+    version,
+    about = "Sync tracks of Chrome performance traces and JavaScript CPU profiles",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Print how long each stage took, on stderr.
+    #[arg(long, global = true, display_order = 100)]
+    pub timings: bool,
+    /// Print no warning and no progress bar (errors are still printed).
+    #[arg(short, long, global = true, display_order = 100)]
+    quiet: bool,
+    /// The most track nodes one thread may have (about 100 bytes of memory
+    /// each), and the most nodes of a thread's Bottom-Up in `calltree`; a
+    /// thread with more is an error rather than gigabytes.
+    #[arg(long, global = true, value_name = "N", default_value_t = tracekit::DEFAULT_MAX_NODES, display_order = 100)]
+    max_nodes: usize,
+    /// Worker threads for loading and per-thread work (default: all cores;
+    /// 1: no extra thread); for `export`, the traces loaded at once. The
+    /// output is the same whatever the number.
+    #[arg(long, global = true, value_name = "N", display_order = 100)]
+    threads: Option<usize>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Print the call tree of every thread (the DevTools Performance panel's tracks).
+    Tracks(TracksArgs),
+    /// Print what each trace holds (processes, threads, their tracks and
+    /// profiles) and what was skipped while loading it.
+    Info(InfoArgs),
+    /// Print the Call Tree (top-down) or the Bottom-Up of every thread, as
+    /// the DevTools Performance panel's tree views aggregate it (no
+    /// grouping; docs/views.md).
+    Calltree(CalltreeArgs),
+    /// Print the Summary of every thread: the time per category
+    /// (Scripting, Rendering, ...), idle and total, over the trace or a
+    /// window, as the DevTools Performance panel's Summary tab shows it
+    /// for a selected thread (docs/views.md).
+    Summary(SummaryArgs),
+    /// Write a flame chart of the tracks: one self-contained HTML file
+    /// (no request leaves it) that draws them as the DevTools Performance
+    /// panel does, a lane per thread, with zoom, pan, tooltips and search
+    /// (docs/chart.md).
+    Chart(ChartArgs),
+    /// Write the tracks in a format another tool reads: speedscope,
+    /// pprof, Perfetto, folded stacks or d3-flame-graph JSON
+    /// (docs/exports.md).
+    Convert(ConvertArgs),
+    /// Draw a flame graph (SVG) of the calls of every thread, merged by
+    /// stack, widths their self and total times; `--bottom-up` draws the
+    /// callers of each function as an icicle.
+    Flamegraph(FlamegraphArgs),
+    /// Write the tables of many traces as Parquet files, one per table
+    /// (tracks, calls, samples, threads, diagnostics; docs/tables.md),
+    /// loading traces in parallel. A trace that cannot be loaded is
+    /// reported and counted in `diagnostics`, and the others are still
+    /// exported; the exit status is 1 if any failed.
+    Export(ExportArgs),
+    /// Print a completion script for a shell.
+    ///
+    /// For bash: `tracekit completions bash >
+    /// ~/.local/share/bash-completion/completions/tracekit`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a man page (roff): tracekit(1), or that of a subcommand.
+    ///
+    /// Read one with `tracekit man tracks | man -l -`.
+    Man {
+        /// The subcommand whose page to print.
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "export", "completions", "man"])]
+        subcommand: Option<String>,
+    },
+}
+
+/// Parses the command line. Help and version go to stdout (status 0); an
+/// error is clap's message with `tracekit: ` for its `error: `, status 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            Err(ExitCode::SUCCESS)
+        }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            Err(ExitCode::from(2))
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            eprint!("tracekit: {text}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// What every subcommand takes from the global options.
+pub struct Common {
+    pub quiet: bool,
+    /// `--threads`, as given.
+    pub threads: Option<usize>,
+    /// The options every load starts from: `--max-nodes` and `--threads`.
+    pub options: AnalyzeOptions,
+}
+
+/// The stack of each of the pool's threads: the command runs on one of
+/// them (see `main::run`), so they get the main thread's usual 8 MiB
+/// rather than the 2 MiB of a spawned thread.
+const POOL_STACK: usize = 8 << 20;
+
+impl Common {
+    /// The global options, and the pool the command runs on (`None` for
+    /// `--threads 1`: everything on this thread).
+    pub fn new(cli: &Cli) -> Result<(Common, Option<rayon::ThreadPool>), CliError> {
+        let pool = match cli.threads {
+            Some(0 | 1) => None,
+            threads => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .stack_size(POOL_STACK)
+                    // Without `--threads`, 0: rayon's default, all cores.
+                    .num_threads(threads.unwrap_or(0))
+                    .build()
+                    .map_err(|error| CliError::Threads { threads, error })?,
+            ),
+        };
+        let parallelism = if pool.is_some() {
+            Parallelism::Rayon
+        } else {
+            Parallelism::Sequential
+        };
+        let options = AnalyzeOptions::default()
+            .with_parallelism(parallelism)
+            .with_max_nodes(cli.max_nodes);
+        let common = Common {
+            quiet: cli.quiet,
+            threads: cli.threads,
+            options,
+        };
+        Ok((common, pool))
+    }
+}

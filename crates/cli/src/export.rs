@@ -1,0 +1,102 @@
+//! `tracekit export`: the tables of many traces as Parquet files.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use tracekit_tables::export::{export, find_inputs, ExportOptions};
+
+use crate::args::{value_enum_mirror, ProcessesArg};
+use crate::cli::Common;
+use crate::error::CliError;
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// Traces (Chrome traces, .cpuprofile or JS Self-Profiling traces,
+    /// gzipped or not), or directories: their `.json` and `.cpuprofile`
+    /// files (`.gz` too), recursively.
+    #[arg(required = true, num_args = 1.., value_name = "TRACE_OR_DIR")]
+    traces: Vec<PathBuf>,
+    /// The directory to write `TABLE.parquet` files to (made if needed;
+    /// files of the same names are replaced).
+    #[arg(long, value_name = "OUT_DIR")]
+    parquet: PathBuf,
+    /// The tables to write, separated by commas.
+    #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
+    tables: Vec<TableName>,
+    #[command(flatten)]
+    processes: ProcessesArg,
+}
+
+value_enum_mirror! {
+    /// The tables of `export --tables`.
+    enum TableName => tracekit_tables::Table {
+        /// One row per track node (trace event or JS call).
+        Tracks,
+        /// The Call Tree of every thread (top-down, the whole trace).
+        Calls,
+        /// One row per CPU sample.
+        Samples,
+        /// One row per thread.
+        Threads,
+        /// What was skipped or repaired, and the traces that failed.
+        Diagnostics,
+    }
+}
+
+/// Exports the traces' tables; each trace that fails gets its line on
+/// stderr as it is written, and the status is 1 if any did.
+pub fn run(args: ExportArgs, common: &Common) -> Result<(), CliError> {
+    let (inputs, unlisted) = find_inputs(&args.traces);
+    for error in &unlisted {
+        eprintln!("tracekit: {error}");
+    }
+    let mut options = ExportOptions::new().with_tables(args.tables.iter().map(|t| (*t).into()));
+    // Each trace loads on one thread; `--threads` is how many load at once.
+    options.analyze = args.processes.options(&common.options);
+    if let Some(jobs) = common.threads {
+        options = options.with_jobs(jobs);
+    }
+    let bar = (!common.quiet && std::io::stderr().is_terminal() && inputs.len() > 1).then(|| {
+        let bar = indicatif::ProgressBar::new(inputs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} exporting {pos}/{len} traces, {msg} {wide_bar} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let (mut bytes, mut failed) = (0u64, 0usize);
+    let summary = export(&inputs, &unlisted, &args.parquet, &options, |done| {
+        bytes += done.file_bytes;
+        let report = |e: &tracekit_tables::TraceError| eprintln!("tracekit: {e}");
+        if let Some(error) = done.error {
+            failed += 1;
+            match &bar {
+                Some(bar) => bar.suspend(|| report(error)),
+                None => report(error),
+            }
+        }
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{} MB read, {failed} failed", bytes >> 20));
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let summary = summary.map_err(CliError::Export)?;
+    if !common.quiet {
+        let rows: Vec<String> = summary.rows.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        eprintln!(
+            "tracekit: exported {} traces ({} failed) to {}: rows: {}",
+            summary.traces,
+            summary.failed.len(),
+            args.parquet.display(),
+            rows.join(", ")
+        );
+    }
+    if summary.failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::AlreadyReported)
+    }
+}

@@ -1,0 +1,55 @@
+//! `tracekit summary`: the time per category of every thread, as the
+//! DevTools Performance panel's Summary tab shows it.
+
+use clap::ValueEnum;
+
+use crate::args::{help, OutputArg, QueryArgs, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+#[command(mut_args(help("window", WINDOW_HELP)))]
+pub struct SummaryArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Text)]
+    format: SummaryFormat,
+    #[command(flatten)]
+    query: QueryArgs,
+}
+
+/// `--window` of `summary`.
+const WINDOW_HELP: &str = "The selected range, in ms from the start of the trace: START..END, \
+     START.. or ..END (default: the whole trace). It must not be empty";
+
+/// The formats of `summary --format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum SummaryFormat {
+    /// A table per thread: each category's ms and percent of the total,
+    /// largest first, then idle and the total.
+    Text,
+    /// The same as JSON, numbers unrounded (docs/views.md).
+    Json,
+    /// The dump compared with the DevTools engine's (xtask/js/summary.mjs).
+    Conformance,
+}
+
+pub fn run(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
+    let (input, analysis) = load_one(args.trace.path(), &common.options, common.quiet)?;
+    let query = args.query.query();
+    query.check(&input, &analysis)?;
+    let only = query.threads(&input, &analysis)?;
+    query.check_window_has_time(&input, &analysis, "summarize")?;
+    let (only, window) = (only.as_deref(), query.view_window());
+    // The JSON forms are one line each; the text ends its own lines.
+    let text = match args.format {
+        SummaryFormat::Text => tracekit::views::summary::write_text(&analysis, only, window),
+        SummaryFormat::Json => tracekit::views::summary::write_json(&analysis, only, window) + "\n",
+        SummaryFormat::Conformance => tracekit::views::summary::summary_conformance_of(&analysis, only, window) + "\n",
+    };
+    args.output.open().write(&text)
+}
