@@ -713,7 +713,7 @@ fn whole(x: Option<f64>) -> Option<u32> {
 }
 
 /// What loading skipped, repaired or did differently from DevTools: the
-/// account `tracekit tracks --stats` prints ([`output::stats`](crate::output::stats)).
+/// account `tracekit tracks --stats` prints (`tracekit::output::stats`).
 ///
 /// ```
 /// let trace = br#"[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1},

@@ -4,7 +4,7 @@
 //! which events the panel's flame chart draws. The visible types of the
 //! aggregated views' filter are the names that are not hidden; the Summary
 //! counts an event's time in its category ([`event_category`]); the flame
-//! chart ([`crate::export::chart`]) draws the events [`in_timeline`], in
+//! chart (`tracekit::export::chart`) draws the events [`in_timeline`], in
 //! their category's [`Category::color`]. The aggregated views
 //! (`tracekit-views`) use it from here, as the core crate's chart does.
 
