@@ -38,7 +38,12 @@ fn bench(c: &mut Criterion) {
         });
     });
     group.bench_function("summary, every thread", |b| {
-        b.iter(|| black_box(tracekit_views::summary::summary_conformance_of(&analysis, None, None)));
+        b.iter(|| {
+            black_box(tracekit_views::summary::summary_conformance(
+                &analysis,
+                &tracekit::query::Query::new(),
+            ))
+        });
     });
     group.finish();
 }

@@ -242,7 +242,7 @@ fn views_fixtures() -> anyhow::Result<()> {
         let ours = tracekit::views::calltree_conformance(
             &analysis,
             &tracekit::views::ViewOptions::new()
-                .window(case.window)
+                .query(case.query())
                 .group_by(group_by),
         )?;
         let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;

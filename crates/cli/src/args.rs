@@ -14,10 +14,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::Arg;
-use tracekit::AnalyzeOptions;
+use tracekit::query::{Query, Window};
+use tracekit::{AnalyzeOptions, Millis};
 
 use crate::output::Output;
-use crate::query::Query;
+use crate::query::Selection;
 
 // The input of a one-trace command.
 #[derive(clap::Args)]
@@ -74,7 +75,7 @@ impl ProcessesArg {
 pub struct ThreadArg {
     /// Only the threads with this name (any case; else a unique part of
     /// it) or this tid.
-    #[arg(long, value_name = "NAME_OR_TID", value_parser = parse_thread)]
+    #[arg(long, value_name = "NAME_OR_TID", value_parser = Query::parse_thread)]
     pub thread: Option<String>,
 }
 
@@ -85,8 +86,8 @@ pub struct ThreadArg {
 pub struct WindowArg {
     /// Only nodes overlapping this window, in ms from the start of the
     /// trace: START..END, START.. or ..END.
-    #[arg(long, value_name = "START..END", value_parser = parse_window, allow_hyphen_values = true)]
-    pub window: Option<(f64, f64)>,
+    #[arg(long, value_name = "START..END", value_parser = Window::parse, allow_hyphen_values = true)]
+    pub window: Option<Window>,
 }
 
 /// `--window` of the commands that clip the calls' times to it (`convert`,
@@ -105,8 +106,8 @@ pub struct QueryArgs {
 
 impl QueryArgs {
     /// The threads and window chosen.
-    pub fn query(self) -> Query {
-        Query::new(self.thread, self.window)
+    pub fn selection(self) -> Selection {
+        Selection::new(self.thread, self.window)
     }
 }
 
@@ -114,7 +115,7 @@ impl QueryArgs {
 #[derive(clap::Args)]
 pub struct DepthArg {
     /// Only the first N levels of each tree (1: the roots only).
-    #[arg(long, value_name = "N", value_parser = parse_max_depth)]
+    #[arg(long, value_name = "N", value_parser = Query::parse_levels)]
     pub max_depth: Option<u32>,
 }
 
@@ -122,8 +123,8 @@ pub struct DepthArg {
 #[derive(clap::Args)]
 pub struct MinDurationArg {
     /// Only nodes lasting at least this many ms.
-    #[arg(long, value_name = "MS", value_parser = parse_min_duration, allow_hyphen_values = true)]
-    pub min_duration: Option<f64>,
+    #[arg(long, value_name = "MS", value_parser = Query::parse_min_duration, allow_hyphen_values = true)]
+    pub min_duration: Option<Millis>,
 }
 
 /// For `Command::mut_args`: gives the option `id` the help `text`, for a
@@ -167,69 +168,3 @@ macro_rules! value_enum_mirror {
     };
 }
 pub(crate) use value_enum_mirror;
-
-fn parse_ms(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(x),
-        _ => Err(format!("not a number of milliseconds: '{s}'")),
-    }
-}
-
-fn parse_window(s: &str) -> Result<(f64, f64), String> {
-    let (a, b) = s
-        .split_once("..")
-        .ok_or("expected START..END, START.. or ..END (milliseconds)")?;
-    if a.trim().is_empty() && b.trim().is_empty() {
-        return Err("expected START..END, START.. or ..END (milliseconds)".into());
-    }
-    let start = if a.trim().is_empty() {
-        f64::NEG_INFINITY
-    } else {
-        parse_ms(a)?
-    };
-    let end = if b.trim().is_empty() {
-        f64::INFINITY
-    } else {
-        parse_ms(b)?
-    };
-    if end < start {
-        return Err(format!("END ({}) is before START ({})", b.trim(), a.trim()));
-    }
-    Ok((start, end))
-}
-
-fn parse_thread(s: &str) -> Result<String, String> {
-    if s.trim().is_empty() {
-        return Err("give a thread name, part of one, or a tid".into());
-    }
-    Ok(s.to_owned())
-}
-
-fn parse_max_depth(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<u32>() {
-        Ok(0) => Err("0 levels would show nothing: 1 shows the roots only".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("not a number of levels: '{s}'")),
-    }
-}
-
-fn parse_min_duration(s: &str) -> Result<f64, String> {
-    match parse_ms(s)? {
-        x if x >= 0.0 => Ok(x),
-        _ => Err(format!("a duration cannot be negative: '{s}'")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn windows() {
-        assert_eq!(parse_window("1..2"), Ok((1.0, 2.0)));
-        assert_eq!(parse_window(" 1 .. "), Ok((1.0, f64::INFINITY)));
-        assert_eq!(parse_window("..-2"), Ok((f64::NEG_INFINITY, -2.0)));
-        assert!(parse_window("1..inf").is_err());
-        assert!(parse_window("3..2").is_err());
-    }
-}

@@ -73,12 +73,9 @@ pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
     let group_by = GroupBy::from(args.group_by);
     let options = common.options.with_group_args(group_by.reads_args());
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let query = args.query.query().with_depth(args.depth);
-    query.check(&input, &analysis)?;
-    let only = query.threads(&input, &analysis)?;
-    query.check_window_has_time(&input, &analysis, "aggregate")?;
-    let view_options = query
-        .view_options(only.as_deref())
+    let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
+    let view_options = tracekit::views::ViewOptions::new()
+        .query(query)
         .group_by(group_by)
         .max_nodes(options.max_nodes)
         .parallelism(options.parallelism);

@@ -35,7 +35,7 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     }
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let filter = args.query.query().filter(&input, &analysis, options.parallelism)?;
+    let query = args.query.selection().query(&input, &analysis)?;
     // The page is titled by the trace's file name.
     let title = match &input.path {
         Some(path) => path
@@ -45,7 +45,7 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     };
     let html = {
         let _span = tracing::info_span!("output").entered();
-        tracekit::export::chart::html(&analysis, &filter, &title)
+        tracekit::export::chart::html(&analysis, &query, options.parallelism, &title)
     };
     args.output.open().write(&html)
 }

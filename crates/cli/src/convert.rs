@@ -62,8 +62,8 @@ pub fn run(args: ConvertArgs, common: &Common) -> Result<(), CliError> {
     }
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let filter = args.query.query().filter(&input, &analysis, options.parallelism)?;
+    let query = args.query.selection().query(&input, &analysis)?;
     let _span = tracing::info_span!("export").entered();
-    let written = format.write(&analysis, &filter, out.writer()?);
+    let written = format.write(&analysis, &query, options.parallelism, out.writer()?);
     out.done(written)
 }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use tracekit::query::FilterError;
+use tracekit::query::QueryError;
 use tracekit::views::ViewError;
 
 use crate::input::InputError;
@@ -28,24 +28,15 @@ pub enum CliError {
     Load { file: String, error: InputError },
     /// `--thread` or `--window` does not fit the trace, or a thread kept
     /// has more nodes than `--max-nodes`.
-    Query { file: String, error: FilterError },
+    Query { file: String, error: QueryError },
     /// The Call Tree or Bottom-Up could not be built.
     View { file: String, error: ViewError },
     /// An aggregated view of a trace without timed events; `what` is what
     /// the command would do with the time ("summarize").
-    NoTimedEvents { file: String, what: &'static str },
-    /// `--window` selects no time of a trace lasting `lasts_ms`.
-    EmptyWindow {
-        file: String,
-        window: (f64, f64),
-        lasts_ms: f64,
-    },
-    /// An aggregated view of a trace that lasts no time (no `--window`).
-    NoTime {
-        file: String,
-        lasts_ms: f64,
-        what: &'static str,
-    },
+
+    /// The views of a window without time: an empty window, or a trace
+    /// without timed events (the library's message).
+    NoWindowTime { file: String, message: String },
     /// The flame graph would have no frame.
     NothingToDraw { file: String },
     /// inferno could not draw the flame graph.
@@ -91,17 +82,7 @@ impl fmt::Display for CliError {
                 // The analysis was loaded with what the grouping reads: not met.
                 error => write!(f, "{file}: {error}"),
             },
-            CliError::NoTimedEvents { file, what } => {
-                write!(f, "{file}: the trace has no timed events, so no window to {what}")
-            }
-            CliError::EmptyWindow { file, window, lasts_ms } => write!(
-                f,
-                "{file}: the window {} ms is empty; the trace lasts 0..{lasts_ms:.3} ms",
-                tracekit::query::window_text(*window),
-            ),
-            CliError::NoTime { file, lasts_ms, what } => {
-                write!(f, "{file}: the trace lasts {lasts_ms:.3} ms: no time to {what}")
-            }
+            CliError::NoWindowTime { file, message } => write!(f, "{file}: {message}"),
             CliError::NothingToDraw { file } => write!(
                 f,
                 "{file}: nothing to draw: no call has self time in the threads and window chosen"
@@ -133,14 +114,14 @@ impl fmt::Display for CliError {
 
 /// The message of a query that does not fit the trace, with the option
 /// that would make it fit.
-fn query_error(f: &mut fmt::Formatter<'_>, error: &FilterError) -> fmt::Result {
+fn query_error(f: &mut fmt::Formatter<'_>, error: &QueryError) -> fmt::Result {
     match error {
-        FilterError::NoThread { query, not_built, .. } if !not_built.is_empty() => write!(
+        QueryError::NoThread { query, not_built, .. } if !not_built.is_empty() => write!(
             f,
             "no thread matches '{query}' in the processes DevTools shows; add --all-processes for {}",
             tracekit::query::thread_list(not_built)
         ),
-        FilterError::OverNodeBudget { .. } => write!(
+        QueryError::OverNodeBudget { .. } => write!(
             f,
             "{error}; choose other threads with --thread, or raise the limit with --max-nodes (about 100 bytes of memory each)"
         ),

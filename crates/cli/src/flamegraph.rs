@@ -33,18 +33,19 @@ const OUTPUT_HELP: &str = "Write the SVG (or the folded stacks) to this file ins
 pub fn run(args: FlamegraphArgs, common: &Common) -> Result<(), CliError> {
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let query = args.query.query();
-    let filter = query.filter(&input, &analysis, options.parallelism)?;
+    let selection = args.query.selection();
+    let query = selection.query(&input, &analysis)?;
+    let parallelism = options.parallelism;
     let folded = if args.bottom_up {
-        tracekit::export::folded_bottom_up(&analysis, &filter)
+        tracekit::export::folded_bottom_up(&analysis, &query, parallelism)
     } else if args.folded {
-        tracekit::export::folded(&analysis, &filter)
+        tracekit::export::folded(&analysis, &query, parallelism)
     } else {
         // The frames the picture leaves out are merged first: the same
         // picture from far fewer lines (`flamegraph_svg` keeps inferno's
         // default width too).
         let min_width = inferno::flamegraph::Options::default().min_width;
-        tracekit::export::folded_to_draw(&analysis, &filter, min_width)
+        tracekit::export::folded_to_draw(&analysis, &query, parallelism, min_width)
     };
     let mut out = args.output.open();
     if args.folded {
@@ -54,11 +55,11 @@ pub fn run(args: FlamegraphArgs, common: &Common) -> Result<(), CliError> {
         return Err(CliError::NothingToDraw { file: input.name() });
     }
     let mut subtitle = Vec::new();
-    if let Some(thread) = &query.thread {
+    if let Some(thread) = selection.thread() {
         subtitle.push(format!("thread {thread}"));
     }
-    if let Some(window) = query.window {
-        subtitle.push(format!("window {} ms", tracekit::query::window_text(window)));
+    if let Some(window) = selection.window() {
+        subtitle.push(format!("window {window} ms"));
     }
     // The title names the file, not the path it was given by.
     let path = args.trace.path();

@@ -53,9 +53,16 @@ impl fmt::Display for InputError {
             InputError::IsDirectory => f.write_str("is a directory"),
             InputError::StdinIsTerminal => f.write_str("standard input is a terminal: give a file, or pipe a trace in"),
             InputError::Read(e) => write!(f, "reading the input: {e}"),
-            InputError::Load(e) => write!(f, "{e}"),
+            InputError::Load(e) => f.write_str(&in_the_commands_words(e)),
         }
     }
+}
+
+/// A load error's message, the library's options named as the command's
+/// flags (the library names `AnalyzeOptions::max_nodes`, the command
+/// `--max-nodes`).
+pub fn in_the_commands_words(error: &impl fmt::Display) -> String {
+    error.to_string().replace("AnalyzeOptions::max_nodes", "--max-nodes")
 }
 
 /// Gzip's magic bytes.

@@ -40,16 +40,15 @@ enum SummaryFormat {
 
 pub fn run(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
     let (input, analysis) = load_one(args.trace.path(), &common.options, common.quiet)?;
-    let query = args.query.query();
-    query.check(&input, &analysis)?;
-    let only = query.threads(&input, &analysis)?;
-    query.check_window_has_time(&input, &analysis, "summarize")?;
-    let (only, window) = (only.as_deref(), query.view_window());
+    let query = args
+        .query
+        .selection()
+        .aggregated_query(&input, &analysis, "summarize")?;
     // The JSON forms are one line each; the text ends its own lines.
     let text = match args.format {
-        SummaryFormat::Text => tracekit::views::summary::write_text(&analysis, only, window),
-        SummaryFormat::Json => tracekit::views::summary::write_json(&analysis, only, window) + "\n",
-        SummaryFormat::Conformance => tracekit::views::summary::summary_conformance_of(&analysis, only, window) + "\n",
+        SummaryFormat::Text => tracekit::views::summary::write_text(&analysis, &query),
+        SummaryFormat::Json => tracekit::views::summary::write_json(&analysis, &query) + "\n",
+        SummaryFormat::Conformance => tracekit::views::summary::summary_conformance(&analysis, &query) + "\n",
     };
     args.output.open().write(&text)
 }

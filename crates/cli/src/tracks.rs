@@ -7,7 +7,7 @@ use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, 
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
-use crate::query::Query;
+use crate::query::Selection;
 
 #[derive(clap::Args)]
 pub struct TracksArgs {
@@ -49,17 +49,17 @@ enum Format {
 pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let query = Query::new(args.thread, args.window)
+    let query = Selection::new(args.thread, args.window)
         .with_depth(args.depth)
-        .with_min_duration(args.min_duration);
-    let filter = query.filter(&input, &analysis, options.parallelism)?;
+        .with_min_duration(args.min_duration)
+        .query(&input, &analysis)?;
     let _span = tracing::info_span!("output").entered();
     let mut out = args.output.open();
     let w = out.writer()?;
     let written = match args.format {
-        Format::Text => tracekit::output::write_text(&analysis, &filter, w),
-        Format::Json => tracekit::output::write_json(&analysis, &filter, w),
-        Format::Conformance => tracekit::output::write_conformance(&analysis, &filter, w),
+        Format::Text => tracekit::output::write_text(&analysis, &query, w),
+        Format::Json => tracekit::output::write_json(&analysis, &query, options.parallelism, w),
+        Format::Conformance => tracekit::output::write_conformance(&analysis, &query, options.parallelism, w),
     };
     out.done(written)?;
     if args.stats {

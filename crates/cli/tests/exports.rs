@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-use tracekit::query::Filter;
+use tracekit::query::{Query, Window};
+use tracekit::Millis;
 use tracekit::{AnalyzeOptions, NodeKind, Parallelism};
 
 /// A fixture of `fixtures/traces/`.
@@ -273,7 +274,7 @@ fn every_format_keeps_each_threads_self_time_on_the_recorded_fixtures() {
     let options = AnalyzeOptions::default()
         .with_all_processes(true)
         .with_parallelism(Parallelism::Rayon);
-    let filter = Filter::default();
+    let filter = Query::new();
     for path in &fixtures {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let analysis = tracekit::analyze_bytes(&std::fs::read(path).unwrap(), &options).unwrap();
@@ -283,7 +284,12 @@ fn every_format_keeps_each_threads_self_time_on_the_recorded_fixtures() {
             expected.iter().map(|t| ((t.pid.clone(), t.label.clone()), t)).collect();
 
         // speedscope: a profile per thread, in order, in µs.
-        let speedscope: Value = serde_json::from_str(&tracekit::export::speedscope(&analysis, &filter)).unwrap();
+        let speedscope: Value = serde_json::from_str(&tracekit::export::speedscope(
+            &analysis,
+            &filter,
+            Parallelism::Sequential,
+        ))
+        .unwrap();
         let profiles = speedscope_self_times(&speedscope);
         assert_eq!(
             profiles.len(),
@@ -306,7 +312,7 @@ fn every_format_keeps_each_threads_self_time_on_the_recorded_fixtures() {
 
         // Folded stacks: whole µs per line, a thread's lines add up to its
         // self time rounded.
-        let folded = tracekit::export::folded(&analysis, &filter);
+        let folded = tracekit::export::folded(&analysis, &filter, Parallelism::Sequential);
         let mut folded_us: BTreeMap<(String, String), i64> = BTreeMap::new();
         for line in folded.lines() {
             let (stack, value) = line.rsplit_once(' ').expect("STACK VALUE");
@@ -328,7 +334,7 @@ fn every_format_keeps_each_threads_self_time_on_the_recorded_fixtures() {
         );
 
         // d3: a node per process, then per thread; values are totals, in µs.
-        let d3 = tracekit::export::d3(&analysis, &filter);
+        let d3 = tracekit::export::d3(&analysis, &filter, Parallelism::Sequential);
         // Stacks are deeper than serde_json's default limit.
         let mut reader = serde_json::Deserializer::from_str(&d3);
         reader.disable_recursion_limit();
@@ -367,7 +373,8 @@ fn every_format_keeps_each_threads_self_time_on_the_recorded_fixtures() {
         }
 
         // pprof: the time of a thread's samples, in ns.
-        let (pprof_ns, sample_types) = pprof_time_by_thread(&tracekit::export::pprof(&analysis, &filter));
+        let (pprof_ns, sample_types) =
+            pprof_time_by_thread(&tracekit::export::pprof(&analysis, &filter, Parallelism::Sequential));
         assert_eq!(sample_types, ["calls/count", "time/nanoseconds"]);
         for ((process, thread_label), ns) in &pprof_ns {
             let thread = by_key[&(pid_in(process), thread_label.clone())];
@@ -832,15 +839,15 @@ fn the_stacks_merged_for_drawing_draw_the_same_flame_graph() {
     let (mut lines, mut lines_to_draw) = (0, 0);
     for (name, bytes) in &traces {
         let analysis = tracekit::analyze_bytes(bytes, &options).unwrap();
-        let length = (analysis.bounds().max.0 - analysis.bounds().min.0) / 1000.0;
-        let windows = [None, Some((length / 3.0, 2.0 * length / 3.0))];
+        let length = (analysis.bounds().max - analysis.bounds().min).to_millis().0;
+        let windows = [None, Window::new(Millis(length / 3.0), Millis(2.0 * length / 3.0)).ok()];
         for window_ms in windows {
-            let filter = Filter {
-                window_ms,
-                ..Filter::default()
+            let filter = match window_ms {
+                Some(window) => Query::new().with_window(window),
+                None => Query::new(),
             };
-            let folded = tracekit::export::folded(&analysis, &filter);
-            let to_draw = tracekit::export::folded_to_draw(&analysis, &filter, min_width);
+            let folded = tracekit::export::folded(&analysis, &filter, Parallelism::Sequential);
+            let to_draw = tracekit::export::folded_to_draw(&analysis, &filter, Parallelism::Sequential, min_width);
             if folded.is_empty() {
                 // Nothing ran in the window: nothing to draw either way.
                 assert_eq!(to_draw, "", "{name} {window_ms:?}");
@@ -858,7 +865,7 @@ fn the_stacks_merged_for_drawing_draw_the_same_flame_graph() {
     // The narrow function whose frame a wider one's starts with keeps its
     // stacks apart.
     let analysis = tracekit::analyze_bytes(&frames_starting_alike(), &options).unwrap();
-    let to_draw = tracekit::export::folded_to_draw(&analysis, &Filter::default(), min_width);
+    let to_draw = tracekit::export::folded_to_draw(&analysis, &Query::new(), Parallelism::Sequential, min_width);
     assert!(to_draw.contains("f a.js:1:2;c a.js:1:6 60\n"), "{to_draw}");
 }
 

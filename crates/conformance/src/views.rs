@@ -75,6 +75,21 @@ impl ViewsCase {
         case.bottom_up_depth = case.bottom_up_depth.or(max_depth);
         Ok(case)
     }
+
+    /// The query of the case's window (the depths are compared apart).
+    ///
+    /// # Panics
+    ///
+    /// On a window whose ends are not numbers in order (the index is
+    /// checked in the tests).
+    pub fn query(&self) -> tracekit::query::Query {
+        use tracekit::query::{Query, Window};
+        match self.window {
+            Some((a, b)) => Query::new()
+                .with_window(Window::new(tracekit::Millis(a), tracekit::Millis(b)).expect("a window of the index")),
+            None => Query::new(),
+        }
+    }
 }
 
 /// The cases of `fixtures/expected/calltree/index.txt` under `root`.

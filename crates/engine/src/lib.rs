@@ -9,7 +9,7 @@
 //! this crate's API beside the views and the exports; the crates above
 //! this one (views, exports) read an [`Analysis`] through its accessors
 //! and the handles it lends ([`Process`], [`Thread`], [`Node`]), and
-//! select what they read with a [`query::Filter`].
+//! select what they read with a [`query::Query`].
 //!
 //! This crate does no I/O (but read from a reader handed to
 //! [`Loader::read_from`]) and starts no thread, except through

@@ -20,7 +20,7 @@ use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode
 
 use crate::engine::Analysis;
 use crate::loader::InputKind;
-use crate::query::{find_threads, FilterError};
+use crate::query::{find_threads, QueryError};
 use crate::registry::{HandlerData, Registered};
 
 /// What a function without a name is called in the outputs for people
@@ -104,10 +104,10 @@ impl Analysis {
     ///
     /// # Errors
     ///
-    /// [`FilterError::NoThread`] when no thread matches (its message lists
-    /// the threads there are), [`FilterError::AmbiguousThread`] when the
+    /// [`QueryError::NoThread`] when no thread matches (its message lists
+    /// the threads there are), [`QueryError::AmbiguousThread`] when the
     /// query is part of several names.
-    pub fn find_threads(&self, query: &str) -> Result<Vec<Thread<'_>>, FilterError> {
+    pub fn find_threads(&self, query: &str) -> Result<Vec<Thread<'_>>, QueryError> {
         let found = find_threads(self, query)?;
         Ok(found.iter().filter_map(|t| self.thread(t.pid, t.tid)).collect())
     }

@@ -1,50 +1,344 @@
-//! Which part of an analysis a caller asks for: the threads (by name or
-//! tid), a window of time, the depth and the shortest duration kept; the
-//! checks of a query against an analysis, with one set of messages.
+//! Which part of an analysis a caller asks for ([`Query`]): the threads
+//! (by name or tid), a window of time, the levels and the shortest
+//! duration kept; the checks of its values and of a query against an
+//! analysis, with one set of messages ([`QueryError`]).
+//!
+//! The front ends (the CLI, the wasm and Python bindings) build a
+//! [`Query`] from their flags or options and map a [`QueryError`] of a
+//! value to their own name for it ([`QueryError::field`]); the CLI's
+//! `START..END` text is read by [`Window::parse`].
 
-use tracekit_events::{Id, Micros, Millis, Parallelism};
+use std::fmt;
+
+use tracekit_events::{Id, Micros, Millis};
 use tracekit_renderer::{ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
 
-/// Which part of the tracks to print: the options of `tracekit tracks`.
+/// A window of time in ms from the start of the trace; an open end is an
+/// infinity (`-inf` for the start, `+inf` for the end). Its ends are
+/// numbers and in order: see [`Window::new`].
+///
+/// ```
+/// use tracekit::query::Window;
+/// use tracekit::Millis;
+/// let window = Window::parse("100..")?;
+/// assert_eq!((window.start(), window.end()), (Millis(100.0), Millis(f64::INFINITY)));
+/// assert_eq!(window.to_string(), "100..");
+/// assert_eq!(Window::parse("3..2").unwrap_err().to_string(), "END (2) is before START (3)");
+/// # Ok::<(), tracekit::query::QueryError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    start: Millis,
+    end: Millis,
+}
+
+impl Window {
+    /// The window from `start` to `end`, in ms from the start of the
+    /// trace; `-inf` for `start` or `+inf` for `end` is an open end.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NotMillis`] for a NaN, a start at `+inf` or an end at
+    /// `-inf`; [`QueryError::WindowReversed`] when the end is before the
+    /// start.
+    pub fn new(start: Millis, end: Millis) -> Result<Window, QueryError> {
+        for (x, bad) in [(start, f64::INFINITY), (end, f64::NEG_INFINITY)] {
+            if x.0.is_nan() || x.0 == bad {
+                return Err(QueryError::NotMillis { text: x.0.to_string() });
+            }
+        }
+        if end < start {
+            return Err(QueryError::WindowReversed { start, end });
+        }
+        Ok(Window { start, end })
+    }
+
+    /// [`Window::new`] with `None` for an open end.
+    ///
+    /// # Errors
+    ///
+    /// As [`Window::new`].
+    pub fn from_ends(start: Option<Millis>, end: Option<Millis>) -> Result<Window, QueryError> {
+        Window::new(
+            start.unwrap_or(Millis(f64::NEG_INFINITY)),
+            end.unwrap_or(Millis(f64::INFINITY)),
+        )
+    }
+
+    /// Reads `START..END`, `START..` or `..END` (ms from the start of the
+    /// trace, spaces allowed around each), as `--window` takes it.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::WindowSyntax`] for text of another shape (or `..`),
+    /// [`QueryError::NotMillis`] for an end that is not a finite number,
+    /// [`QueryError::WindowTextReversed`] when END is before START.
+    pub fn parse(text: &str) -> Result<Window, QueryError> {
+        let (a, b) = text.split_once("..").ok_or(QueryError::WindowSyntax)?;
+        if a.trim().is_empty() && b.trim().is_empty() {
+            return Err(QueryError::WindowSyntax);
+        }
+        let end_at = |text: &str, open: f64| {
+            if text.trim().is_empty() {
+                Ok(Millis(open))
+            } else {
+                parse_millis(text)
+            }
+        };
+        let start = end_at(a, f64::NEG_INFINITY)?;
+        let end = end_at(b, f64::INFINITY)?;
+        if end < start {
+            return Err(QueryError::WindowTextReversed {
+                start: a.trim().to_owned(),
+                end: b.trim().to_owned(),
+            });
+        }
+        Ok(Window { start, end })
+    }
+
+    /// The start, in ms from the start of the trace (`-inf`: open).
+    pub fn start(self) -> Millis {
+        self.start
+    }
+
+    /// The end, in ms from the start of the trace (`+inf`: open).
+    pub fn end(self) -> Millis {
+        self.end
+    }
+
+    /// Whether both ends are open: the window is the whole trace.
+    pub fn is_everything(self) -> bool {
+        !self.start.is_finite() && !self.end.is_finite()
+    }
+}
+
+impl fmt::Display for Window {
+    /// `START..END` in ms, an open end left empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let end = |x: Millis| {
+            if x.is_finite() {
+                format!("{}", x.0)
+            } else {
+                String::new()
+            }
+        };
+        write!(f, "{}..{}", end(self.start), end(self.end))
+    }
+}
+
+/// A finite number of ms, as the CLI reads one (spaces allowed around it).
+///
+/// # Errors
+///
+/// [`QueryError::NotMillis`], naming the text as given.
+pub fn parse_millis(text: &str) -> Result<Millis, QueryError> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(Millis(x)),
+        _ => Err(QueryError::NotMillis { text: text.to_owned() }),
+    }
+}
+
+/// Which part of an analysis a caller asks for: the threads a name or tid
+/// names, a window of time, the first levels of each tree and the nodes
+/// lasting at least a duration; the default is everything. Its values are
+/// checked once, as it is built ([`Query::with_thread`] and the others, or
+/// [`Query::from_parts`]); [`Query::validate`] checks it against an
+/// analysis.
+///
+/// The tracks' formats and the exports keep the nodes it keeps
+/// ([`Query::nodes`]); the views (Call Tree, Bottom-Up, Summary) read its
+/// threads and window, and the views of the call tree its levels.
 ///
 /// ```
 /// use tracekit::output::text;
-/// use tracekit::query::Filter;
+/// use tracekit::query::Query;
+/// use tracekit::Millis;
 /// let trace = br#"[
 /// {"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
 /// {"name":"RunTask","ph":"X","ts":1000,"dur":5000,"pid":1,"tid":10},
 /// {"name":"Layout","ph":"X","ts":2000,"dur":50,"pid":1,"tid":10}]"#;
 /// let analysis = tracekit::analyze_bytes(trace, &tracekit::AnalyzeOptions::default())?;
-/// let filter = Filter {
-///     thread: Some("CrRendererMain".into()),
-///     min_duration_ms: Some(1.0),
-///     ..Filter::default()
-/// };
-/// filter.validate(&analysis).expect("the thread exists");
-/// let out = text(&analysis, &filter);
+/// let query = Query::new().with_thread("CrRendererMain")?.with_min_duration(Millis(1.0))?;
+/// query.validate(&analysis).expect("the thread exists");
+/// let out = text(&analysis, &query);
 /// assert!(out.contains("RunTask  @0.000 +5.000 self 4.950") && !out.contains("Layout"), "{out}");
-/// # Ok::<(), tracekit::LoadError>(())
+/// assert_eq!(Query::new().with_levels(0).unwrap_err().to_string(), "0 levels would show nothing: 1 shows the roots only");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// Only the threads this names (see [`Analysis::find_threads`]): a thread name,
-    /// matched case-insensitively, exactly or else by a substring of a
-    /// single name, or a tid as printed. Check it with [`Filter::validate`]:
-    /// a query that matches no thread, or threads of several names, keeps
-    /// no thread.
-    pub thread: Option<String>,
-    /// Only nodes overlapping this window, in milliseconds from the start of
-    /// the trace; an end may be infinite (an open range).
-    pub window_ms: Option<(f64, f64)>,
-    /// Only nodes at most this deep (roots are at depth 0).
-    pub max_depth: Option<u32>,
-    /// Only nodes lasting at least this long, in milliseconds.
-    pub min_duration_ms: Option<f64>,
-    /// How the text of large tracks is formatted: [`Parallelism::Rayon`]
-    /// formats pieces of a track on all cores (same output).
-    pub parallelism: Parallelism,
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Query {
+    thread: Option<String>,
+    window: Option<Window>,
+    levels: Option<u32>,
+    min_duration: Option<Millis>,
+}
+
+/// The part of a [`Query`] a value is for, so that a front end names it
+/// as its flag or option (`--max-depth`, `maxDepth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Field {
+    /// [`Query::thread`].
+    Thread,
+    /// [`Query::window`].
+    Window,
+    /// [`Query::levels`].
+    Levels,
+    /// [`Query::min_duration`].
+    MinDuration,
+}
+
+impl Query {
+    /// Everything: every thread, the whole trace, every level, every node.
+    pub fn new() -> Query {
+        Query::default()
+    }
+
+    /// A query of each part given (`None`: everything), checked as the
+    /// `with_` methods check them.
+    ///
+    /// # Errors
+    ///
+    /// The first value that is not one (see [`QueryError::field`]).
+    pub fn from_parts(
+        thread: Option<String>,
+        window: Option<Window>,
+        levels: Option<u32>,
+        min_duration: Option<Millis>,
+    ) -> Result<Query, QueryError> {
+        let mut query = Query::new();
+        if let Some(thread) = thread {
+            query = query.with_thread(thread)?;
+        }
+        if let Some(window) = window {
+            query = query.with_window(window);
+        }
+        if let Some(levels) = levels {
+            query = query.with_levels(levels)?;
+        }
+        if let Some(min) = min_duration {
+            query = query.with_min_duration(min)?;
+        }
+        Ok(query)
+    }
+
+    /// Only the threads `thread` names (see [`Analysis::find_threads`]):
+    /// a thread name, matched case-insensitively, exactly or else by a
+    /// substring of a single name, or a tid as printed. A query that
+    /// matches no thread, or threads of several names, fails
+    /// [`Query::validate`] and keeps no thread.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::EmptyThread`] for an empty or blank name.
+    pub fn with_thread(mut self, thread: impl Into<String>) -> Result<Query, QueryError> {
+        let thread = thread.into();
+        if thread.trim().is_empty() {
+            return Err(QueryError::EmptyThread);
+        }
+        self.thread = Some(thread);
+        Ok(self)
+    }
+
+    /// Only nodes overlapping `window`; a window open at both ends is the
+    /// whole trace (no window).
+    pub fn with_window(mut self, window: Window) -> Query {
+        self.window = (!window.is_everything()).then_some(window);
+        self
+    }
+
+    /// Only the first `levels` levels of each tree (1: the roots only).
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NoLevels`] for 0.
+    pub fn with_levels(mut self, levels: u32) -> Result<Query, QueryError> {
+        if levels == 0 {
+            return Err(QueryError::NoLevels);
+        }
+        self.levels = Some(levels);
+        Ok(self)
+    }
+
+    /// Only nodes lasting at least `min`.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NotMillis`] for a NaN or an infinity,
+    /// [`QueryError::NegativeDuration`] below 0.
+    pub fn with_min_duration(mut self, min: Millis) -> Result<Query, QueryError> {
+        if !min.is_finite() {
+            return Err(QueryError::NotMillis {
+                text: min.0.to_string(),
+            });
+        }
+        if min.0 < 0.0 {
+            return Err(QueryError::NegativeDuration {
+                text: min.0.to_string(),
+            });
+        }
+        self.min_duration = Some(min);
+        Ok(self)
+    }
+
+    /// Reads a number of levels, as `--max-depth` takes it.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NotLevels`] for text that is not a whole number,
+    /// [`QueryError::NoLevels`] for 0.
+    pub fn parse_levels(text: &str) -> Result<u32, QueryError> {
+        match text.trim().parse::<u32>() {
+            Ok(0) => Err(QueryError::NoLevels),
+            Ok(n) => Ok(n),
+            Err(_) => Err(QueryError::NotLevels { text: text.to_owned() }),
+        }
+    }
+
+    /// Reads a duration in ms, as `--min-duration` takes it.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NotMillis`], or [`QueryError::NegativeDuration`] below
+    /// 0, naming the text as given.
+    pub fn parse_min_duration(text: &str) -> Result<Millis, QueryError> {
+        match parse_millis(text)? {
+            x if x.0 >= 0.0 => Ok(x),
+            _ => Err(QueryError::NegativeDuration { text: text.to_owned() }),
+        }
+    }
+
+    /// Reads a thread query, as `--thread` takes it.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::EmptyThread`] for an empty or blank name.
+    pub fn parse_thread(text: &str) -> Result<String, QueryError> {
+        Query::new().with_thread(text).map(|q| q.thread.unwrap_or_default())
+    }
+
+    /// The thread query, if any.
+    pub fn thread(&self) -> Option<&str> {
+        self.thread.as_deref()
+    }
+
+    /// The window, in ms from the start of the trace (`None`: the whole
+    /// trace).
+    pub fn window(&self) -> Option<Window> {
+        self.window
+    }
+
+    /// The number of levels kept (1: the roots only; `None`: all).
+    pub fn levels(&self) -> Option<u32> {
+        self.levels
+    }
+
+    /// The shortest duration kept (`None`: every node).
+    pub fn min_duration(&self) -> Option<Millis> {
+        self.min_duration
+    }
 }
 
 /// A thread with tracks, as thread matching and its errors name it.
@@ -85,10 +379,48 @@ impl std::fmt::Display for ThreadRef {
     }
 }
 
-/// Why a [`Filter`] cannot be used on an analysis.
+/// Why a [`Query`] cannot be made, or cannot be used on an analysis: one
+/// set of messages for every front end. A value's message does not name
+/// the flag or option it came from: a front end prefixes its own name for
+/// [`QueryError::field`] (clap does for the CLI's flags).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum FilterError {
+pub enum QueryError {
+    /// The thread query is empty or blank.
+    EmptyThread,
+    /// A window's text is not `START..END`, `START..` or `..END`.
+    WindowSyntax,
+    /// Not a (finite) number of milliseconds, as given.
+    NotMillis {
+        /// The text or number given.
+        text: String,
+    },
+    /// A window whose end is before its start.
+    WindowReversed {
+        /// The start given.
+        start: Millis,
+        /// The end given.
+        end: Millis,
+    },
+    /// A window's text (`START..END`) whose END is before its START.
+    WindowTextReversed {
+        /// START as written.
+        start: String,
+        /// END as written.
+        end: String,
+    },
+    /// 0 levels.
+    NoLevels,
+    /// Not a whole number of levels, as given.
+    NotLevels {
+        /// The text given.
+        text: String,
+    },
+    /// A negative minimum duration, as given.
+    NegativeDuration {
+        /// The text or number given.
+        text: String,
+    },
     /// No thread with tracks matches the query. `threads` are those that
     /// exist; `not_built` are threads that match it in processes that
     /// were not built (DevTools drops them: load with
@@ -108,7 +440,7 @@ pub enum FilterError {
         /// The threads whose names hold it.
         matches: Vec<ThreadRef>,
     },
-    /// A thread the filter keeps was not built: its tracks would have more
+    /// A thread the query keeps was not built: its tracks would have more
     /// nodes than [`crate::AnalyzeOptions::max_nodes`] allows.
     OverNodeBudget {
         /// The thread.
@@ -116,14 +448,34 @@ pub enum FilterError {
         /// How many nodes it would have, at least.
         count: usize,
     },
-    /// The window does not overlap the trace, which lasts `duration_ms`.
+    /// The window does not overlap the trace, which lasts `duration`.
     WindowOutsideTrace {
-        /// The window asked for, in ms from the start of the trace (an
-        /// open end is infinite).
-        window_ms: (f64, f64),
-        /// How long the trace lasts, in ms.
-        duration_ms: f64,
+        /// The window asked for.
+        window: Window,
+        /// How long the trace lasts.
+        duration: Millis,
     },
+}
+
+impl QueryError {
+    /// The part of the query a value's error is about, for the front end
+    /// to name it; `None` for the checks against an analysis, whose
+    /// messages stand alone.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            QueryError::EmptyThread => Some(Field::Thread),
+            QueryError::WindowSyntax
+            | QueryError::NotMillis { .. }
+            | QueryError::WindowReversed { .. }
+            | QueryError::WindowTextReversed { .. } => Some(Field::Window),
+            QueryError::NoLevels | QueryError::NotLevels { .. } => Some(Field::Levels),
+            QueryError::NegativeDuration { .. } => Some(Field::MinDuration),
+            QueryError::NoThread { .. }
+            | QueryError::AmbiguousThread { .. }
+            | QueryError::OverNodeBudget { .. }
+            | QueryError::WindowOutsideTrace { .. } => None,
+        }
+    }
 }
 
 /// A list of threads as `A (tid 1), B (tids 2, 3), tid 4`: threads of
@@ -152,42 +504,45 @@ pub fn thread_list(threads: &[ThreadRef]) -> String {
     parts.join(", ")
 }
 
-/// A window as `START..END` in ms, an open end left empty.
-pub fn window_text((start, end): (f64, f64)) -> String {
-    let end_text = |x: f64| if x.is_finite() { format!("{x}") } else { String::new() };
-    format!("{}..{}", end_text(start), end_text(end))
-}
-
-impl std::fmt::Display for FilterError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FilterError::NoThread { query, threads, .. } if threads.is_empty() => {
+            QueryError::EmptyThread => f.write_str("give a thread name, part of one, or a tid"),
+            QueryError::WindowSyntax => f.write_str("expected START..END, START.. or ..END (milliseconds)"),
+            QueryError::NotMillis { text } => write!(f, "not a number of milliseconds: '{text}'"),
+            QueryError::WindowReversed { start, end } => {
+                write!(f, "the end ({}) is before the start ({})", end.0, start.0)
+            }
+            QueryError::WindowTextReversed { start, end } => write!(f, "END ({end}) is before START ({start})"),
+            QueryError::NoLevels => f.write_str("0 levels would show nothing: 1 shows the roots only"),
+            QueryError::NotLevels { text } => write!(f, "not a number of levels: '{text}'"),
+            QueryError::NegativeDuration { text } => write!(f, "a duration cannot be negative: '{text}'"),
+            QueryError::NoThread { query, threads, .. } if threads.is_empty() => {
                 write!(f, "no thread matches '{query}'; the trace has no thread with tracks")
             }
-            FilterError::NoThread { query, threads, .. } => {
+            QueryError::NoThread { query, threads, .. } => {
                 write!(f, "no thread matches '{query}'; threads: {}", thread_list(threads))
             }
-            FilterError::AmbiguousThread { query, matches } => write!(
+            QueryError::AmbiguousThread { query, matches } => write!(
                 f,
                 "'{query}' matches threads of several names: {}; give the whole name or the tid",
                 thread_list(matches)
             ),
-            FilterError::OverNodeBudget { thread, count } => write!(
+            QueryError::OverNodeBudget { thread, count } => write!(
                 f,
                 "the tracks of {thread} have more nodes than the budget allows (at least {count})"
             ),
-            FilterError::WindowOutsideTrace { window_ms, duration_ms } => write!(
+            QueryError::WindowOutsideTrace { window, duration } => write!(
                 f,
-                "the window {} ms lies outside the trace (0..{:.3} ms)",
-                window_text(*window_ms),
+                "the window {window} ms lies outside the trace (0..{:.3} ms)",
                 // Through µs, as the formats print times.
-                Millis(*duration_ms).to_micros().to_millis().0
+                duration.to_micros().to_millis().0
             ),
         }
     }
 }
 
-impl std::error::Error for FilterError {}
+impl std::error::Error for QueryError {}
 
 /// Every thread with tracks, in the order the formats print them.
 pub fn threads(analysis: &Analysis) -> Vec<ThreadRef> {
@@ -259,16 +614,16 @@ fn match_threads(query: &str, candidates: &[ThreadRef]) -> Result<Vec<ThreadRef>
     }
 }
 
-/// The threads with tracks that `query` names (see [`Filter::thread`]).
-pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, FilterError> {
+/// The threads with tracks that `query` names (see [`Query::with_thread`]).
+pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, QueryError> {
     let threads = threads(analysis);
     match match_threads(query, &threads) {
         Ok(found) => Ok(found),
-        Err(matches) if !matches.is_empty() => Err(FilterError::AmbiguousThread {
+        Err(matches) if !matches.is_empty() => Err(QueryError::AmbiguousThread {
             query: query.to_owned(),
             matches,
         }),
-        Err(_) => Err(FilterError::NoThread {
+        Err(_) => Err(QueryError::NoThread {
             query: query.to_owned(),
             not_built: match_threads(query, &threads_not_built(analysis)).unwrap_or_default(),
             threads,
@@ -276,10 +631,16 @@ pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, 
     }
 }
 
-impl Filter {
-    /// Checks the filter against an analysis: the thread query names
-    /// threads (see [`Analysis::find_threads`]), and the window overlaps the trace.
-    pub fn validate(&self, analysis: &Analysis) -> Result<(), FilterError> {
+impl Query {
+    /// Checks the query against an analysis: the thread query names
+    /// threads (see [`Analysis::find_threads`]) that were built, and the
+    /// window overlaps the trace.
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::NoThread`], [`QueryError::AmbiguousThread`],
+    /// [`QueryError::OverNodeBudget`], [`QueryError::WindowOutsideTrace`].
+    pub fn validate(&self, analysis: &Analysis) -> Result<(), QueryError> {
         let kept = match &self.thread {
             Some(query) => find_threads(analysis, query)?,
             None => threads(analysis),
@@ -290,22 +651,20 @@ impl Filter {
                 .get(&thread.pid)
                 .and_then(|p| p.threads.get(&thread.tid));
             if let Some(count) = track.and_then(|t| t.over_budget) {
-                return Err(FilterError::OverNodeBudget { thread, count });
+                return Err(QueryError::OverNodeBudget { thread, count });
             }
         }
-        if let Some((start, end)) = self.window_ms {
-            let duration = analysis.bounds.range().to_millis().0;
-            if duration.is_finite() && (end < 0.0 || start > duration) {
-                return Err(FilterError::WindowOutsideTrace {
-                    window_ms: (start, end),
-                    duration_ms: duration,
-                });
+        if let Some(window) = self.window {
+            let duration = analysis.bounds.range().to_millis();
+            if duration.is_finite() && (window.end < Millis::ZERO || window.start > duration) {
+                return Err(QueryError::WindowOutsideTrace { window, duration });
             }
         }
         Ok(())
     }
 
-    /// The threads kept: `None` for all of them.
+    /// The threads kept, as `(pid, tid)`: `None` for all of them (a thread
+    /// query that names none keeps none).
     pub fn kept_threads(&self, analysis: &Analysis) -> Option<Vec<(Id, Id)>> {
         let query = self.thread.as_ref()?;
         let found = find_threads(analysis, query).unwrap_or_default();
@@ -314,22 +673,20 @@ impl Filter {
 
     /// Whether every node of a kept thread is kept.
     pub fn keeps_every_node(&self) -> bool {
-        self.window_ms.is_none() && self.max_depth.is_none() && self.min_duration_ms.is_none()
+        self.window.is_none() && self.levels.is_none() && self.min_duration.is_none()
     }
 
     fn keeps_node(&self, node: &TrackNode, origin: Micros) -> bool {
-        if self.max_depth.is_some_and(|max| node.depth() > max) {
+        // N levels: depths 0 to N - 1.
+        if self.levels.is_some_and(|levels| node.depth() >= levels) {
             return false;
         }
         let dur = node.dur().unwrap_or(Micros::ZERO);
-        if self.min_duration_ms.is_some_and(|min| dur < Millis(min).to_micros()) {
+        if self.min_duration.is_some_and(|min| dur < min.to_micros()) {
             return false;
         }
-        if let Some((start, end)) = self.window_ms {
-            let (s, e) = (
-                (node.ts() - origin).to_millis().0,
-                (node.ts() + dur - origin).to_millis().0,
-            );
+        if let Some(Window { start, end }) = self.window {
+            let (s, e) = ((node.ts() - origin).to_millis(), (node.ts() + dur - origin).to_millis());
             if e < start || s > end {
                 return false;
             }
@@ -337,8 +694,8 @@ impl Filter {
         true
     }
 
-    /// The nodes of a track this filter keeps: a node left out takes its
-    /// subtree with it.
+    /// The nodes of a track this query keeps: a node left out takes its
+    /// subtree with it. `origin` is the start of the trace.
     pub fn nodes<'t>(&'t self, track: &'t ThreadTrack, origin: Micros) -> impl Iterator<Item = &'t TrackNode> + 't {
         let mut hidden_below: Option<u32> = None;
         track.nodes.iter().filter(move |node| {
@@ -373,7 +730,7 @@ mod tests {
         crate::analyze_bytes(trace, &crate::AnalyzeOptions::default()).unwrap()
     }
 
-    fn tids(found: Result<Vec<ThreadRef>, FilterError>) -> Vec<String> {
+    fn tids(found: Result<Vec<ThreadRef>, QueryError>) -> Vec<String> {
         found.unwrap().into_iter().map(|t| t.tid_text).collect()
     }
 
@@ -388,15 +745,69 @@ mod tests {
             find_threads(&a, "comp").unwrap_err().to_string(),
             "'comp' matches threads of several names: Compositor (tid 11), CompositorTileWorker (tid 12); give the whole name or the tid"
         );
-        let none = Filter {
-            thread: Some("gpu".into()),
-            ..Filter::default()
-        };
+        let none = Query::new().with_thread("gpu").unwrap();
         assert_eq!(
             none.validate(&a).unwrap_err().to_string(),
             "no thread matches 'gpu'; threads: CrRendererMain (tid 10), Compositor (tid 11), CompositorTileWorker (tid 12)"
         );
         // The formats keep no thread for a query that matches none.
         assert!(none.kept_threads(&a) == Some(Vec::new()));
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+
+    #[test]
+    fn windows_are_read_as_the_cli_reads_them() {
+        let window = |start, end| Window::new(Millis(start), Millis(end));
+        assert_eq!(Window::parse("1..2"), window(1.0, 2.0));
+        assert_eq!(Window::parse(" 1 .. "), window(1.0, f64::INFINITY));
+        assert_eq!(Window::parse("..-2"), window(f64::NEG_INFINITY, -2.0));
+        assert_eq!(
+            Window::parse("1..inf").unwrap_err().to_string(),
+            "not a number of milliseconds: 'inf'"
+        );
+        assert_eq!(
+            Window::parse("600..500").unwrap_err().to_string(),
+            "END (500) is before START (600)"
+        );
+        for text in ["abc", "..", "5"] {
+            assert_eq!(Window::parse(text), Err(QueryError::WindowSyntax));
+        }
+        assert_eq!(
+            window(3.0, 2.0).unwrap_err().to_string(),
+            "the end (2) is before the start (3)"
+        );
+        assert!(window(f64::NAN, 2.0).is_err() && window(f64::INFINITY, f64::INFINITY).is_err());
+        assert_eq!(Window::parse("0.26..0.30").unwrap().to_string(), "0.26..0.3");
+    }
+
+    #[test]
+    fn values_are_checked_once_with_one_set_of_messages() {
+        assert_eq!(Query::from_parts(None, None, None, None), Ok(Query::new()));
+        let open = Window::new(Millis(f64::NEG_INFINITY), Millis(f64::INFINITY)).unwrap();
+        assert_eq!(Query::new().with_window(open).window(), None);
+        let error = |e: QueryError| (e.field(), e.to_string());
+        assert_eq!(
+            error(Query::new().with_thread(" ").unwrap_err()),
+            (Some(Field::Thread), "give a thread name, part of one, or a tid".into())
+        );
+        assert_eq!(Query::parse_levels("0"), Err(QueryError::NoLevels));
+        assert_eq!(
+            error(Query::parse_levels("x").unwrap_err()),
+            (Some(Field::Levels), "not a number of levels: 'x'".into())
+        );
+        assert_eq!(
+            error(Query::parse_min_duration("-1").unwrap_err()),
+            (Some(Field::MinDuration), "a duration cannot be negative: '-1'".into())
+        );
+        assert_eq!(
+            Query::new().with_min_duration(Millis(-1.0)).unwrap_err().to_string(),
+            "a duration cannot be negative: '-1'"
+        );
+        assert!(Query::new().with_min_duration(Millis(f64::NAN)).is_err());
+        assert_eq!(Query::new().with_levels(3).unwrap().levels(), Some(3));
     }
 }

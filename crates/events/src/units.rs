@@ -90,6 +90,11 @@ impl Micros {
     pub fn to_millis(self) -> Millis {
         Millis(self.0 / 1000.0)
     }
+
+    /// In nanoseconds (`x * 1000`), as pprof and Perfetto count time.
+    pub fn to_nanos(self) -> f64 {
+        self.0 * 1000.0
+    }
 }
 
 impl Millis {
@@ -121,6 +126,7 @@ mod tests {
     fn conversions_do_devtools_arithmetic() {
         assert_eq!(Micros(1500.0).to_millis(), Millis(1.5));
         assert_eq!(Millis(1.5).to_micros(), Micros(1500.0));
+        assert_eq!(Micros(1.5).to_nanos(), 1500.0);
         assert_eq!(Seconds(2.5).to_millis(), Millis(2500.0));
         assert_eq!(Seconds(2.5).to_micros(), Micros(2_500_000.0));
         // Not the same as going through milliseconds: each path keeps its

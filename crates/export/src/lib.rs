@@ -3,7 +3,7 @@
 //! and snapshot tests, JSON for programs, the conformance dump compared
 //! with DevTools); [`export`] writes the files other tools read
 //! (speedscope, pprof, Perfetto, folded stacks, d3-flame-graph) and the
-//! flame chart page. Both honour a [`Filter`](tracekit_engine::query::Filter).
+//! flame chart page. Both honour a [`Query`](tracekit_engine::query::Query).
 //!
 //! It does no I/O but write to the writers it is handed, and starts no
 //! thread except through [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon).

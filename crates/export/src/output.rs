@@ -11,7 +11,7 @@ use tracekit_engine::Id;
 use tracekit_engine::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 use tracekit_engine::{Micros, Parallelism};
 
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::{Analysis, InputKind};
 
 /// Hands the text built so far to the writer once it is large, so that
@@ -48,12 +48,18 @@ pub(crate) fn push_number(out: &mut String, x: f64) {
 /// The conformance dump: exactly what `xtask/js/oracle.mjs` prints from the
 /// DevTools engine, one line.
 pub fn conformance(analysis: &Analysis) -> String {
-    to_string(|w| write_conformance(analysis, &Filter::default(), w))
+    to_string(|w| write_conformance(analysis, &Query::new(), Parallelism::Sequential, w))
 }
 
 /// Writes [`conformance`] to `w` in pieces of about a megabyte (so that a
-/// large dump is never held whole), keeping only what `filter` keeps.
-pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+/// large dump is never held whole), keeping only what `query` keeps;
+/// formatted on all cores with [`Parallelism::Rayon`] (the same bytes).
+pub fn write_conformance(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
     let interner = analysis.strings();
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"processes\":");
@@ -61,7 +67,8 @@ pub fn write_conformance(analysis: &Analysis, filter: &Filter, w: &mut dyn io::W
         &mut out,
         w,
         analysis,
-        filter,
+        query,
+        parallelism,
         "entries",
         false,
         // The label of each JS frame, escaped once: a frame is the label of
@@ -125,7 +132,7 @@ fn write_node_times(out: &mut String, node: &TrackNode, prefixes: [&str; 3]) {
 /// left in `out`.
 ///
 /// The array is laid out first as [`Segment`]s, then formatted: with
-/// [`Parallelism::Rayon`] and every node kept, on all cores, a few at a
+/// `parallelism` [`Parallelism::Rayon`] and every node kept, on all cores, a few at a
 /// time, while this thread writes them in order
 /// ([`crate::in_order::write_in_order`]); else one after the other, in
 /// pieces of about a megabyte.
@@ -134,7 +141,8 @@ fn write_processes<P: Sync>(
     out: &mut String,
     w: &mut dyn io::Write,
     analysis: &Analysis,
-    filter: &Filter,
+    query: &Query,
+    parallelism: Parallelism,
     nodes_key: &str,
     with_kept_flag: bool,
     prepare: impl Fn(&ThreadTrack) -> P,
@@ -144,14 +152,14 @@ fn write_processes<P: Sync>(
         tracks,
         segments,
         after,
-    } = lay_out_processes(analysis, filter, nodes_key, with_kept_flag);
+    } = lay_out_processes(analysis, query, nodes_key, with_kept_flag);
     let prepared: Vec<P> = tracks.iter().map(|track| prepare(track)).collect();
     let origin = analysis.bounds().min;
     let format =
         |out: &mut String, segment: &Segment, flush: &mut dyn FnMut(&mut String) -> io::Result<()>| -> io::Result<()> {
             out.push_str(&segment.before);
             let (track, prepared, range) = (tracks[segment.track], &prepared[segment.track], segment.nodes.clone());
-            if filter.keeps_every_node() {
+            if query.keeps_every_node() {
                 for (i, node) in track.nodes[range.clone()].iter().enumerate() {
                     if range.start + i > 0 {
                         out.push(',');
@@ -160,7 +168,7 @@ fn write_processes<P: Sync>(
                     flush(out)?;
                 }
             } else {
-                for (i, node) in filter.nodes(track, origin).enumerate() {
+                for (i, node) in query.nodes(track, origin).enumerate() {
                     if i > 0 {
                         out.push(',');
                     }
@@ -170,7 +178,7 @@ fn write_processes<P: Sync>(
             }
             Ok(())
         };
-    if filter.parallelism == Parallelism::Rayon && filter.keeps_every_node() {
+    if parallelism == Parallelism::Rayon && query.keeps_every_node() {
         w.write_all(out.as_bytes())?;
         out.clear();
         crate::in_order::write_in_order(&segments, Parallelism::Rayon, w, |segment| {
@@ -216,9 +224,9 @@ struct Segment {
 
 /// The `processes` array as segments, in order. A track whose every node
 /// is kept is cut every [`SEGMENT_NODES`] nodes.
-fn lay_out_processes<'a>(analysis: &'a Analysis, filter: &Filter, nodes_key: &str, with_kept_flag: bool) -> Layout<'a> {
+fn lay_out_processes<'a>(analysis: &'a Analysis, query: &Query, nodes_key: &str, with_kept_flag: bool) -> Layout<'a> {
     let interner = analysis.strings();
-    let kept = filter.kept_threads(analysis);
+    let kept = query.kept_threads(analysis);
     let (mut tracks, mut segments) = (Vec::new(), Vec::new());
     let mut text = String::from("[");
     for (pi, (pid, process)) in processes(analysis).enumerate() {
@@ -258,7 +266,7 @@ fn lay_out_processes<'a>(analysis: &'a Analysis, filter: &Filter, nodes_key: &st
             // nodes; a filtered one (what it keeps is known only as it is
             // walked) is one segment, as is a track with no node.
             let len = track.nodes.len();
-            let step = if filter.keeps_every_node() {
+            let step = if query.keeps_every_node() {
                 SEGMENT_NODES
             } else {
                 len.max(1)
@@ -298,12 +306,12 @@ fn ms(x: Micros) -> String {
 
 /// A readable, stable, diff-friendly indented tree: times in milliseconds
 /// from the start of the trace.
-pub fn text(analysis: &Analysis, filter: &Filter) -> String {
-    to_string(|w| write_text(analysis, filter, w))
+pub fn text(analysis: &Analysis, query: &Query) -> String {
+    to_string(|w| write_text(analysis, query, w))
 }
 
 /// Writes [`text`] to `w`, in pieces of about a megabyte.
-pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+pub fn write_text(analysis: &Analysis, query: &Query, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
@@ -322,16 +330,16 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
         },
         tracekit_engine::support::jsnum::js_number_string(round3(origin.0)),
     );
-    let kept = filter.kept_threads(analysis);
+    let kept = query.kept_threads(analysis);
     for (pid, process) in processes(analysis) {
         // With a thread query, or filters of nodes, a thread is printed
         // only when it has nodes to show, and a process only when one of
         // its threads is.
         let shows = |tid: &Id, track: &ThreadTrack| {
             kept.as_ref().is_none_or(|k| k.contains(&(*pid, *tid)))
-                && (filter.keeps_every_node() || filter.nodes(track, origin).next().is_some())
+                && (query.keeps_every_node() || query.nodes(track, origin).next().is_some())
         };
-        let filtered = kept.is_some() || !filter.keeps_every_node();
+        let filtered = kept.is_some() || !query.keeps_every_node();
         if filtered && !process.threads.iter().any(|(tid, track)| shows(tid, track)) {
             continue;
         }
@@ -346,7 +354,7 @@ pub fn write_text(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
                 tid.to_js_string(interner),
                 track.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
             );
-            for node in filter.nodes(track, origin) {
+            for node in query.nodes(track, origin) {
                 // Indentation shows the depth up to a point; deeper, the
                 // depth is written out, so that a line's length does not
                 // grow with the stack (200,000 frames deep is real).
@@ -413,12 +421,18 @@ fn process_line(out: &mut String, analysis: &Analysis, pid: Id, process: &Proces
 
 /// The JSON document for viewers, one line; `docs/json-format.md` is its
 /// schema.
-pub fn json(analysis: &Analysis, filter: &Filter) -> String {
-    to_string(|w| write_json(analysis, filter, w))
+pub fn json(analysis: &Analysis, query: &Query) -> String {
+    to_string(|w| write_json(analysis, query, Parallelism::Sequential, w))
 }
 
-/// Writes [`json()`] to `w`, in pieces of about a megabyte.
-pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+/// Writes [`json()`] to `w`, in pieces of about a megabyte; formatted on
+/// all cores with [`Parallelism::Rayon`] (the same bytes).
+pub fn write_json(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
     let interner = analysis.strings();
     let mut out = String::with_capacity(1 << 21);
     out.push_str("{\"format\":\"tracekit-tracks\",\"version\":1,\"input\":");
@@ -432,7 +446,8 @@ pub fn write_json(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -
         &mut out,
         w,
         analysis,
-        filter,
+        query,
+        parallelism,
         "nodes",
         true,
         |_| (),

@@ -24,8 +24,8 @@
 use std::fmt::Write;
 
 use tracekit::output::text;
-use tracekit::query::Filter;
-use tracekit::{Analysis, AnalyzeOptions};
+use tracekit::query::{Query, Window};
+use tracekit::{Analysis, AnalyzeOptions, Millis};
 
 /// A page's main thread, recorded by Chrome (your test would record its
 /// own, with Puppeteer or `chrome --trace-startup`).
@@ -40,14 +40,10 @@ fn load() -> Analysis {
 /// more: the text format (`docs/text-format.md`) is stable and meant for
 /// diffs, times in ms from the start of the trace.
 fn first_tasks(analysis: &Analysis) -> String {
-    let filter = Filter {
-        thread: Some("CrRendererMain".into()),
-        window_ms: Some((0.0, 200.0)),
-        max_depth: Some(2),
-        min_duration_ms: Some(1.0),
-        ..Filter::default()
-    };
-    text(analysis, &filter)
+    let window = Window::new(Millis(0.0), Millis(200.0)).expect("a window");
+    let query =
+        Query::from_parts(Some("CrRendererMain".into()), Some(window), Some(3), Some(Millis(1.0))).expect("a query");
+    text(analysis, &query)
 }
 
 /// A snapshot of your own making, from the model: each task of 50 ms or
@@ -60,8 +56,8 @@ fn long_tasks(analysis: &Analysis) -> String {
         let busiest = task
             .descendants()
             .filter(|n| n.function().is_some())
-            .filter_map(|n| Some((n.name(), n.self_time()?.0)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
+            .filter_map(|n| Some((n.name(), n.self_time()?)))
+            .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
         let _ = write!(
             out,
             "{} at {:.1} ms, {:.1} ms",
@@ -69,8 +65,8 @@ fn long_tasks(analysis: &Analysis) -> String {
             (task.start() - origin).to_millis().0,
             task.duration().to_millis().0
         );
-        if let Some((name, self_us)) = busiest {
-            let _ = write!(out, "; most in {name} ({:.1} ms)", self_us / 1000.0);
+        if let Some((name, self_time)) = busiest {
+            let _ = write!(out, "; most in {name} ({:.1} ms)", self_time.to_millis().0);
         }
         out.push('\n');
     }

@@ -30,7 +30,7 @@
 //!   text and ids ([`Id`]) as the numbers the trace gives; what was
 //!   skipped ([`Diagnostics`]).
 //! - [`query`]: which threads, window, depth and durations a caller asks
-//!   for ([`query::Filter`]), checked against an analysis with one set of
+//!   for ([`query::Query`]), checked once, and against an analysis, with one set of
 //!   messages.
 //! - [`output`] prints the tracks as `tracekit tracks` does (text for
 //!   people and snapshot tests, JSON for programs, the conformance dump);

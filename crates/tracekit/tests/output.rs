@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 use tracekit::output::{conformance, json, text};
-use tracekit::query::Filter;
+use tracekit::query::{Query, Window};
+use tracekit::Millis;
 use tracekit::{Analysis, AnalyzeOptions};
 
 /// Two threads: a task running JS (sampled: `main`, and an anonymous
@@ -63,7 +64,7 @@ process 1
 
 #[test]
 fn the_text_format() {
-    assert_eq!(text(&analyze(TINY), &Filter::default()), TINY_TEXT);
+    assert_eq!(text(&analyze(TINY), &Query::new()), TINY_TEXT);
 }
 
 /// The lines of `TINY_TEXT` a filter keeps: the node lines whose
@@ -94,46 +95,24 @@ fn text_keeping(labels: &[&str]) -> String {
     out
 }
 
-fn filtered(filter: Filter) -> String {
+fn filtered(filter: Query) -> String {
     text(&analyze(TINY), &filter)
 }
 
 #[test]
 fn the_thread_filter_keeps_one_thread_by_name_or_id() {
     let compositor = text_keeping(&["Composite"]);
-    assert_eq!(
-        filtered(Filter {
-            thread: Some("Compositor".into()),
-            ..Filter::default()
-        }),
-        compositor
-    );
-    assert_eq!(
-        filtered(Filter {
-            thread: Some("2".into()),
-            ..Filter::default()
-        }),
-        compositor
-    );
-    assert_eq!(
-        filtered(Filter {
-            thread: Some("nope".into()),
-            ..Filter::default()
-        }),
-        text_keeping(&[])
-    );
+    assert_eq!(filtered(Query::new().with_thread("Compositor").unwrap()), compositor);
+    assert_eq!(filtered(Query::new().with_thread("2").unwrap()), compositor);
+    assert_eq!(filtered(Query::new().with_thread("nope").unwrap()), text_keeping(&[]));
 }
 
 /// The window is in milliseconds from the start of the trace; a node is
 /// kept if it overlaps it (ends included).
 #[test]
 fn the_window_filter_keeps_the_nodes_overlapping_it() {
-    let window = |start: f64, end: f64| {
-        filtered(Filter {
-            window_ms: Some((start, end)),
-            ..Filter::default()
-        })
-    };
+    let window =
+        |start: f64, end: f64| filtered(Query::new().with_window(Window::new(Millis(start), Millis(end)).unwrap()));
     assert_eq!(window(0.15, 0.25), text_keeping(&["Composite"]));
     assert_eq!(
         window(0.085, 0.095),
@@ -146,17 +125,11 @@ fn the_window_filter_keeps_the_nodes_overlapping_it() {
 #[test]
 fn the_depth_filter_keeps_the_top_levels() {
     assert_eq!(
-        filtered(Filter {
-            max_depth: Some(1),
-            ..Filter::default()
-        }),
+        filtered(Query::new().with_levels(2).unwrap()),
         text_keeping(&["RunTask", "FunctionCall", "Mark", "Composite"])
     );
     assert_eq!(
-        filtered(Filter {
-            max_depth: Some(0),
-            ..Filter::default()
-        }),
+        filtered(Query::new().with_levels(1).unwrap()),
         text_keeping(&["RunTask", "Composite"])
     );
 }
@@ -165,17 +138,11 @@ fn the_depth_filter_keeps_the_top_levels() {
 #[test]
 fn the_duration_filter_keeps_the_long_nodes() {
     assert_eq!(
-        filtered(Filter {
-            min_duration_ms: Some(0.065),
-            ..Filter::default()
-        }),
+        filtered(Query::new().with_min_duration(Millis(0.065)).unwrap()),
         text_keeping(&["RunTask", "FunctionCall", "js main"])
     );
     assert_eq!(
-        filtered(Filter {
-            min_duration_ms: Some(0.0),
-            ..Filter::default()
-        }),
+        filtered(Query::new().with_min_duration(Millis(0.0)).unwrap()),
         TINY_TEXT
     );
 }
@@ -183,16 +150,13 @@ fn the_duration_filter_keeps_the_long_nodes() {
 #[test]
 fn the_filters_apply_to_the_json_formats_too() {
     let analysis = analyze(TINY);
-    let filter = Filter {
-        thread: Some("Compositor".into()),
-        ..Filter::default()
-    };
+    let filter = Query::new().with_thread("Compositor").unwrap();
     let doc: Value = serde_json::from_str(&json(&analysis, &filter)).unwrap();
     let threads = doc["processes"][0]["threads"].as_array().unwrap();
     assert_eq!(threads.len(), 1);
     assert_eq!(threads[0]["tid"], 2);
     let mut dump = Vec::new();
-    tracekit::output::write_conformance(&analysis, &filter, &mut dump).unwrap();
+    tracekit::output::write_conformance(&analysis, &filter, tracekit::Parallelism::Sequential, &mut dump).unwrap();
     let dump: Value = serde_json::from_slice(&dump).unwrap();
     assert_eq!(dump["processes"][0]["threads"].as_array().unwrap().len(), 1);
 }
@@ -202,7 +166,7 @@ const TINY_JSON: &str = r#"{"format":"tracekit-tracks","version":1,"input":"Chro
 
 #[test]
 fn the_json_format() {
-    assert_eq!(json(&analyze(TINY), &Filter::default()), TINY_JSON);
+    assert_eq!(json(&analyze(TINY), &Query::new()), TINY_JSON);
 }
 
 fn keys(v: &Value) -> Vec<&str> {
@@ -214,7 +178,7 @@ fn keys(v: &Value) -> Vec<&str> {
 /// The fields `docs/json-format.md` documents, with their types.
 #[test]
 fn the_json_document_has_the_documented_fields() {
-    let doc: Value = serde_json::from_str(&json(&analyze(TINY), &Filter::default())).unwrap();
+    let doc: Value = serde_json::from_str(&json(&analyze(TINY), &Query::new())).unwrap();
     assert_eq!(
         keys(&doc),
         ["bounds", "diagnostics", "format", "input", "processes", "version"]
@@ -269,13 +233,13 @@ fn the_json_document_lists_what_was_skipped() {
             {"name":"Z","ph":"E","pid":1,"tid":1,"ts":6},
             {"name":"Z","ph":"E","pid":1,"tid":1,"ts":7}]"#,
     );
-    let doc: Value = serde_json::from_str(&json(&analysis, &Filter::default())).unwrap();
+    let doc: Value = serde_json::from_str(&json(&analysis, &Query::new())).unwrap();
     assert_eq!(
         doc["diagnostics"]["skipped"],
         serde_json::json!([{"reason": "renderer: end event without a begin", "count": 2, "firstExample": "event 1 at ts 6"}])
     );
     let analysis = analyze(r#"[{"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"args":{"name":"x"}}]"#);
-    let doc: Value = serde_json::from_str(&json(&analysis, &Filter::default())).unwrap();
+    let doc: Value = serde_json::from_str(&json(&analysis, &Query::new())).unwrap();
     assert!(
         doc["bounds"]["min"].is_null() && doc["bounds"]["max"].is_null(),
         "{doc}"
@@ -286,7 +250,7 @@ fn the_json_document_lists_what_was_skipped() {
 #[test]
 fn every_format_ends_with_a_newline_and_only_the_text_has_more_than_one_line() {
     let analysis = analyze(TINY);
-    let filter = Filter::default();
+    let filter = Query::new();
     for out in [conformance(&analysis), json(&analysis, &filter)] {
         assert!(out.ends_with("}\n") && out.matches('\n').count() == 1);
     }
@@ -306,7 +270,7 @@ fn json_times_are_rounded_to_the_nanosecond() {
     let thread = analysis.threads().next().unwrap();
     let raw = thread.nodes().next().unwrap().duration().0;
     assert!(raw != 700.0 && (raw - 700.0).abs() < 1e-9, "the fixture's noise: {raw}");
-    let doc: Value = serde_json::from_str(&json(&analysis, &Filter::default())).unwrap();
+    let doc: Value = serde_json::from_str(&json(&analysis, &Query::new())).unwrap();
     let nodes = doc["processes"][0]["threads"][0]["nodes"].as_array().unwrap();
     assert_eq!(nodes[0]["dur"], 700);
     for (node, ours) in nodes.iter().zip(thread.nodes()) {

@@ -222,12 +222,9 @@ fn a_long_track_is_written_the_same_on_all_cores() {
     let nodes: usize = analysis.threads().map(|t| t.track().nodes.len()).sum();
     assert!(nodes > 2 << 18, "several windows: {nodes} nodes");
     let write = |parallelism: Parallelism| {
-        let filter = tracekit::query::Filter {
-            parallelism,
-            ..Default::default()
-        };
+        let filter = tracekit::query::Query::new();
         let mut out = Vec::new();
-        tracekit::output::write_conformance(&analysis, &filter, &mut out).unwrap();
+        tracekit::output::write_conformance(&analysis, &filter, parallelism, &mut out).unwrap();
         out
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
@@ -270,13 +267,10 @@ fn threads_of_every_size_are_written_the_same_on_all_cores() {
     for input in inputs {
         let analysis = tracekit::analyze_bytes(&input, &AnalyzeOptions::default()).unwrap();
         let write = |parallelism: Parallelism| {
-            let filter = tracekit::query::Filter {
-                parallelism,
-                ..Default::default()
-            };
+            let filter = tracekit::query::Query::new();
             let (mut conformance, mut json) = (Vec::new(), Vec::new());
-            tracekit::output::write_conformance(&analysis, &filter, &mut conformance).unwrap();
-            tracekit::output::write_json(&analysis, &filter, &mut json).unwrap();
+            tracekit::output::write_conformance(&analysis, &filter, parallelism, &mut conformance).unwrap();
+            tracekit::output::write_json(&analysis, &filter, parallelism, &mut json).unwrap();
             (conformance, json)
         };
         let sequential = write(Parallelism::Sequential);

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use tracekit::output::json;
-use tracekit::query::Filter;
+use tracekit::query::Query;
 use tracekit::AnalyzeOptions;
 
 fn fixtures() -> Vec<PathBuf> {
@@ -32,7 +32,7 @@ fn an_analysis_serializes_as_the_json_format() {
             continue;
         };
         let ours = serde_json::to_string(&analysis).unwrap();
-        let document = json(&analysis, &Filter::default());
+        let document = json(&analysis, &Query::new());
         assert!(
             ours + "\n" == document,
             "{}: serde_json differs from output::json",

@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use tracekit::output::text;
-use tracekit::query::Filter;
+use tracekit::query::{Query, Window};
 use tracekit::AnalyzeOptions;
+use tracekit::Millis;
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(dir);
@@ -23,7 +24,7 @@ fn tracks(file: &Path) -> String {
     let bytes = std::fs::read(file).unwrap();
     let options = AnalyzeOptions::default().with_all_processes(true);
     let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
-    let mut out = text(&analysis, &Filter::default());
+    let mut out = text(&analysis, &Query::new());
     out.push_str("--- diagnostics\n");
     out.push_str(&tracekit::output::stats(&analysis));
     out
@@ -55,41 +56,26 @@ fn analysis_of(name: &str) -> tracekit::Analysis {
 #[test]
 fn filters_keep_what_they_say() {
     let analysis = analysis_of("truncate.json");
-    let shallow = Filter {
-        max_depth: Some(2),
-        ..Filter::default()
-    };
+    let shallow = Query::new().with_levels(3).unwrap();
     let out = text(&analysis, &shallow);
     assert!(out.contains("js main") && !out.contains("js work"), "{out}");
-    let long = Filter {
-        min_duration_ms: Some(0.08),
-        ..Filter::default()
-    };
+    let long = Query::new().with_min_duration(Millis(0.08)).unwrap();
     let out = text(&analysis, &long);
     // inner lasts 0.060 and 0.035 ms; the work calls 0.085 and 0.075.
     assert!(out.contains("js work") && !out.contains("js inner"), "{out}");
-    let window = Filter {
-        window_ms: Some((0.1, 0.2)),
-        ..Filter::default()
-    };
+    let window = Query::new().with_window(Window::new(Millis(0.1), Millis(0.2)).unwrap());
     let out = text(&analysis, &window);
     assert_eq!(out.matches("RunTask").count(), 1, "{out}");
-    let thread = Filter {
-        thread: Some("nope".into()),
-        ..Filter::default()
-    };
+    let thread = Query::new().with_thread("nope").unwrap();
     assert!(!text(&analysis, &thread).contains("RunTask"));
-    let by_name = Filter {
-        thread: Some("CrRendererMain".into()),
-        ..Filter::default()
-    };
+    let by_name = Query::new().with_thread("CrRendererMain").unwrap();
     assert!(text(&analysis, &by_name).contains("RunTask"));
 }
 
 #[test]
 fn json_format() {
     let analysis = analysis_of("gc.json");
-    let json = tracekit::output::json(&analysis, &Filter::default());
+    let json = tracekit::output::json(&analysis, &Query::new());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     insta::with_settings!({
         snapshot_path => "../../../fixtures/snapshots",
@@ -113,14 +99,11 @@ fn large_tracks_print_the_same_on_all_cores() {
     trace.push_str(r#"{"name":"End","ph":"I","ts":1,"pid":1,"tid":1}]"#);
     let analysis = tracekit::analyze_bytes(trace.as_bytes(), &AnalyzeOptions::default()).unwrap();
     let run = |parallelism| {
-        let filter = Filter {
-            parallelism,
-            ..Filter::default()
-        };
+        let filter = Query::new();
         let mut conformance = Vec::new();
-        tracekit::output::write_conformance(&analysis, &filter, &mut conformance).unwrap();
+        tracekit::output::write_conformance(&analysis, &filter, parallelism, &mut conformance).unwrap();
         let mut json = Vec::new();
-        tracekit::output::write_json(&analysis, &filter, &mut json).unwrap();
+        tracekit::output::write_json(&analysis, &filter, parallelism, &mut json).unwrap();
         (conformance, json)
     };
     let sequential = run(tracekit::Parallelism::Sequential);

@@ -14,6 +14,7 @@
 //! last bit (floating-point sums depend on their order).
 
 use crate::{js_max, js_min, Tree};
+use tracekit_engine::Micros;
 
 /// A row of the Bottom-Up's first level, while the walk sums it.
 #[derive(Clone, Copy)]
@@ -189,8 +190,8 @@ impl BottomUpBuilder {
             }
             Chain::Scratch => &self.scratch[..],
         };
-        let end = js_min(call.end_us / 1000.0, self.window_end_ms);
-        let start = call.ts / 1000.0;
+        let end = js_min(Micros(call.end_us).to_millis().0, self.window_end_ms);
+        let start = Micros(call.ts).to_millis().0;
         for step in chain.windows(2) {
             let marker = &mut self.sums[step[0] as usize].end_marker;
             let added = end - js_max(start, *marker);

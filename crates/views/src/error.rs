@@ -15,7 +15,7 @@ pub enum ViewError {
     /// ([`ViewOptions::max_nodes`]): calls nested deep under many
     /// different callers make up to one node per call and caller, so a
     /// small trace can ask for gigabytes. Fewer levels
-    /// ([`ViewOptions::max_depth`]) build fewer.
+    /// ([`ViewOptions::query`]) build fewer.
     TooManyNodes {
         /// The thread, in words (its name, pid and tid).
         thread: String,

@@ -18,12 +18,12 @@ use crate::{per_thread, write_thread_keys, ThreadViews, Tree, View, ViewError, V
 ///
 /// As [`crate::thread_views_to_depth`].
 pub fn calltree_json(analysis: &Analysis, options: &ViewOptions) -> Result<String, ViewError> {
-    let max_depth = options.max_depth;
-    let window = Window::new(analysis.bounds(), options.window);
+    let max_depth = options.query.levels();
+    let window = Window::of(analysis, &options.query);
     let mut out = String::from("{\"window\":{\"start\":");
-    write_json_number(&mut out, window.start);
+    write_json_number(&mut out, window.start.0);
     out.push_str(",\"end\":");
-    write_json_number(&mut out, window.end);
+    write_json_number(&mut out, window.end.0);
     out.push_str("},\"threads\":[");
     let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
         let mut out = String::from("{");

@@ -51,44 +51,82 @@ pub use json::calltree_json;
 
 use ahash::AHashMap;
 use bottom_up::{BottomUpBuilder, EndedCall};
+use tracekit_engine::query::{self, Query};
 use tracekit_engine::support::jsnum::{round3, write_js_number, write_json_number};
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::support::names;
 use tracekit_engine::Phase;
 use tracekit_engine::{Analysis, Bounds, CpuSample, Id, NodeKind, Parallelism, Strings, Sym, ThreadTrack};
-use tracekit_engine::{CallFrame, IdLocation};
+use tracekit_engine::{CallFrame, IdLocation, Micros, Millis};
 
 /// The selected range of the views, in ms (absolute, as the trace's
-/// timestamps divided by 1000). `None` bounds: the trace has none (an
-/// empty CPU profile); the views are then empty.
+/// timestamps in ms): a [`Query`]'s window (relative to the trace
+/// start) placed in the trace's bounds ([`Window::new`]). Infinite ends:
+/// the trace has no bounds (an empty CPU profile); the views are then
+/// empty.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Window {
-    /// The start, in ms.
-    pub start: f64,
-    /// The end, in ms.
-    pub end: f64,
+    /// The start.
+    pub start: Millis,
+    /// The end.
+    pub end: Millis,
 }
 
 impl Window {
     /// The window of the panel's tree views: the trace bounds by default,
     /// or `relative` (ms from the trace start) as
-    /// `bounds.min / 1000 + A`, `bounds.min / 1000 + B`; an infinite end
-    /// of `relative` (an open range) is that of the trace bounds.
-    pub fn new(bounds: Bounds, relative: Option<(f64, f64)>) -> Window {
-        let min = bounds.min.0 / 1000.0;
-        let max = bounds.max.0 / 1000.0;
+    /// `bounds.min / 1000 + A`, `bounds.min / 1000 + B`; an open end of
+    /// `relative` is that of the trace bounds.
+    pub fn new(bounds: Bounds, relative: Option<query::Window>) -> Window {
+        let min = bounds.min.to_millis();
+        let max = bounds.max.to_millis();
         match relative {
-            Some((a, b)) => Window {
-                start: if a.is_finite() { min + a } else { min },
-                end: if b.is_finite() { min + b } else { max },
-            },
+            Some(relative) => {
+                let (a, b) = (relative.start(), relative.end());
+                Window {
+                    start: if a.is_finite() { min + a } else { min },
+                    end: if b.is_finite() { min + b } else { max },
+                }
+            }
             None => Window { start: min, end: max },
         }
+    }
+
+    /// The window of `query` in the bounds of `analysis`.
+    pub fn of(analysis: &Analysis, query: &Query) -> Window {
+        Window::new(analysis.bounds(), query.window())
+    }
+
+    /// The window of `query`, which the aggregated views (Call Tree,
+    /// Bottom-Up, Summary) need to hold time: `what` is what the caller
+    /// does with it (`"aggregate"`, `"summarize"`).
+    ///
+    /// # Errors
+    ///
+    /// The message of an empty window, or of a trace without timed events.
+    pub fn with_time(analysis: &Analysis, query: &Query, what: &str) -> Result<Window, String> {
+        let window = Window::of(analysis, query);
+        if !window.is_finite() {
+            return Err(format!("the trace has no timed events, so no window to {what}"));
+        }
+        if window.end <= window.start {
+            let lasts = analysis.bounds().range().to_millis().0;
+            return Err(match query.window() {
+                Some(asked) => format!("the window {asked} ms is empty; the trace lasts 0..{lasts:.3} ms"),
+                None => format!("the trace lasts {lasts:.3} ms: no time to {what}"),
+            });
+        }
+        Ok(window)
     }
 
     /// Whether the bounds were finite (a trace with a start).
     pub fn is_finite(&self) -> bool {
         self.start.is_finite() && self.end.is_finite()
+    }
+
+    /// How long it lasts (`end - start`).
+    pub fn length(&self) -> Millis {
+        self.end - self.start
     }
 }
 
@@ -926,10 +964,10 @@ fn views_of_thread(
         call_tree_ids: AHashMap::new(),
     });
     let (events, received) = thread_events(track, &mut Visibility::new(analysis), &mut ids, grouped);
-    let (s_ms, e_ms) = (window.start, window.end);
-    let s_us = s_ms * 1000.0;
+    let (s_ms, e_ms) = (window.start.0, window.end.0);
+    let s_us = window.start.to_micros().0;
     let e_us = {
-        let e = e_ms * 1000.0;
+        let e = window.end.to_micros().0;
         if truthy(e) {
             e
         } else {
@@ -965,8 +1003,8 @@ fn views_of_thread(
         (!track.samples.is_empty()).then(|| SampleAttribution::new(&track.samples, track.js_frames.len(), s_us, e_us));
     let mut stack: Vec<Open> = Vec::new();
     let clip = |ev: &Ev| -> f64 {
-        let s = ev.ts / 1000.0;
-        let t = ev.end / 1000.0;
+        let s = Micros(ev.ts).to_millis().0;
+        let t = Micros(ev.end).to_millis().0;
         js_min(t, e_ms) - js_max(s, s_ms)
     };
     // Ends the call on top of the stack.
@@ -1169,26 +1207,28 @@ fn write_rows(out: &mut String, views: &ThreadViews, tree: &Tree, max_depth: Opt
     }
 }
 
-/// What the views are computed over, and how: the threads, the window,
-/// the depth, the grouping, and whether threads may be computed on other
-/// cores. The default is every thread, the whole trace, every level, no
-/// grouping, on the caller's thread.
+/// What the views are computed over, and how: the [`Query`] (its
+/// threads, window and levels; the views keep every duration), the
+/// grouping, and whether threads may be computed on other cores. The
+/// default is every thread, the whole trace, every level, no grouping, on
+/// the caller's thread.
 ///
 /// ```
-/// use tracekit_views::{GroupBy, ViewOptions};
-/// let options = ViewOptions::new().window(Some((100.0, 250.0))).max_depth(Some(3)).group_by(GroupBy::Category);
-/// assert_eq!(options.max_depth, Some(3));
+/// use tracekit::query::{Query, Window};
+/// use tracekit::views::{GroupBy, ViewOptions};
+/// use tracekit::Millis;
+/// let query = Query::new().with_window(Window::new(Millis(100.0), Millis(250.0))?).with_levels(3)?;
+/// let options = ViewOptions::new().query(query).group_by(GroupBy::Category);
+/// assert_eq!(options.query.levels(), Some(3));
+/// # Ok::<(), tracekit::query::QueryError>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct ViewOptions<'a> {
-    /// The threads (`(pid, tid)`) to compute; `None`: every thread.
-    pub only: Option<&'a [(Id, Id)]>,
-    /// The selected range, in ms from the trace start (either end may be
-    /// infinite); `None`: the trace bounds.
-    pub window: Option<(f64, f64)>,
-    /// Rows of depth < `max_depth` only (`None`: all).
-    pub max_depth: Option<u32>,
+pub struct ViewOptions {
+    /// The threads (checked with [`Query::validate`]: a thread query that
+    /// names none computes none), the selected range (`None`: the trace
+    /// bounds) and the levels (rows of depth < levels; `None`: all).
+    pub query: Query,
     /// The panel's "Group by".
     pub group_by: GroupBy,
     /// The most nodes a thread's Bottom-Up may have (`None`:
@@ -1200,27 +1240,15 @@ pub struct ViewOptions<'a> {
     pub parallelism: Parallelism,
 }
 
-impl<'a> ViewOptions<'a> {
+impl ViewOptions {
     /// The default options.
-    pub fn new() -> ViewOptions<'a> {
+    pub fn new() -> ViewOptions {
         ViewOptions::default()
     }
 
-    /// Only these threads (`(pid, tid)`); `None`: every thread.
-    pub fn threads(mut self, only: Option<&'a [(Id, Id)]>) -> Self {
-        self.only = only;
-        self
-    }
-
-    /// The selected range, in ms from the trace start.
-    pub fn window(mut self, window: Option<(f64, f64)>) -> Self {
-        self.window = window;
-        self
-    }
-
-    /// Rows of depth < `max_depth` only.
-    pub fn max_depth(mut self, max_depth: Option<u32>) -> Self {
-        self.max_depth = max_depth;
+    /// The threads, window and levels of `query`.
+    pub fn query(mut self, query: Query) -> Self {
+        self.query = query;
         self
     }
 
@@ -1256,12 +1284,14 @@ where
     W: Fn(Id, Id, &ThreadTrack, &ThreadViews) -> String + Sync,
 {
     options.group_by.check(analysis)?;
+    let only = options.query.kept_threads(analysis);
     let selected: Vec<(Id, Id, &ThreadTrack)> = threads(analysis)
-        .filter(|(pid, tid, _)| options.only.is_none_or(|o| o.contains(&(*pid, *tid))))
+        .filter(|(pid, tid, _)| only.as_ref().is_none_or(|o| o.contains(&(*pid, *tid))))
         .collect();
+    let levels = options.query.levels();
     let piece = |&(pid, tid, track): &(Id, Id, &ThreadTrack)| {
         let max_nodes = options.max_nodes.unwrap_or(tracekit_engine::DEFAULT_MAX_NODES);
-        let views = thread_views_to_depth(analysis, track, window, options.max_depth, options.group_by, max_nodes)?;
+        let views = thread_views_to_depth(analysis, track, window, levels, options.group_by, max_nodes)?;
         Ok(write(pid, tid, track, &views))
     };
     match options.parallelism {
@@ -1293,14 +1323,15 @@ where
 ///
 /// As [`thread_views_to_depth`].
 pub fn calltree_conformance(analysis: &Analysis, options: &ViewOptions) -> Result<String, ViewError> {
-    let window = Window::new(analysis.bounds(), options.window);
+    let window = Window::of(analysis, &options.query);
+    let levels = options.query.levels();
     let pieces = per_thread(analysis, options, window, |pid, tid, track, views| {
         let mut out = String::from("{");
         write_thread_keys(&mut out, analysis, pid, tid, track);
         out.push_str(",\"topDown\":[");
-        write_rows(&mut out, views, &views.top_down, options.max_depth);
+        write_rows(&mut out, views, &views.top_down, levels);
         out.push_str("],\"bottomUp\":[");
-        write_rows(&mut out, views, &views.bottom_up, options.max_depth);
+        write_rows(&mut out, views, &views.bottom_up, levels);
         out.push_str("]}");
         out
     })?;
@@ -1349,9 +1380,9 @@ pub(crate) fn write_thread_heading(out: &mut String, analysis: &Analysis, pid: I
 /// as the conformance dumps write it.
 pub(crate) fn write_rounded_window(out: &mut String, window: Window) {
     out.push_str("\"window\":{\"start\":");
-    write_json_number(out, round3(window.start));
+    write_json_number(out, round3(window.start.0));
     out.push_str(",\"end\":");
-    write_json_number(out, round3(window.end));
+    write_json_number(out, round3(window.end.0));
     out.push('}');
 }
 
@@ -1374,10 +1405,10 @@ pub enum View {
 /// As [`thread_views_to_depth`].
 pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Result<String, ViewError> {
     use std::fmt::Write;
-    let (max_depth, group_by) = (options.max_depth, options.group_by);
-    let window = Window::new(analysis.bounds(), options.window);
-    let span = window.end - window.start;
-    let origin = analysis.bounds().min.0 / 1000.0;
+    let (max_depth, group_by) = (options.query.levels(), options.group_by);
+    let window = Window::of(analysis, &options.query);
+    let span = window.length().0;
+    let origin = analysis.bounds().min.to_millis();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -1390,8 +1421,8 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
             GroupBy::None => String::new(),
             other => format!(" grouped by {}", other.name()),
         },
-        window.start - origin,
-        window.end - origin,
+        (window.start - origin).0,
+        (window.end - origin).0,
         span
     );
     let percent = |x: f64| if span > 0.0 { x / span * 100.0 } else { 0.0 };
@@ -1554,8 +1585,8 @@ mod tests {
             let analysis = tracekit_engine::analyze_bytes(&bytes, &options).unwrap();
             let bounds = analysis.bounds();
             // The middle third, relative to the trace start.
-            let length = (bounds.max.0 - bounds.min.0) / 1000.0;
-            let middle = Some((length / 3.0, 2.0 * length / 3.0));
+            let length = (bounds.max - bounds.min).to_millis().0;
+            let middle = query::Window::new(Millis(length / 3.0), Millis(2.0 * length / 3.0)).ok();
             for (_, _, track) in threads(&analysis) {
                 for window in [Window::new(bounds, None), Window::new(bounds, middle)] {
                     for (group_by, max_depth) in

@@ -16,13 +16,14 @@
 //! events; [`CategoryTimeline::times`] answers a window with two binary
 //! searches per category. Every sum and difference is made in DevTools'
 //! order, so that the result is the same number, not only a close one.
-//! [`summary_conformance_of`] writes the dump of `xtask/js/summary.mjs`,
+//! [`summary_conformance`] writes the dump of `xtask/js/summary.mjs`,
 //! [`write_text`] and [`write_json`] the readable forms.
 
+use tracekit_engine::query::Query;
 use tracekit_engine::support::jsnum::{round3, write_json_number};
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::Phase;
-use tracekit_engine::{Analysis, Id, NodeKind, Sym, ThreadTrack};
+use tracekit_engine::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
 
 use crate::styles::{event_category, Category};
 use crate::{
@@ -218,7 +219,7 @@ impl CategoryTimeline {
             let left = categories.pop();
             let below = categories.last().copied();
             if left != below {
-                let end = ev.end() / 1000.0;
+                let end = Micros(ev.end()).to_millis().0;
                 recorder.change(left, below, if truthy(end) { end } else { 0.0 });
             }
         };
@@ -242,7 +243,7 @@ impl CategoryTimeline {
             if ev.dur.is_some_and(truthy) {
                 let below = categories.last().copied();
                 if below != Some(ev.category) {
-                    recorder.change(below, Some(ev.category), ev.ts / 1000.0);
+                    recorder.change(below, Some(ev.category), Micros(ev.ts).to_millis().0);
                 }
                 categories.push(ev.category);
                 stack.push(i);
@@ -261,7 +262,7 @@ impl CategoryTimeline {
     /// start, in the order met; then idle, `max(0, window − their sum)`
     /// (in the place of the idle category if an event had it).
     pub fn times(&self, window: Window) -> CategoryTimes {
-        let (start, end) = (window.start, window.end);
+        let (start, end) = (window.start.0, window.end.0);
         if self.no_events {
             return CategoryTimes {
                 window,
@@ -329,31 +330,30 @@ pub fn thread_summary(analysis: &Analysis, track: &ThreadTrack, window: Window) 
     CategoryTimeline::new(analysis, track).times(window)
 }
 
-/// The threads `only` names (`(pid, tid)`; `None`: all), in the tracks'
-/// order, with their Summary over the window `relative` (ms from the
-/// trace start; `None`: the trace bounds).
+/// The threads `query` keeps (all without a thread query), in the
+/// tracks' order, with their Summary over its window (`None`: the trace
+/// bounds). The Summary reads the query's threads and window only.
 pub fn summaries<'a>(
     analysis: &'a Analysis,
-    only: Option<&'a [(Id, Id)]>,
-    relative: Option<(f64, f64)>,
+    query: &Query,
 ) -> impl Iterator<Item = (Id, Id, &'a ThreadTrack, CategoryTimes)> + 'a {
-    let window = Window::new(analysis.bounds(), relative);
+    let window = Window::of(analysis, query);
+    let only = query.kept_threads(analysis);
     threads(analysis)
-        .filter(move |(pid, tid, _)| only.is_none_or(|o| o.contains(&(*pid, *tid))))
+        .filter(move |(pid, tid, _)| only.as_ref().is_none_or(|o| o.contains(&(*pid, *tid))))
         .map(move |(pid, tid, track)| (pid, tid, track, thread_summary(analysis, track, window)))
 }
 
 /// The "summary conformance" dump: exactly what `xtask/js/summary.mjs`
 /// prints from the DevTools engine (one line, no newline), for the threads
-/// `only` names (`None`: all) and the window `relative` (ms from the trace
-/// start; `None`: the trace bounds):
+/// and window `query` keeps:
 /// `{"threads":[{"pid","tid","name","categories":{NAME:MS,...},"total":MS}],
 /// "window":{"start":MS,"end":MS}}`, the categories DevTools' stats hold in
 /// palette order, ms rounded as `Math.round(x*1000)/1000`.
-pub fn summary_conformance_of(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
-    let window = Window::new(analysis.bounds(), relative);
+pub fn summary_conformance(analysis: &Analysis, query: &Query) -> String {
+    let window = Window::of(analysis, query);
     let mut out = String::from("{\"threads\":[");
-    for (i, (pid, tid, track, times)) in summaries(analysis, only, relative).enumerate() {
+    for (i, (pid, tid, track, times)) in summaries(analysis, query).enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -382,32 +382,27 @@ pub fn summary_conformance_of(analysis: &Analysis, only: Option<&[(Id, Id)]>, re
     out
 }
 
-/// [`summary_conformance_of`] every thread.
-pub fn summary_conformance(analysis: &Analysis, relative: Option<(f64, f64)>) -> String {
-    summary_conformance_of(analysis, None, relative)
-}
-
 /// The panel's share of a row: `ms * 100 / total`.
 fn percent(ms: f64, total: f64) -> f64 {
     ms * 100.0 / total
 }
 
-/// The readable Summary of each thread `only` names (`None`: all): a line
-/// per category the panel lists (title, ms, percent of the total), then
-/// Idle and Total.
-pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
+/// The readable Summary of each thread `query` keeps, over its window: a
+/// line per category the panel lists (title, ms, percent of the total),
+/// then Idle and Total.
+pub fn write_text(analysis: &Analysis, query: &Query) -> String {
     use std::fmt::Write;
-    let window = Window::new(analysis.bounds(), relative);
-    let origin = analysis.bounds().min.0 / 1000.0;
+    let window = Window::of(analysis, query);
+    let origin = analysis.bounds().min.to_millis();
     let mut out = String::new();
     let _ = writeln!(
         out,
         "Summary, window {:.3}..{:.3} ms from the trace start ({:.3} ms)",
-        window.start - origin,
-        window.end - origin,
-        window.end - window.start
+        (window.start - origin).0,
+        (window.end - origin).0,
+        window.length().0
     );
-    for (pid, tid, track, times) in summaries(analysis, only, relative) {
+    for (pid, tid, track, times) in summaries(analysis, query) {
         write_thread_heading(&mut out, analysis, pid, tid, track);
         let total = times.total();
         let mut row = |title: &str, ms: f64| {
@@ -422,21 +417,21 @@ pub fn write_text(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Opti
     out
 }
 
-/// The Summary of each thread `only` names (`None`: all) as JSON, numbers
+/// The Summary of each thread `query` keeps as JSON, over its window, numbers
 /// unrounded (`null` for NaN): `{"window":{"start","end","traceStart"}
 /// (absolute ms), "threads":[{"pid","tid","name","categories":[{"name",
 /// "title","ms","percent"},...],"idle","total"}]}`, categories as the
 /// panel lists them (see [`CategoryTimes::rows`]), percents of the total.
-pub fn write_json(analysis: &Analysis, only: Option<&[(Id, Id)]>, relative: Option<(f64, f64)>) -> String {
-    let window = Window::new(analysis.bounds(), relative);
+pub fn write_json(analysis: &Analysis, query: &Query) -> String {
+    let window = Window::of(analysis, query);
     let mut out = String::from("{\"window\":{\"start\":");
-    write_json_number(&mut out, window.start);
+    write_json_number(&mut out, window.start.0);
     out.push_str(",\"end\":");
-    write_json_number(&mut out, window.end);
+    write_json_number(&mut out, window.end.0);
     out.push_str(",\"traceStart\":");
-    write_json_number(&mut out, analysis.bounds().min.0 / 1000.0);
+    write_json_number(&mut out, analysis.bounds().min.to_millis().0);
     out.push_str("},\"threads\":[");
-    for (i, (pid, tid, track, times)) in summaries(analysis, only, relative).enumerate() {
+    for (i, (pid, tid, track, times)) in summaries(analysis, query).enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -492,7 +487,10 @@ mod tests {
     }
 
     fn window(start: f64, end: f64) -> Window {
-        Window { start, end }
+        Window {
+            start: tracekit_engine::Millis(start),
+            end: tracekit_engine::Millis(end),
+        }
     }
 
     fn assert_times(times: &CategoryTimes, expected: &[(Category, f64)]) {

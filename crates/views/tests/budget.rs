@@ -5,6 +5,17 @@
 
 use tracekit_views::{ViewError, ViewOptions};
 
+/// The query of a window (ms from the trace start) and a number of levels.
+fn q(window: Option<(f64, f64)>, levels: Option<u32>) -> tracekit::query::Query {
+    let query = tracekit::query::Query::from_parts(None, None, levels, None).unwrap();
+    match window {
+        Some((a, b)) => {
+            query.with_window(tracekit::query::Window::new(tracekit::Millis(a), tracekit::Millis(b)).unwrap())
+        }
+        None => query,
+    }
+}
+
 /// A trace of `depth` calls nested in each other, each of its own name.
 fn deep_distinct_nesting(depth: usize) -> tracekit::Analysis {
     let trace = tracekit_conformance::deep_distinct_nesting(depth);
@@ -33,6 +44,6 @@ fn a_bottom_up_past_its_budget_is_an_error_naming_the_thread() {
     assert!(tracekit_views::calltree_json(&analysis, &ViewOptions::new().max_nodes(nodes - 1)).is_err());
 
     // Fewer levels build fewer nodes, within the budget.
-    let shallow = ViewOptions::new().max_nodes(10_000).max_depth(Some(3));
+    let shallow = ViewOptions::new().max_nodes(10_000).query(q(None, Some(3)));
     assert!(tracekit_views::calltree_conformance(&analysis, &shallow).is_ok());
 }

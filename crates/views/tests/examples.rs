@@ -3,6 +3,17 @@
 
 use std::path::Path;
 
+/// The query of a window (ms from the trace start) and a number of levels.
+fn q(window: Option<(f64, f64)>, levels: Option<u32>) -> tracekit::query::Query {
+    let query = tracekit::query::Query::from_parts(None, None, levels, None).unwrap();
+    match window {
+        Some((a, b)) => {
+            query.with_window(tracekit::query::Window::new(tracekit::Millis(a), tracekit::Millis(b)).unwrap())
+        }
+        None => query,
+    }
+}
+
 /// The rows of each view of the first thread, one string per view.
 fn views(name: &str, window: Option<(f64, f64)>) -> (String, String) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -10,7 +21,8 @@ fn views(name: &str, window: Option<(f64, f64)>) -> (String, String) {
         .join(name);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
     let dump: serde_json::Value = serde_json::from_str(
-        &tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(window)).unwrap(),
+        &tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().query(q(window, None)))
+            .unwrap(),
     )
     .unwrap();
     let rows = |key: &str| {
@@ -110,7 +122,7 @@ thread 1 CrRendererMain (pid 1)
     let bu = tracekit_views::write_text(
         &analysis,
         tracekit_views::View::BottomUp,
-        &tracekit_views::ViewOptions::new().max_depth(Some(2)),
+        &tracekit_views::ViewOptions::new().query(q(None, Some(2))),
     )
     .unwrap();
     assert!(bu.starts_with(
@@ -130,7 +142,7 @@ fn a_depth_limit_is_a_pure_filter_of_the_rows() {
     let full: serde_json::Value = serde_json::from_str(
         &tracekit_views::calltree_conformance(
             &analysis,
-            &tracekit_views::ViewOptions::new().window(Some((600.0, 1400.0))),
+            &tracekit_views::ViewOptions::new().query(q(Some((600.0, 1400.0)), None)),
         )
         .unwrap(),
     )
@@ -139,9 +151,7 @@ fn a_depth_limit_is_a_pure_filter_of_the_rows() {
         let limited: serde_json::Value = serde_json::from_str(
             &tracekit_views::calltree_conformance(
                 &analysis,
-                &tracekit_views::ViewOptions::new()
-                    .window(Some((600.0, 1400.0)))
-                    .max_depth(Some(depth)),
+                &tracekit_views::ViewOptions::new().query(q(Some((600.0, 1400.0)), Some(depth))),
             )
             .unwrap(),
         )

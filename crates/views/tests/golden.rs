@@ -39,7 +39,7 @@ fn views_match_the_devtools_goldens() {
         let ours = tracekit_views::calltree_conformance(
             &analysis,
             &tracekit_views::ViewOptions::new()
-                .window(case.window)
+                .query(case.query())
                 .group_by(group_by),
         )
         .unwrap();
@@ -95,7 +95,7 @@ fn known_differences_still_differ() {
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
         let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
         let ours =
-            tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().window(case.window))
+            tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().query(case.query()))
                 .unwrap();
         let text = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&golden)).unwrap();
         let report = compare_views(&ours, &text, case.top_down_depth, case.bottom_up_depth).unwrap();

@@ -6,6 +6,17 @@ use std::path::Path;
 
 use tracekit_views::{GroupBy, View};
 
+/// The query of a window (ms from the trace start) and a number of levels.
+fn q(window: Option<(f64, f64)>, levels: Option<u32>) -> tracekit::query::Query {
+    let query = tracekit::query::Query::from_parts(None, None, levels, None).unwrap();
+    match window {
+        Some((a, b)) => {
+            query.with_window(tracekit::query::Window::new(tracekit::Millis(a), tracekit::Millis(b)).unwrap())
+        }
+        None => query,
+    }
+}
+
 /// A fixture loaded with what grouping reads.
 fn analysis(name: &str) -> tracekit::Analysis {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -181,8 +192,7 @@ fn a_depth_limit_is_a_pure_filter_of_the_grouped_rows() {
         let text = tracekit_views::calltree_conformance(
             &analysis,
             &tracekit_views::ViewOptions::new()
-                .window(Some((600.0, 1400.0)))
-                .max_depth(depth)
+                .query(q(Some((600.0, 1400.0)), depth))
                 .group_by(GroupBy::Domain),
         )
         .unwrap();
@@ -264,7 +274,7 @@ fn text_of_the_grouped_views() {
             &analysis,
             View::BottomUp,
             &tracekit_views::ViewOptions::new()
-                .max_depth(Some(2))
+                .query(q(None, Some(2)))
                 .group_by(GroupBy::Category),
         )
         .unwrap(),
@@ -274,7 +284,7 @@ fn text_of_the_grouped_views() {
             &analysis,
             View::TopDown,
             &tracekit_views::ViewOptions::new()
-                .max_depth(Some(1))
+                .query(q(None, Some(1)))
                 .group_by(GroupBy::Frame),
         )
         .unwrap(),

@@ -16,7 +16,7 @@ fn every_format_is_the_same_whatever_the_parallelism() {
         assert!(analysis.threads().count() > 3, "{name}: a trace of several threads");
         for group_by in [GroupBy::None, GroupBy::Domain] {
             let sequential = ViewOptions::new().group_by(group_by);
-            let parallel = sequential.parallelism(Parallelism::Rayon);
+            let parallel = sequential.clone().parallelism(Parallelism::Rayon);
             assert_eq!(
                 tracekit_views::calltree_conformance(&analysis, &sequential).unwrap(),
                 tracekit_views::calltree_conformance(&analysis, &parallel).unwrap(),

@@ -129,6 +129,7 @@ fn ours(
     window: Option<(f64, f64)>,
 ) -> (BTreeMap<Vec<String>, u32>, tracekit_views::SampleCounts) {
     let track = analysis.threads().next().unwrap().track();
+    let window = window.map(|(a, b)| tracekit::query::Window::new(tracekit::Millis(a), tracekit::Millis(b)).unwrap());
     let window = tracekit_views::Window::new(analysis.bounds(), window);
     let views = tracekit_views::thread_views(analysis, track, window).unwrap();
     let counts = views.samples.clone().expect("a profile has sample counts");
@@ -166,7 +167,10 @@ fn check(name: &str, window: Option<(f64, f64)>, paths: bool) {
     let analysis = tracekit::analyze_bytes(&bytes, &Default::default()).unwrap();
     let origin = analysis.bounds().min.0;
     let (start, end) = match window {
-        Some((a, b)) => (origin + a * 1000.0, origin + b * 1000.0),
+        Some((a, b)) => (
+            origin + tracekit::Millis(a).to_micros().0,
+            origin + tracekit::Millis(b).to_micros().0,
+        ),
         None => (f64::NEG_INFINITY, f64::INFINITY),
     };
     let (mut want, want_total) = expected(&profile, start, end);

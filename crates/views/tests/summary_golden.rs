@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use tracekit::query::{Query, Window as QueryWindow};
 use tracekit::support::jsnum::js_number_string;
+use tracekit::Millis;
 use tracekit_views::styles::Category;
 use tracekit_views::summary::{summaries, summary_conformance};
 use tracekit_views::Window;
@@ -90,15 +92,19 @@ fn compare(case: &Case, analysis: &tracekit::Analysis, oracle: &Value) -> (usize
         }
     };
     // The rounded dump, for the threads and the window as printed.
-    let dump: Value = serde_json::from_str(&summary_conformance(analysis, case.window)).unwrap();
-    let window = Window::new(analysis.bounds(), case.window);
-    for (key, ours) in [("start", window.start), ("end", window.end)] {
+    let query = match case.window {
+        Some((a, b)) => Query::new().with_window(QueryWindow::new(Millis(a), Millis(b)).unwrap()),
+        None => Query::new(),
+    };
+    let dump: Value = serde_json::from_str(&summary_conformance(analysis, &query)).unwrap();
+    let window = Window::of(analysis, &query);
+    for (key, ours) in [("start", window.start.0), ("end", window.end.0)] {
         if !Golden::of(&oracle["window"][key]).matches(ours) {
             note(format!("window {key} {ours} vs oracle {}", oracle["window"][key]));
         }
     }
     let theirs = oracle["threads"].as_array().unwrap();
-    let threads: Vec<_> = summaries(analysis, None, case.window).collect();
+    let threads: Vec<_> = summaries(analysis, &query).collect();
     if threads.len() != theirs.len() {
         note(format!("{} threads vs oracle {}", threads.len(), theirs.len()));
     }

@@ -10,12 +10,28 @@ use std::path::Path;
 
 use tracekit_views::{write_text, View};
 
+/// The query of a window (ms from the trace start) and a number of levels.
+fn q(window: Option<(f64, f64)>, levels: Option<u32>) -> tracekit::query::Query {
+    let query = tracekit::query::Query::from_parts(None, None, levels, None).unwrap();
+    match window {
+        Some((a, b)) => {
+            query.with_window(tracekit::query::Window::new(tracekit::Millis(a), tracekit::Millis(b)).unwrap())
+        }
+        None => query,
+    }
+}
+
 fn text(name: &str, view: View, window: Option<(f64, f64)>) -> String {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/handwritten/views")
         .join(name);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    write_text(&analysis, view, &tracekit_views::ViewOptions::new().window(window)).unwrap()
+    write_text(
+        &analysis,
+        view,
+        &tracekit_views::ViewOptions::new().query(q(window, None)),
+    )
+    .unwrap()
 }
 
 fn snapshot(name: &str, view: View, window: Option<(f64, f64)>) {

@@ -24,7 +24,6 @@ use tracekit::{Analysis, AnalyzeOptions, Parallelism};
 use wasm_bindgen::prelude::*;
 
 use crate::packed::PackedTracks;
-use crate::query::Query;
 
 thread_local! {
     /// The message of the last panic, for the JS side to report: a panic
@@ -77,13 +76,13 @@ impl RawLoader {
     /// Feeds the next bytes of the input.
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), String> {
         let loader = self.loader.as_mut().ok_or(FINISHED)?;
-        loader.push(bytes).map_err(|e| e.to_string())
+        loader.push(bytes).map_err(|e| load_error(&e))
     }
 
     /// Ends the input and builds the tracks.
     pub fn finish(&mut self) -> Result<RawTrace, String> {
         let loader = self.loader.take().ok_or(FINISHED)?;
-        let analysis = loader.finish().map_err(|e| e.to_string())?;
+        let analysis = loader.finish().map_err(|e| load_error(&e))?;
         Ok(RawTrace { analysis })
     }
 }
@@ -119,7 +118,7 @@ pub fn raw_analyze(
     group_args: bool,
 ) -> Result<RawTrace, String> {
     let options = options(all_processes, max_nodes, group_args)?;
-    let analysis = tracekit::analyze_bytes(bytes, &options).map_err(|e| e.to_string())?;
+    let analysis = tracekit::analyze_bytes(bytes, &options).map_err(|e| load_error(&e))?;
     Ok(RawTrace { analysis })
 }
 
@@ -137,8 +136,12 @@ impl RawTrace {
     #[wasm_bindgen(js_name = "conformanceTo")]
     pub fn conformance_to(&self, sink: &js_sys::Function) -> Result<(), JsValue> {
         let mut sink = JsSink::new(sink);
-        let written =
-            tracekit::output::write_conformance(&self.analysis, &tracekit::query::Filter::default(), &mut sink);
+        let written = tracekit::output::write_conformance(
+            &self.analysis,
+            &tracekit::query::Query::new(),
+            Parallelism::Sequential,
+            &mut sink,
+        );
         sink.finish(written)
     }
 
@@ -155,10 +158,10 @@ impl RawTrace {
         max_depth: Option<u32>,
         min_duration: Option<f64>,
     ) -> Result<(), JsValue> {
-        let query = Query::new(thread, window_start, window_end, max_depth, min_duration)?;
-        query.threads(&self.analysis)?;
+        let query = query::query(thread, window_start, window_end, max_depth, min_duration)?;
+        query::check(&query, &self.analysis)?;
         let mut sink = JsSink::new(sink);
-        let written = tracekit::output::write_json(&self.analysis, &query.filter(), &mut sink);
+        let written = tracekit::output::write_json(&self.analysis, &query, Parallelism::Sequential, &mut sink);
         sink.finish(written)
     }
 
@@ -172,9 +175,9 @@ impl RawTrace {
         max_depth: Option<u32>,
         min_duration: Option<f64>,
     ) -> Result<RawPackedTracks, String> {
-        let query = Query::new(thread, window_start, window_end, max_depth, min_duration)?;
-        let threads = query.threads(&self.analysis)?;
-        let packed = packed::pack(&self.analysis, &query.filter(), threads.as_deref());
+        let query = query::query(thread, window_start, window_end, max_depth, min_duration)?;
+        query::check(&query, &self.analysis)?;
+        let packed = packed::pack(&self.analysis, &query);
         Ok(RawPackedTracks { packed })
     }
 
@@ -190,16 +193,12 @@ impl RawTrace {
         group_by: Option<String>,
     ) -> Result<String, String> {
         let group_by = query::group_by(group_by.as_deref())?;
-        let query = Query::new(thread, window_start, window_end, max_depth, None)?;
+        let query = query::query(thread, window_start, window_end, max_depth, None)?;
         group_by.check(&self.analysis).map_err(|e| query::grouping_error(&e))?;
-        let threads = query.aggregated_threads(&self.analysis)?;
+        query::check_aggregated(&query, &self.analysis)?;
         tracekit::views::calltree_json(
             &self.analysis,
-            &tracekit::views::ViewOptions::new()
-                .threads(threads.as_deref())
-                .window(query.window)
-                .max_depth(query.max_depth)
-                .group_by(group_by),
+            &tracekit::views::ViewOptions::new().query(query).group_by(group_by),
         )
         .map_err(|e| query::view_error(&e))
     }
@@ -215,9 +214,9 @@ impl RawTrace {
         window_end: Option<f64>,
         title: Option<String>,
     ) -> Result<RawChart, String> {
-        let query = Query::new(thread, window_start, window_end, None, None)?;
-        query.threads(&self.analysis)?;
-        let data = tracekit::export::chart::data(&self.analysis, &query.filter(), title.as_deref().unwrap_or(""));
+        let query = query::query(thread, window_start, window_end, None, None)?;
+        query::check(&query, &self.analysis)?;
+        let data = tracekit::export::chart::data(&self.analysis, &query, title.as_deref().unwrap_or(""));
         Ok(RawChart {
             header: data.header,
             columns: data.columns,
@@ -395,6 +394,15 @@ pub fn diagnostics_json(analysis: &Analysis) -> String {
     out
 }
 
+/// A load error's message, the library's options named as the JS API
+/// names them (the library's `AnalyzeOptions::max_nodes` is the Loader's
+/// `maxNodes`).
+fn load_error(error: &tracekit::LoadError) -> String {
+    error
+        .to_string()
+        .replace("AnalyzeOptions::max_nodes", "the Loader's maxNodes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,7 +428,7 @@ mod tests {
     #[test]
     fn packed_columns_follow_the_documented_layout() {
         let a = analysis();
-        let packed = packed::pack(&a, &Query::default().filter(), None);
+        let packed = packed::pack(&a, &tracekit::query::Query::new());
         let header: serde_json::Value = serde_json::from_str(&packed.header).unwrap();
         let thread = &header["processes"][0]["threads"][0];
         assert_eq!(thread["nodeCount"], 2);
@@ -451,10 +459,7 @@ mod tests {
             .unwrap();
         let expected = tracekit::export::chart::data(
             &trace.analysis,
-            &tracekit::query::Filter {
-                thread: Some("CrRendererMain".into()),
-                ..Default::default()
-            },
+            &tracekit::query::Query::new().with_thread("CrRendererMain").unwrap(),
             "t",
         );
         assert_eq!(chart.header(), expected.header);

@@ -8,11 +8,11 @@
 use std::fmt::Write;
 
 use ahash::AHashMap;
-use tracekit::query::Filter;
+use tracekit::query::Query;
 use tracekit::support::jsnum::{round3, write_json_number};
 use tracekit::support::json::write_json_string;
 use tracekit::support::names;
-use tracekit::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
+use tracekit::{Analysis, Micros, NodeKind, Sym, ThreadTrack};
 
 /// The value of the `type` column for a trace event.
 pub const TYPE_EVENT: u8 = 0;
@@ -106,9 +106,9 @@ impl Columns {
     }
 }
 
-/// Packs the tracks `filter` keeps of the threads `threads` names (`None`:
-/// all); the filter was validated.
-pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) -> PackedTracks {
+/// Packs the tracks `query` keeps; the query was validated.
+pub fn pack(analysis: &Analysis, query: &Query) -> PackedTracks {
+    let threads = query.kept_threads(analysis);
     let interner = analysis.strings();
     let bounds = analysis.bounds();
     let origin = bounds.min;
@@ -141,14 +141,14 @@ pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) 
         let mut first = true;
         for thread in process.threads() {
             let (tid, track) = (thread.tid(), thread.track());
-            if threads.is_some_and(|t| !t.contains(&(process.pid(), tid))) {
+            if threads.as_ref().is_some_and(|t| !t.contains(&(process.pid(), tid))) {
                 continue;
             }
             if !first {
                 header.push(',');
             }
             first = false;
-            let columns = thread_columns(track, filter, origin, &mut strings);
+            let columns = thread_columns(track, query, origin, &mut strings);
             header.push_str("{\"tid\":");
             tid.write_json(&mut header, interner);
             header.push_str(",\"name\":");
@@ -178,11 +178,11 @@ pub fn pack(analysis: &Analysis, filter: &Filter, threads: Option<&[(Id, Id)]>) 
     packed
 }
 
-/// The columns of the nodes of `track` that `filter` keeps, and of every
+/// The columns of the nodes of `track` that `query` keeps, and of every
 /// JS function of the thread.
-fn thread_columns(track: &ThreadTrack, filter: &Filter, origin: Micros, strings: &mut StringTable) -> Columns {
+fn thread_columns(track: &ThreadTrack, query: &Query, origin: Micros, strings: &mut StringTable) -> Columns {
     let mut c = Columns::default();
-    for node in filter.nodes(track, origin) {
+    for node in query.nodes(track, origin) {
         // Rounded to the nanosecond, as `tracks()` (the JSON format) has them.
         c.ts.push(round3(node.ts().0));
         c.dur.push(node.dur().map_or(0.0, |d| round3(d.0)));

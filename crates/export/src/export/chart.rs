@@ -26,7 +26,7 @@ use tracekit_engine::{Micros, Parallelism, Sym};
 use tracekit_engine::{NodeKind, ThreadTrack};
 
 use crate::output::kind_name;
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
 use tracekit_engine::Analysis;
 
@@ -53,11 +53,13 @@ pub struct ChartData {
     pub columns: Vec<u8>,
 }
 
-/// The chart of the tracks `filter` keeps, as one HTML page titled
-/// `title` (the trace's file name, say). The filter's thread and window
-/// choose the lanes and nodes, and the window is the first view.
-pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
-    let data = data(analysis, filter, title);
+/// The chart of the tracks `query` keeps, as one HTML page titled
+/// `title` (the trace's file name, say). The query's thread and window
+/// choose the lanes and nodes, and the window is the first view. The
+/// columns are compressed on all cores with [`Parallelism::Rayon`] (the
+/// page is the same).
+pub fn html(analysis: &Analysis, query: &Query, parallelism: Parallelism, title: &str) -> String {
+    let data = data(analysis, query, title);
     // The header goes into a <script> element: a `<` (only ever inside a
     // JSON string) is escaped so that no `</script>` or `<!--` can end or
     // change it.
@@ -67,7 +69,7 @@ pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
     // the base64 of the raw bytes (timestamps of nearby nodes share most
     // of their bytes). The fastest level compresses nearly as well as
     // the best.
-    let packed = deflate(&data.columns, filter.parallelism);
+    let packed = deflate(&data.columns, parallelism);
     let mut columns = String::with_capacity(packed.len().div_ceil(3) * 4);
     base64(&packed, &mut columns);
     fill(
@@ -81,8 +83,8 @@ pub fn html(analysis: &Analysis, filter: &Filter, title: &str) -> String {
     )
 }
 
-/// The chart's data of the tracks `filter` keeps (see [`html`]).
-pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
+/// The chart's data of the tracks `query` keeps (see [`html`]).
+pub fn data(analysis: &Analysis, query: &Query, title: &str) -> ChartData {
     let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
@@ -90,7 +92,7 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
         Micros::ZERO
     };
     let generic = analysis.meta().as_ref().is_some_and(|m| m.trace_is_generic);
-    let kept = filter.kept_threads(analysis);
+    let kept = query.kept_threads(analysis);
     let mut tables = Tables::new(generic);
     let mut lanes = Vec::new();
     let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -99,13 +101,9 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
             }
-            let mut columns = LaneColumns::with_capacity(if filter.keeps_every_node() {
-                track.nodes.len()
-            } else {
-                0
-            });
+            let mut columns = LaneColumns::with_capacity(if query.keeps_every_node() { track.nodes.len() } else { 0 });
             let mut labels = tables.of_thread(track);
-            for node in filter.nodes(track, origin) {
+            for node in query.nodes(track, origin) {
                 let start = (node.ts() - origin).0;
                 let dur = node.dur().unwrap_or(Micros::ZERO).0;
                 first = first.min(start);
@@ -170,10 +168,18 @@ pub fn data(analysis: &Analysis, filter: &Filter, title: &str) -> ChartData {
     // The first view: the window asked for, its open ends at the trace's
     // bounds, else the bounds, else (a trace without any) the nodes.
     let (from, to) = if range.is_finite() { (0.0, range) } else { (first, last) };
-    let (from, to) = match filter.window_ms {
-        Some((start, end)) => (
-            if start.is_finite() { start * 1000.0 } else { from },
-            if end.is_finite() { end * 1000.0 } else { to },
+    let (from, to) = match query.window() {
+        Some(window) => (
+            if window.start().is_finite() {
+                window.start().to_micros().0
+            } else {
+                from
+            },
+            if window.end().is_finite() {
+                window.end().to_micros().0
+            } else {
+                to
+            },
         ),
         None => (from, to),
     };

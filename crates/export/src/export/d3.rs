@@ -7,20 +7,21 @@ use tracekit_engine::support::json::write_json_string;
 
 use super::kept_threads;
 use super::stacks::{stack_trees, StackTree};
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
+use tracekit_engine::Parallelism;
 
-/// The d3-flame-graph JSON of the threads `filter` keeps: a root `all`,
+/// The d3-flame-graph JSON of the threads `query` keeps: a root `all`,
 /// a child per process, a child per thread under it, then the distinct
 /// stacks of the thread's calls (merged as in a flame graph; a frame is
 /// named as in [`super::folded()`], without its escapes). Each `value`
 /// is the node's total time in microseconds (to the nanosecond): its
 /// self time plus its children's values, so that a node is never narrower
 /// than its children.
-pub fn d3(analysis: &Analysis, filter: &Filter) -> String {
+pub fn d3(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> String {
     let interner = analysis.strings();
-    let threads = kept_threads(analysis, filter);
-    let (frames, trees) = stack_trees(&threads, filter.parallelism);
+    let threads = kept_threads(analysis, query);
+    let (frames, trees) = stack_trees(&threads, parallelism);
     let labels: Vec<String> = frames.keys().map(|k| k.label(interner)).collect();
     let mut processes: Vec<ProcessStacks> = Vec::new();
     for (thread, tree) in threads.iter().zip(trees) {

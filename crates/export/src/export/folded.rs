@@ -6,26 +6,27 @@ use tracekit_engine::support::map_biggest_first;
 
 use super::stacks::{stack_trees, StackTree};
 use super::{kept_threads, KeptThread, RoundedSum};
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
+use tracekit_engine::Parallelism;
 
-/// The folded stacks of the threads `filter` keeps: for each thread, a
+/// The folded stacks of the threads `query` keeps: for each thread, a
 /// line per distinct stack with self time, `PROCESS;THREAD;FRAME;...;FRAME
 /// MICROSECONDS`, the root frame first. A frame is an event's name or a JS
 /// function's name and `url:line:column`; `;` in a name is written `%3B`
 /// and line breaks as spaces, so that a frame stays one frame. Values are
 /// rounded so that a thread's lines add up to its self time rounded to
 /// the microsecond (a line whose value rounds to 0 is left out).
-pub fn folded(analysis: &Analysis, filter: &Filter) -> String {
-    write_folded(analysis, filter, Direction::TopDown)
+pub fn folded(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> String {
+    write_folded(analysis, query, parallelism, Direction::TopDown)
 }
 
 /// [`folded`] with each stack's frames after the thread reversed, from
 /// the frame the time was spent in to the root: the callers of each
 /// function, as DevTools' Bottom-Up shows them (`tracekit flamegraph
 /// --bottom-up` draws it as an icicle).
-pub fn folded_bottom_up(analysis: &Analysis, filter: &Filter) -> String {
-    write_folded(analysis, filter, Direction::BottomUp)
+pub fn folded_bottom_up(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> String {
+    write_folded(analysis, query, parallelism, Direction::BottomUp)
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -34,11 +35,15 @@ enum Direction {
     BottomUp,
 }
 
-/// The threads `filter` keeps, their stack trees, and by frame number,
+/// The threads `query` keeps, their stack trees, and by frame number,
 /// the frame's text in the lines.
-fn stacks<'a>(analysis: &'a Analysis, filter: &'a Filter) -> (Vec<KeptThread<'a>>, Vec<StackTree>, Vec<String>) {
-    let threads = kept_threads(analysis, filter);
-    let (frames, trees) = stack_trees(&threads, filter.parallelism);
+fn stacks<'a>(
+    analysis: &'a Analysis,
+    query: &'a Query,
+    parallelism: Parallelism,
+) -> (Vec<KeptThread<'a>>, Vec<StackTree>, Vec<String>) {
+    let threads = kept_threads(analysis, query);
+    let (frames, trees) = stack_trees(&threads, parallelism);
     let labels = frames
         .keys()
         .map(|k| frame_text(&k.label(analysis.strings())))
@@ -46,11 +51,11 @@ fn stacks<'a>(analysis: &'a Analysis, filter: &'a Filter) -> (Vec<KeptThread<'a>
     (threads, trees, labels)
 }
 
-fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> String {
-    let (threads, trees, labels) = stacks(analysis, filter);
+fn write_folded(analysis: &Analysis, query: &Query, parallelism: Parallelism, direction: Direction) -> String {
+    let (threads, trees, labels) = stacks(analysis, query, parallelism);
     let pieces: Vec<String> = map_biggest_first(
         threads.iter().zip(&trees).collect(),
-        filter.parallelism,
+        parallelism,
         |(_, tree)| tree.stacks.len(),
         |(thread, tree): (&KeptThread<'_>, &StackTree)| {
             let mut out = String::new();
@@ -83,20 +88,15 @@ fn write_folded(analysis: &Analysis, filter: &Filter, direction: Direction) -> S
 /// digits, which inferno reads as a count or a differential one), or when
 /// two threads have the same process and thread frames: then this is
 /// [`folded`].
-pub fn folded_to_draw(analysis: &Analysis, filter: &Filter, min_width: f64) -> String {
-    let (threads, trees, labels) = stacks(analysis, filter);
+pub fn folded_to_draw(analysis: &Analysis, query: &Query, parallelism: Parallelism, min_width: f64) -> String {
+    let (threads, trees, labels) = stacks(analysis, query, parallelism);
     let mut prefixes: Vec<String> = threads.iter().map(thread_prefix).collect();
     prefixes.sort_unstable();
     let mergeable = labels.iter().all(|label| !reads_as_a_count(label)) && prefixes.windows(2).all(|w| w[0] != w[1]);
 
     // The lines' values first: the width to leave out is a share of
     // their sum, over every thread.
-    let lines: Vec<Lines> = map_biggest_first(
-        trees.iter().collect(),
-        filter.parallelism,
-        |tree| tree.stacks.len(),
-        Lines::of,
-    );
+    let lines: Vec<Lines> = map_biggest_first(trees.iter().collect(), parallelism, |tree| tree.stacks.len(), Lines::of);
     let time: i64 = lines.iter().flat_map(|lines| &lines.values).sum();
     // inferno's own arithmetic, so that the same frames are narrow.
     #[allow(clippy::cast_precision_loss, clippy::cast_sign_loss)]
@@ -104,7 +104,7 @@ pub fn folded_to_draw(analysis: &Analysis, filter: &Filter, min_width: f64) -> S
 
     let pieces: Vec<String> = map_biggest_first(
         threads.iter().zip(&trees).zip(&lines).collect(),
-        filter.parallelism,
+        parallelism,
         |((_, tree), _)| tree.stacks.len(),
         |((thread, tree), lines)| {
             let mut out = String::new();

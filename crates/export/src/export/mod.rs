@@ -5,12 +5,12 @@
 //! page ([`chart`], `docs/chart.md`).
 //!
 //! Two shapes of export are made from the same walk of a thread's nodes
-//! (those a [`Filter`] keeps, in pre-order):
+//! (those a [`Query`] keeps, in pre-order):
 //!
 //! - *timelines*, where each node is a call with a start and an end
 //!   ([`speedscope()`], [`perfetto()`]): the nodes are written as nested
 //!   open and close steps (`timeline::Steps`), in pieces that are
-//!   written on all cores with [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon)
+//!   written on all cores with [`Parallelism::Rayon`]
 //!   and joined in order;
 //! - *aggregates*, where calls along the same stack are summed
 //!   ([`folded()`], [`d3()`], [`pprof()`]): the nodes are merged into a
@@ -19,8 +19,9 @@
 //!
 //! Every export keeps each thread's self time: the self times a viewer
 //! computes from it add up to those of the tracks (a test checks it on
-//! the recorded fixtures). Functions take an [`Analysis`] and a
-//! [`Filter`] and return the file's bytes; they do no I/O, but
+//! the recorded fixtures). Functions take an [`Analysis`], a [`Query`]
+//! and a [`Parallelism`] (the bytes are the same whatever it is) and
+//! return the file's bytes; they do no I/O, but
 //! [`Format::write`] writes the file to a writer it is handed, piece by
 //! piece.
 
@@ -40,8 +41,9 @@ use indexmap::IndexMap;
 use tracekit_engine::{Id, Micros, Strings, Sym};
 use tracekit_engine::{NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
+use tracekit_engine::Parallelism;
 
 pub use d3::d3;
 pub use folded::{folded, folded_bottom_up, folded_to_draw};
@@ -67,28 +69,33 @@ pub enum Format {
 
 impl Format {
     /// The export of `analysis` in this format, as the file's bytes.
-    pub fn export(self, analysis: &Analysis, filter: &Filter) -> Vec<u8> {
+    pub fn export(self, analysis: &Analysis, query: &Query, parallelism: Parallelism) -> Vec<u8> {
         match self {
-            Format::Speedscope => speedscope::speedscope_bytes(analysis, filter),
-            Format::Pprof => pprof(analysis, filter),
-            Format::Perfetto => perfetto(analysis, filter),
-            Format::Folded => folded(analysis, filter).into_bytes(),
-            Format::D3 => d3(analysis, filter).into_bytes(),
+            Format::Speedscope => speedscope::speedscope_bytes(analysis, query, parallelism),
+            Format::Pprof => pprof(analysis, query, parallelism),
+            Format::Perfetto => perfetto(analysis, query, parallelism),
+            Format::Folded => folded(analysis, query, parallelism).into_bytes(),
+            Format::D3 => d3(analysis, query, parallelism).into_bytes(),
         }
     }
 
     /// Writes the export of `analysis` in this format to `w`: the bytes of
     /// [`Format::export`]. The timelines (speedscope, Perfetto) are
     /// written piece by piece as they are made, on all cores with
-    /// [`Filter::parallelism`] set to
-    /// [`Parallelism::Rayon`](tracekit_engine::Parallelism::Rayon), so that the
+    /// `parallelism` [`Parallelism::Rayon`], so that the
     /// whole file is never held at once; the other formats are made whole
     /// first.
-    pub fn write(self, analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
+    pub fn write(
+        self,
+        analysis: &Analysis,
+        query: &Query,
+        parallelism: Parallelism,
+        w: &mut dyn io::Write,
+    ) -> io::Result<()> {
         match self {
-            Format::Speedscope => write_speedscope(analysis, filter, w),
-            Format::Perfetto => write_perfetto(analysis, filter, w),
-            Format::Pprof | Format::Folded | Format::D3 => w.write_all(&self.export(analysis, filter)),
+            Format::Speedscope => write_speedscope(analysis, query, parallelism, w),
+            Format::Perfetto => write_perfetto(analysis, query, parallelism, w),
+            Format::Pprof | Format::Folded | Format::D3 => w.write_all(&self.export(analysis, query, parallelism)),
         }
     }
 
@@ -101,20 +108,20 @@ impl Format {
 /// How a timeline export (speedscope, Perfetto) writes the threads it is
 /// given to `w`, piece by piece as it makes them, on all cores with
 /// [`Parallelism::Rayon`].
-pub(crate) type WriteThreads =
-    fn(&Analysis, &[KeptThread<'_>], tracekit_engine::Parallelism, &mut dyn io::Write) -> io::Result<()>;
+pub(crate) type WriteThreads = fn(&Analysis, &[KeptThread<'_>], Parallelism, &mut dyn io::Write) -> io::Result<()>;
 
-/// A timeline export of the threads `filter` keeps, written to `w`.
+/// A timeline export of the threads `query` keeps, written to `w`.
 pub(crate) fn write_timeline(
     analysis: &Analysis,
-    filter: &Filter,
+    query: &Query,
+    parallelism: Parallelism,
     w: &mut dyn io::Write,
     write_threads: WriteThreads,
 ) -> io::Result<()> {
-    write_threads(analysis, &kept_threads(analysis, filter), filter.parallelism, w)
+    write_threads(analysis, &kept_threads(analysis, query), parallelism, w)
 }
 
-/// A timeline export of the threads `filter` keeps, as bytes, in a list
+/// A timeline export of the threads `query` keeps, as bytes, in a list
 /// with room for `bytes_per_node` bytes a kept node taken at once: grown
 /// by doubling, the bench trace's 95 MB timelines were copied again at
 /// each size, into fresh pages each time. Natively, room not used is never
@@ -122,18 +129,19 @@ pub(crate) fn write_timeline(
 /// new lists at once.
 pub(crate) fn timeline_bytes(
     analysis: &Analysis,
-    filter: &Filter,
+    query: &Query,
+    parallelism: Parallelism,
     bytes_per_node: usize,
     write_threads: WriteThreads,
 ) -> Vec<u8> {
-    let threads = kept_threads(analysis, filter);
+    let threads = kept_threads(analysis, query);
     let nodes: usize = threads.iter().map(|t| t.nodes.len()).sum();
     let mut out = Vec::with_capacity(nodes.saturating_mul(bytes_per_node));
-    write_threads(analysis, &threads, filter.parallelism, &mut out).expect("a Vec takes any bytes");
+    write_threads(analysis, &threads, parallelism, &mut out).expect("a Vec takes any bytes");
     out
 }
 
-/// A thread the filter keeps, with its kept nodes and the names the
+/// A thread the query keeps, with its kept nodes and the names the
 /// exports give it and its process.
 pub(crate) struct KeptThread<'a> {
     pub pid: Id,
@@ -145,10 +153,10 @@ pub(crate) struct KeptThread<'a> {
     pub process_label: String,
     /// `CrRendererMain (tid 13)`, or `tid 13` without a name.
     pub thread_label: String,
-    /// The nodes the filter keeps, in pre-order (a node's parent is kept
+    /// The nodes the query keeps, in pre-order (a node's parent is kept
     /// whenever it is).
     pub nodes: Vec<&'a TrackNode>,
-    /// The filter's window in the trace's clock (µs), if any: times are
+    /// The query's window in the trace's clock (µs), if any: times are
     /// clipped to it, as DevTools' views clip them to a selection.
     pub window: Option<(Micros, Micros)>,
 }
@@ -163,23 +171,22 @@ impl KeptThread<'_> {
     }
 }
 
-/// The threads with nodes that `filter` keeps, in the order of the other
+/// The threads with nodes that `query` keeps, in the order of the other
 /// formats (DevTools' order of processes, then of their threads).
-pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, filter: &'a Filter) -> Vec<KeptThread<'a>> {
+pub(crate) fn kept_threads<'a>(analysis: &'a Analysis, query: &'a Query) -> Vec<KeptThread<'a>> {
     let interner = analysis.strings();
     let origin = origin(analysis);
-    let kept = filter.kept_threads(analysis);
-    let window = filter.window_ms.map(|(start, end)| {
-        let at = |ms: f64| origin + tracekit_engine::Millis(ms).to_micros();
-        (at(start), at(end))
-    });
+    let kept = query.kept_threads(analysis);
+    let window = query
+        .window()
+        .map(|window| (origin + window.start().to_micros(), origin + window.end().to_micros()));
     let mut out = Vec::new();
     for (pid, process) in analysis.process_tracks() {
         for (tid, track) in &process.threads {
             if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
                 continue;
             }
-            let nodes: Vec<&TrackNode> = filter.nodes(track, origin).collect();
+            let nodes: Vec<&TrackNode> = query.nodes(track, origin).collect();
             if nodes.is_empty() {
                 continue;
             }

@@ -29,7 +29,7 @@ use tracekit_engine::{NodeKind, TrackNode};
 use super::timeline::{timeline, Piece, Steps};
 use super::{timeline_bytes, write_timeline, Frames, KeptThread};
 use crate::in_order::write_in_order;
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
 
 /// `perfetto.protos.TracePacket` (a `Trace` is its packets, field 1).
@@ -155,7 +155,7 @@ const SEQUENCE: u32 = 1;
 /// trace events (V8's CPU profiler writes those samples).
 const JS_CATEGORY: &str = "v8.cpu_profiler";
 
-/// The Perfetto trace of the threads `filter` keeps: a process track per
+/// The Perfetto trace of the threads `query` keeps: a process track per
 /// process (its pid, its name and its URL as a label), a thread track per
 /// thread under it (pid, tid, name), and on each thread track a slice per
 /// node, nested as in the tracks: events with their name and category, JS
@@ -163,16 +163,20 @@ const JS_CATEGORY: &str = "v8.cpu_profiler";
 /// argument `location`, `URL:LINE:COLUMN` (1-based, as DevTools shows
 /// it). Instant events are instants. Times are the trace's own, in
 /// nanoseconds; names and categories are interned.
-pub fn perfetto(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
+pub fn perfetto(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> Vec<u8> {
     // A node's two packets take about 100 bytes.
-    timeline_bytes(analysis, filter, 128, write_threads)
+    timeline_bytes(analysis, query, parallelism, 128, write_threads)
 }
 
 /// Writes [`perfetto()`]'s trace to `w`, piece by piece as it is made
-/// (on all cores with [`Filter::parallelism`] set to
-/// [`Parallelism::Rayon`]; the bytes are the same).
-pub fn write_perfetto(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    write_timeline(analysis, filter, w, write_threads)
+/// (on all cores with [`Parallelism::Rayon`]; the bytes are the same).
+pub fn write_perfetto(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    write_timeline(analysis, query, parallelism, w, write_threads)
 }
 
 fn write_threads(
@@ -390,7 +394,7 @@ impl<'a> Prepared<'a> {
 
     /// A time as the trace's, in nanoseconds, rounded.
     fn nanos(&self, t: Micros) -> u64 {
-        let ns = (t - self.earliest).0 * 1000.0;
+        let ns = (t - self.earliest).to_nanos();
         // Not negative once shifted (nor NaN: a NaN time is 0). Trace times
         // in ns are far below 2^53 (104 days): a whole part and a fraction,
         // both exact, rounded half up as `round` would, without its call.

@@ -12,8 +12,10 @@ use indexmap::IndexSet;
 
 use super::stacks::stack_trees;
 use super::{kept_threads, FrameKey, RoundedSum};
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
+use tracekit_engine::Micros;
+use tracekit_engine::Parallelism;
 
 /// `perftools.profiles.Profile`.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -124,7 +126,7 @@ impl Strings {
     }
 }
 
-/// The pprof profile of the threads `filter` keeps, gzipped: a sample per
+/// The pprof profile of the threads `query` keeps, gzipped: a sample per
 /// distinct stack of each thread (the stacks of [`super::folded()`],
 /// without the process and thread frames), with two values, `calls`
 /// (count: the calls along that stack) and `time` (nanoseconds of self
@@ -133,11 +135,11 @@ impl Strings {
 /// name (no file) or a JS function with its script's URL as file and its
 /// 1-based line; a location per function. Self times are rounded to the
 /// nanosecond so that a thread's samples add up to its self time.
-pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
+pub fn pprof(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> Vec<u8> {
     let interner = analysis.strings();
     let mut strings = Strings::new();
-    let threads = kept_threads(analysis, filter);
-    let (frames, trees) = stack_trees(&threads, filter.parallelism);
+    let threads = kept_threads(analysis, query);
+    let (frames, trees) = stack_trees(&threads, parallelism);
     let mut samples = Vec::new();
     let (process_key, thread_key) = (strings.index("process"), strings.index("thread"));
     for (thread, tree) in threads.iter().zip(&trees) {
@@ -154,7 +156,7 @@ pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
         let mut nanos = RoundedSum::default();
         for (stack, _) in tree.depth_first() {
             let entry = &tree.stacks[stack as usize];
-            let time = nanos.take(entry.self_us * 1000.0);
+            let time = nanos.take(Micros(entry.self_us).to_nanos());
             samples.push(Sample {
                 // Location ids are frame numbers plus one (0 is no id).
                 location_id: tree.frames_upwards(stack).map(|f| u64::from(f) + 1).collect(),
@@ -203,7 +205,7 @@ pub fn pprof(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
     // A trace lasts far less than 2^63 ns (292 years).
     #[allow(clippy::cast_possible_truncation)]
     let duration_nanos = if range.is_finite() {
-        (range.0 * 1000.0).round() as i64
+        range.to_nanos().round() as i64
     } else {
         0
     };

@@ -12,31 +12,35 @@ use tracekit_engine::{Micros, Parallelism};
 use super::timeline::{timeline, Piece, Steps};
 use super::{origin, timeline_bytes, write_timeline, FrameKey, Frames, KeptThread};
 use crate::in_order::write_in_order;
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::Query;
 use tracekit_engine::Analysis;
 
-/// The speedscope JSON of the threads `filter` keeps: a profile per
+/// The speedscope JSON of the threads `query` keeps: a profile per
 /// thread, named `THREAD in PROCESS` (`CrRendererMain (tid 2) in
 /// Renderer (pid 1) http://a.test/`), in microseconds from the start of the
 /// trace (to the nanosecond), every profile spanning the whole trace (so that their times
 /// line up); a frame per event name and per JS function (with its file,
 /// line and column, 1-based). The profile shown first is the main frame's
 /// main thread, else the thread with the most calls.
-pub fn speedscope(analysis: &Analysis, filter: &Filter) -> String {
-    String::from_utf8(speedscope_bytes(analysis, filter)).expect("JSON text is UTF-8")
+pub fn speedscope(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> String {
+    String::from_utf8(speedscope_bytes(analysis, query, parallelism)).expect("JSON text is UTF-8")
 }
 
 /// [`speedscope()`]'s file as bytes.
-pub(crate) fn speedscope_bytes(analysis: &Analysis, filter: &Filter) -> Vec<u8> {
+pub(crate) fn speedscope_bytes(analysis: &Analysis, query: &Query, parallelism: Parallelism) -> Vec<u8> {
     // About 40 bytes an event, two events a node.
-    timeline_bytes(analysis, filter, 96, write_threads)
+    timeline_bytes(analysis, query, parallelism, 96, write_threads)
 }
 
 /// Writes [`speedscope()`]'s file to `w`, piece by piece as it is made
-/// (on all cores with [`Filter::parallelism`] set to
-/// [`Parallelism::Rayon`]; the bytes are the same).
-pub fn write_speedscope(analysis: &Analysis, filter: &Filter, w: &mut dyn io::Write) -> io::Result<()> {
-    write_timeline(analysis, filter, w, write_threads)
+/// (on all cores with [`Parallelism::Rayon`]; the bytes are the same).
+pub fn write_speedscope(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    write_timeline(analysis, query, parallelism, w, write_threads)
 }
 
 fn write_threads(

@@ -17,6 +17,13 @@ const EVENTS: &str = r#"[
 {"name":"RunTask","ph":"X","pid":1,"tid":10,"ts":1200,"dur":10.4,"cat":"devtools.timeline"}
 ]"#;
 
+const SEQUENTIAL: tracekit_engine::Parallelism = tracekit_engine::Parallelism::Sequential;
+
+/// The window from `start` to `end` ms.
+fn window(start: f64, end: f64) -> tracekit_engine::query::Window {
+    tracekit_engine::query::Window::new(tracekit_engine::Millis(start), tracekit_engine::Millis(end)).unwrap()
+}
+
 fn analysis(text: &str) -> Analysis {
     tracekit_engine::analyze_bytes(text.as_bytes(), &tracekit_engine::AnalyzeOptions::default()).unwrap()
 }
@@ -35,13 +42,13 @@ fn folded_stacks_merge_calls_and_round_to_the_thread_total() {
     // RunTask's self time is 50 + 10.4 µs: 60 once rounded; `;` in a name
     // is escaped, the instant has no time and no line.
     assert_eq!(
-        folded(&analysis(EVENTS), &Filter::default()),
+        folded(&analysis(EVENTS), &Query::new(), SEQUENTIAL),
         "Renderer (pid 1);CrRendererMain (tid 10);RunTask 60
 Renderer (pid 1);CrRendererMain (tid 10);RunTask;Layout%3BPaint 50
 "
     );
     assert_eq!(
-        folded(&node_profile(), &Filter::default()),
+        folded(&node_profile(), &Query::new(), SEQUENTIAL),
         "pid 1;tid 1;main file:///app.js:3:5 200
 pid 1;tid 1;main file:///app.js:3:5;leaf file:///app.js:9:3 500
 pid 1;tid 1;main file:///app.js:3:5;leaf file:///app.js:9:3;(garbage collector) 100
@@ -49,7 +56,7 @@ pid 1;tid 1;(idle) 100
 "
     );
     assert_eq!(
-        folded_bottom_up(&node_profile(), &Filter::default()),
+        folded_bottom_up(&node_profile(), &Query::new(), SEQUENTIAL),
         "pid 1;tid 1;main file:///app.js:3:5 200
 pid 1;tid 1;leaf file:///app.js:9:3;main file:///app.js:3:5 500
 pid 1;tid 1;(garbage collector);leaf file:///app.js:9:3;main file:///app.js:3:5 100
@@ -61,12 +68,9 @@ pid 1;tid 1;(idle) 100
 #[test]
 fn a_window_clips_the_calls_to_it() {
     // 1030..1060 µs: 10 µs of each Layout;Paint, 10 of RunTask between them.
-    let filter = Filter {
-        window_ms: Some((0.03, 0.06)),
-        ..Filter::default()
-    };
+    let filter = Query::new().with_window(window(0.03, 0.06));
     assert_eq!(
-        folded(&analysis(EVENTS), &filter),
+        folded(&analysis(EVENTS), &filter, SEQUENTIAL),
         "Renderer (pid 1);CrRendererMain (tid 10);RunTask 10
 Renderer (pid 1);CrRendererMain (tid 10);RunTask;Layout%3BPaint 20
 "
@@ -91,7 +95,7 @@ Renderer (pid 1);CrRendererMain (tid 10);RunTask;Layout%3BPaint 20
 #[test]
 fn d3_values_are_totals() {
     assert_eq!(
-        d3(&node_profile(), &Filter::default()),
+        d3(&node_profile(), &Query::new(), SEQUENTIAL),
         r#"{"name":"all","value":900,"children":[{"name":"pid 1","value":900,"children":[{"name":"tid 1","value":900,"children":[{"name":"main file:///app.js:3:5","value":800,"children":[{"name":"leaf file:///app.js:9:3","value":600,"children":[{"name":"(garbage collector)","value":100,"children":[]}]}]},{"name":"(idle)","value":100,"children":[]}]}]}]}
 "#
     );
@@ -99,7 +103,7 @@ fn d3_values_are_totals() {
 
 #[test]
 fn speedscope_opens_and_closes_each_call() {
-    let file = speedscope(&analysis(EVENTS), &Filter::default());
+    let file = speedscope(&analysis(EVENTS), &Query::new(), SEQUENTIAL);
     assert!(
         file.starts_with(r#"{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"tracekit "#)
     );
@@ -110,7 +114,7 @@ fn speedscope_opens_and_closes_each_call() {
 "#
     );
     // JS frames have their file, line and column, 1-based.
-    let file = speedscope(&node_profile(), &Filter::default());
+    let file = speedscope(&node_profile(), &Query::new(), SEQUENTIAL);
     assert!(file.contains(
         r#"{"name":"main","file":"file:///app.js","line":3,"col":5},{"name":"leaf","file":"file:///app.js","line":9,"col":3},{"name":"(garbage collector)"}"#
     ));
@@ -204,19 +208,16 @@ fn rounded_values_add_up_to_the_rounded_total() {
 fn pprof_and_perfetto_are_written() {
     // Their content is read back by the real tools in the end-to-end tests.
     let a = analysis(EVENTS);
-    let profile = pprof(&a, &Filter::default());
+    let profile = pprof(&a, &Query::new(), SEQUENTIAL);
     assert_eq!(profile[..2], [0x1f, 0x8b], "gzip");
-    let trace = perfetto(&a, &Filter::default());
+    let trace = perfetto(&a, &Query::new(), SEQUENTIAL);
     // Packets are field 1 of the Trace message, length-delimited.
     assert_eq!(trace[0], 0x0a);
     assert!(trace.windows(b"CrRendererMain".len()).any(|w| w == b"CrRendererMain"));
     // No thread kept: files with nothing in them.
-    let none = Filter {
-        thread: Some("nosuchthread".into()),
-        ..Filter::default()
-    };
-    assert!(perfetto(&a, &none).is_empty());
-    assert_eq!(folded(&a, &none), "");
+    let none = Query::new().with_thread("nosuchthread").unwrap();
+    assert!(perfetto(&a, &none, SEQUENTIAL).is_empty());
+    assert_eq!(folded(&a, &none, SEQUENTIAL), "");
 }
 
 /// A recorded trace with JS calls, a thread of 23,852 nodes among them.
@@ -242,11 +243,8 @@ fn step_bits(step: timeline::Step<'_>) -> (usize, bool, u64) {
 #[test]
 fn threads_cut_in_pieces_step_as_they_do_whole() {
     let analysis = kitchen_sink();
-    let window = Filter {
-        window_ms: Some((500.0, 2500.0)),
-        ..Filter::default()
-    };
-    for filter in [Filter::default(), window] {
+    let window = Query::new().with_window(window(500.0, 2500.0));
+    for filter in [Query::new(), window] {
         let threads = kept_threads(&analysis, &filter);
         let whole: Vec<Vec<(usize, bool, u64)>> =
             threads.iter().map(|t| Steps::new(t).map(step_bits).collect()).collect();
@@ -286,11 +284,9 @@ fn threads_cut_in_pieces_step_as_they_do_whole() {
 fn exports_are_the_same_bytes_on_any_number_of_cores() {
     let analysis = kitchen_sink();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-    let parallel = Filter {
-        parallelism: tracekit_engine::Parallelism::Rayon,
-        ..Filter::default()
-    };
-    let threads = kept_threads(&analysis, &parallel);
+    let parallel = tracekit_engine::Parallelism::Rayon;
+    let everything = Query::new();
+    let threads = kept_threads(&analysis, &everything);
     assert!(
         timeline::timeline(&threads).pieces.iter().any(|p| !p.is_first()),
         "a thread is written in several pieces"
@@ -302,23 +298,23 @@ fn exports_are_the_same_bytes_on_any_number_of_cores() {
         Format::Folded,
         Format::D3,
     ] {
-        let whole = format.export(&analysis, &Filter::default());
+        let whole = format.export(&analysis, &Query::new(), SEQUENTIAL);
         let mut written = Vec::new();
-        pool.install(|| format.write(&analysis, &parallel, &mut written))
+        pool.install(|| format.write(&analysis, &Query::new(), parallel, &mut written))
             .unwrap();
         assert!(written == whole, "{format:?}");
-        assert_eq!(format.export(&analysis, &parallel), whole, "{format:?}");
+        assert_eq!(format.export(&analysis, &Query::new(), parallel), whole, "{format:?}");
     }
     assert_eq!(
-        speedscope(&analysis, &Filter::default()).into_bytes(),
-        Format::Speedscope.export(&analysis, &Filter::default())
+        speedscope(&analysis, &Query::new(), SEQUENTIAL).into_bytes(),
+        Format::Speedscope.export(&analysis, &Query::new(), SEQUENTIAL)
     );
 }
 
 #[test]
 fn stack_trees_made_apart_number_their_frames_as_if_made_in_turn() {
     let analysis = kitchen_sink();
-    let filter = Filter::default();
+    let filter = Query::new();
     let threads = kept_threads(&analysis, &filter);
     // The frames, and each tree's stacks: frame, parent, calls, self time.
     type Shown = (Vec<FrameKey>, Vec<Vec<(u32, u32, u64, u64)>>);

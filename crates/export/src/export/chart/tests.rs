@@ -3,8 +3,9 @@
 
 use super::*;
 use serde_json::Value;
-use tracekit_engine::query::Filter;
+use tracekit_engine::query::{Query, Window};
 use tracekit_engine::AnalyzeOptions;
+use tracekit_engine::Millis;
 
 /// A DevTools recording (so not generic) of one renderer thread with a
 /// task, an event the panel does not draw, a function call with JS calls
@@ -156,7 +157,7 @@ fn nodes(data: &ChartData, lane: usize) -> Vec<Drawn> {
 #[test]
 fn columns_hold_the_tracks_exactly() {
     let a = analysis(TRACE);
-    let data = data(&a, &Filter::default(), "t.json");
+    let data = data(&a, &Query::new(), "t.json");
     let h = header(&data);
     assert_eq!(h["format"], "tracekit-chart");
     assert_eq!(h["version"], 1);
@@ -239,11 +240,10 @@ fn columns_hold_the_tracks_exactly() {
 #[test]
 fn thread_and_window_choose_lanes_nodes_and_view() {
     let a = analysis(TRACE);
-    let filter = Filter {
-        thread: Some("crrenderermain".into()),
-        window_ms: Some((0.065, f64::INFINITY)),
-        ..Filter::default()
-    };
+    let filter = Query::new()
+        .with_thread("crrenderermain")
+        .unwrap()
+        .with_window(Window::new(Millis(0.065), Millis(f64::INFINITY)).unwrap());
     let data = data(&a, &filter, "t");
     let h = header(&data);
     assert_eq!(h["lanes"].as_array().unwrap().len(), 1);
@@ -283,7 +283,7 @@ fn a_generic_trace_draws_every_event_coloured_by_name() {
 {"name":"work","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
 {"name":"more work","ph":"X","pid":1,"tid":1,"ts":2,"dur":5}]"#;
     let a = analysis(trace);
-    let data = data(&a, &Filter::default(), "g");
+    let data = data(&a, &Query::new(), "g");
     assert_eq!(header(&data)["generic"], true);
     let got = nodes(&data, 0);
     assert!(got.iter().all(|n| n.drawn), "{got:?}");
@@ -387,7 +387,7 @@ fn the_page_holds_everything_and_escapes_what_it_must() {
     // A name that would end a <script> element, and a title with markup.
     let trace = TRACE.replace("\"functionName\":\"main\"", "\"functionName\":\"</script><!--main\"");
     let a = analysis(&trace);
-    let page = html(&a, &Filter::default(), "<b>t</b>.json");
+    let page = html(&a, &Query::new(), Parallelism::Sequential, "<b>t</b>.json");
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("<title>&lt;b&gt;t&lt;/b&gt;.json · tracekit chart</title>"));
     for placeholder in ["{{TITLE}}", "{{RENDERER}}", "{{HEADER}}", "{{COLUMNS}}"] {
@@ -401,7 +401,7 @@ fn the_page_holds_everything_and_escapes_what_it_must() {
         &page[start..start + page[start..].find(to).unwrap()]
     };
     let header: Value = serde_json::from_str(between("type=\"application/json\">", "</script>")).unwrap();
-    let data = data(&a, &Filter::default(), "<b>t</b>.json");
+    let data = data(&a, &Query::new(), "<b>t</b>.json");
     assert_eq!(header, serde_json::from_str::<Value>(&data.header).unwrap());
     let columns = between("data-encoding=\"deflate-raw base64\">", "</script>");
     let mut inflated = Vec::new();
