@@ -80,10 +80,7 @@ macro_rules! handlers {
                 cx: &mut Context,
             ) -> Result<(HandlerData, RendererData), LoadError> {
                 $(
-                    let $name = {
-                        let _span = tracing::info_span!("finalize", handler = stringify!($name)).entered();
-                        self.$name.finalize(($($dep),*), cx)
-                    };
+                    let $name = self.$name.finalize(($($dep),*), cx);
                 )*
                 handlers!(@finish [] [] $($kind $name;)*)
             }

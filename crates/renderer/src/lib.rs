@@ -726,6 +726,7 @@ impl Handler for RendererHandler {
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {
+        let _span = tracing::info_span!("trees").entered();
         self.into_data(deps, cx)
     }
 }
