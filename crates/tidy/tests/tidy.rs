@@ -300,7 +300,6 @@ const MAX_FILE_LINES: usize = 800;
 const LONG_FILES: &[(&str, usize)] = &[
     ("crates/views/src/lib.rs", 1623),
     ("crates/cli/src/main.rs", 1360),
-    ("crates/engine/src/input/gzip.rs", 1096),
     ("crates/renderer/src/lib.rs", 847),
 ];
 
