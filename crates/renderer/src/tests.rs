@@ -3,12 +3,13 @@
 //! worklets, Samples) and to it. The expected tracks are what the DevTools
 //! engine draws for the same traces.
 
-use tracekit_events::{feed, AnalyzeOptions, Diagnostics, Skip};
+use tracekit_events::{feed, AnalyzeOptions, Diagnostics, Interner, SampleTraceId, Skip};
 use tracekit_meta::{AuctionWorkletsHandler, MetaHandler};
 use tracekit_page::{ImagePaintingHandler, NetworkRequestsHandler};
 use tracekit_samples::SamplesHandler;
 
 use super::*;
+use crate::entries::Entry;
 
 /// Runs the handlers on `text`. The diagnostics are those of one pass
 /// (the text is read once per handler here).
