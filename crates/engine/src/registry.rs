@@ -1,4 +1,4 @@
-//! The handlers of a trace, registered in one place: [`handlers!`] below
+//! The handlers of a trace, registered in one place: `handlers!` below
 //! lists each handler once, in finalize order, with the data of the
 //! handlers its `finalize` takes. From that list come the sink that hands
 //! every event to every enabled handler that wants it ([`TraceHandlers`]),

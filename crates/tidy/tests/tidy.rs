@@ -297,7 +297,7 @@ const MAX_FILE_LINES: usize = 800;
 /// Rule 5: the files over [`MAX_FILE_LINES`] lines today, with their line
 /// count then: known, to be split. (A file's inline `#[cfg(test)]` module
 /// counts; moving it to a `tests.rs` file is one way to split.)
-const LONG_FILES: &[(&str, usize)] = &[("crates/views/src/lib.rs", 1623), ("crates/cli/src/main.rs", 1360)];
+const LONG_FILES: &[(&str, usize)] = &[("crates/views/src/lib.rs", 1623)];
 
 /// Rule 6: the most lines a function may have, from its `fn` line to its
 /// closing brace.
