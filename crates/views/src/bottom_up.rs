@@ -13,7 +13,8 @@
 //! call in the same order as before, so that every sum is the same to the
 //! last bit (floating-point sums depend on their order).
 
-use crate::{js_max, js_min, Tree};
+use crate::js::{js_max, js_min};
+use crate::Tree;
 use tracekit_engine::Micros;
 
 /// A row of the Bottom-Up's first level, while the walk sums it.

@@ -9,7 +9,9 @@ use tracekit_engine::support::jsnum::write_json_number;
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::Analysis;
 
-use crate::{per_thread, write_thread_keys, ThreadViews, Tree, View, ViewError, ViewOptions, Window};
+use crate::conformance::write_thread_keys;
+use crate::options::per_thread;
+use crate::{ThreadViews, Tree, View, ViewError, ViewOptions, Window};
 
 /// The JSON document of the threads `options` selects, over its window,
 /// depth and grouping. One line, no newline.

@@ -25,11 +25,15 @@ use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::Phase;
 use tracekit_engine::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
 
+use crate::conformance::{write_rounded_window, write_thread_keys};
+use crate::events::{is_top_level_task, sort_by_start, Visibility};
+use crate::js::{js_max, truthy};
+use crate::options::threads;
+// DevTools' `isPhaseAsync`.
+use crate::styles::is_async_phase;
 use crate::styles::{event_category, Category};
-use crate::{
-    is_async_phase, is_top_level_task, js_max, sort_by_start, threads, truthy, write_rounded_window,
-    write_thread_heading, write_thread_keys, Visibility, Window,
-};
+use crate::text::write_thread_heading;
+use crate::Window;
 
 /// An event of the thread as the Summary's walk sees it.
 struct WalkEvent {
