@@ -17,7 +17,7 @@
 //! 4. `docs`: every public item is documented. The workspace lints set
 //!    `missing_docs = "deny"` and rule 2 puts every crate under them, so
 //!    the compiler checks it (an exception with lints of its own must deny
-//!    it too; the benches, under no lints, are known, to be fixed). This
+//!    it too). This
 //!    test checks that the workspace keeps that lint at "deny" and that no
 //!    source opens it again with `allow(missing_docs)` or
 //!    `expect(missing_docs)` ([`MISSING_DOCS_ALLOWED`] aside).
@@ -158,20 +158,12 @@ const LAYERS: &[Layer] = &[
 ];
 
 /// Rule 2: the workspace members without `[lints] workspace = true`, and why.
-const OWN_LINTS: &[(&str, &str)] = &[
-    (
-        "xtask",
-        "its bench measures a child process with `wait4` and a `pre_exec` hook, unsafe code that the workspace's \
+const OWN_LINTS: &[(&str, &str)] = &[(
+    "xtask",
+    "its bench measures a child process with `wait4` and a `pre_exec` hook, unsafe code that the workspace's \
          `unsafe_code = \"forbid\"` would let no `#[allow]` open: it has the workspace's lints with `unsafe_code` \
          lowered to \"deny\" (and must keep `missing_docs = \"deny\"`, checked here)",
-    ),
-    (
-        "tracekit-benches",
-        "known, to be fixed: it has never been under the workspace lints (its bench files already \
-         `#![allow(missing_docs)]` for criterion's generated functions); add `[lints] workspace = true` to \
-         benches/Cargo.toml and make `cargo clippy -p tracekit-benches --all-targets -- -D warnings` pass",
-    ),
-];
+)];
 
 /// Rule 3: the library crates, which do no I/O of their own: they take
 /// bytes or a caller's reader (`std::io::Read`, as the engine's
