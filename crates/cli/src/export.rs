@@ -8,7 +8,7 @@ use tracekit_tables::export::{export, find_inputs, ExportOptions};
 use crate::args::{value_enum_mirror, ProcessesArg};
 use crate::cli::Common;
 use crate::error::CliError;
-use crate::input::in_the_commands_words;
+use crate::input::load_hint;
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
@@ -68,7 +68,9 @@ pub fn run(args: ExportArgs, common: &Common) -> Result<(), CliError> {
     let (mut bytes, mut failed) = (0u64, 0usize);
     let summary = export(&inputs, &unlisted, &args.parquet, &options, |done| {
         bytes += done.file_bytes;
-        let report = |e: &tracekit_tables::TraceError| eprintln!("tracekit: {}", in_the_commands_words(e));
+        let report = |e: &tracekit_tables::TraceError| {
+            eprintln!("tracekit: {e}{}", e.kind.map_or("", load_hint));
+        };
         if let Some(error) = done.error {
             failed += 1;
             match &bar {

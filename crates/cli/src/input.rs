@@ -53,16 +53,19 @@ impl fmt::Display for InputError {
             InputError::IsDirectory => f.write_str("is a directory"),
             InputError::StdinIsTerminal => f.write_str("standard input is a terminal: give a file, or pipe a trace in"),
             InputError::Read(e) => write!(f, "reading the input: {e}"),
-            InputError::Load(e) => f.write_str(&in_the_commands_words(e)),
+            InputError::Load(e) => write!(f, "{e}{}", load_hint(e.kind())),
         }
     }
 }
 
-/// A load error's message, the library's options named as the command's
-/// flags (the library names `AnalyzeOptions::max_nodes`, the command
-/// `--max-nodes`).
-pub fn in_the_commands_words(error: &impl fmt::Display) -> String {
-    error.to_string().replace("AnalyzeOptions::max_nodes", "--max-nodes")
+/// What the command's user can do about a load error of this kind, after
+/// the library's message (which says what, not which flag): empty when
+/// nothing.
+pub fn load_hint(kind: tracekit::ErrorKind) -> &'static str {
+    match kind {
+        tracekit::ErrorKind::TooManyNodes => "; raise the limit with --max-nodes (about 100 bytes of memory each)",
+        _ => "",
+    }
 }
 
 /// Gzip's magic bytes.

@@ -145,7 +145,7 @@ pub(crate) fn analyze_profile(
                     LoadError::new(
                         ErrorKind::TooManyNodes,
                         format!(
-                            "the profile has more than {} track nodes (at least {count}); raise the limit with AnalyzeOptions::max_nodes (about 100 bytes of memory each)",
+                            "the profile has more than {} track nodes (at least {count})",
                             options.max_nodes
                         ),
                     )

@@ -12,9 +12,9 @@
 //!   they are finalized.
 
 use serde_json::value::RawValue;
-use tracekit_events::{names, Event, EventIndex, Interner, Phase, Sym};
+use tracekit_events::{names, Event, EventIndex, Handler, Interner, Phase, Sym};
 use tracekit_page::args::{frame_of, resolve_url, url_source, RawArgs, RawData, UrlSource};
-use tracekit_page::{ImagePainting, NetworkRequests};
+use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 
 /// The few `args.data` fields of an entry that DevTools' aggregated views
 /// (Call Tree, Bottom-Up) read for node ids and transfer sizes, kept only
@@ -152,16 +152,10 @@ pub(crate) fn pending_group_args(
     if !matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
         return None;
     }
-    let named = matches!(
-        name,
-        names::PAINT_IMAGE
-            | names::DECODE_IMAGE
-            | names::DRAW_LAZY_PIXEL_REF
-            | names::DECODE_LAZY_PIXEL_REF
-            | names::RESOURCE_SEND_REQUEST
-    );
-    // Other events can only hold a URL or a frame in their args, and most
+    // The events the page handlers read have their args read in full;
+    // other events can only hold a URL or a frame in their args, and most
     // args hold neither.
+    let named = ImagePaintingHandler::WANTS.includes(name) || NetworkRequestsHandler::WANTS.includes(name);
     let raw = event.args.filter(|a| named || may_hold_group_args(a));
     if raw.is_none() && !named {
         return None;

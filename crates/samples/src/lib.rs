@@ -4,7 +4,8 @@
 //! its `Profile` head, picks one profile per thread by source priority, and
 //! builds the profile models. Profiles of the trace event format's
 //! top-level `samples` and `stackFrames` (which DevTools does not read)
-//! come last in that priority ([`SamplesHandler::add_trace_samples`]). For
+//! come last in that priority (read from `Context::top_level` when the
+//! handler is finalized). For
 //! a trace that is a CPU profile on its own, the crate also builds the call
 //! tree DevTools draws from the profile alone ([`profile_only_tree`]). It
 //! mirrors DevTools' `SamplesHandler`.
@@ -164,7 +165,7 @@ impl SamplesHandler {
     /// Adds a profile made of the trace event format's top-level samples
     /// of one thread. It is used only when the thread has no profile of
     /// its own (`Profile`, `ProfileChunk` or `CpuProfile` events).
-    pub fn add_trace_samples(&mut self, pid: Id, tid: Id, raw: RawProfile) {
+    pub(crate) fn add_trace_samples(&mut self, pid: Id, tid: Id, raw: RawProfile) {
         self.trace_samples.push(TraceSamples { pid, tid, raw });
     }
 

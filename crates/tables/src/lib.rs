@@ -132,6 +132,8 @@ pub struct TraceError {
     /// What went wrong and where, one line (`byte 5312: ...`), without the
     /// trace's name.
     pub message: String,
+    /// The load error's kind, when loading failed (`None` for reading).
+    pub kind: Option<tracekit::ErrorKind>,
 }
 
 impl TraceError {
@@ -141,6 +143,7 @@ impl TraceError {
             trace: trace.to_owned(),
             reason: "load error: io".to_owned(),
             message: e.to_string(),
+            kind: None,
         }
     }
 
@@ -162,6 +165,7 @@ impl TraceError {
             trace: trace.to_owned(),
             reason: format!("load error: {kind}"),
             message: e.to_string(),
+            kind: Some(e.kind()),
         }
     }
 
@@ -171,6 +175,7 @@ impl TraceError {
             trace: trace.to_owned(),
             reason: reason.to_owned(),
             message: message.into(),
+            kind: None,
         }
     }
 }

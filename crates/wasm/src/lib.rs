@@ -394,13 +394,15 @@ pub fn diagnostics_json(analysis: &Analysis) -> String {
     out
 }
 
-/// A load error's message, the library's options named as the JS API
-/// names them (the library's `AnalyzeOptions::max_nodes` is the Loader's
-/// `maxNodes`).
+/// A load error's message, with what the JS API's user can do about it
+/// (the library's message says what, not which option).
 fn load_error(error: &tracekit::LoadError) -> String {
-    error
-        .to_string()
-        .replace("AnalyzeOptions::max_nodes", "the Loader's maxNodes")
+    match error.kind() {
+        tracekit::ErrorKind::TooManyNodes => {
+            format!("{error}; raise the Loader's maxNodes (about 100 bytes of memory each)")
+        }
+        _ => error.to_string(),
+    }
 }
 
 #[cfg(test)]
