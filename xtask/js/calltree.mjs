@@ -70,7 +70,7 @@
 //     selectedRange in lib/panel.mjs.
 
 
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Trace} from './lib/trace.mjs';
 
 import {num, parseFile, runFiles, selectProcesses} from './lib/engine.mjs';
 import {parseWindow, selectedRange, treeViewEvents} from './lib/panel.mjs';

@@ -6,6 +6,8 @@
 // Usage:
 //   node xtask/js/oracle.mjs FILE                      dump of FILE on stdout
 //   node xtask/js/oracle.mjs --out-dir DIR FILE...     one DIR/<name>.json per FILE
+//   node xtask/js/oracle.mjs --describe-engine         what the engine is, one line
+// Every script of xtask/js takes `--engine current|0.0.65` (lib/trace.mjs).
 //
 // Output naming (--out-dir): <name> is the file's basename minus one trailing
 // `.gz`, then minus one trailing `.json` or `.cpuprofile`:
@@ -38,7 +40,7 @@
 // See lib/engine.mjs (shared with calltree.mjs).
 
 
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {ENGINE, Trace} from './lib/trace.mjs';
 
 import {num, parseFile, runFiles, selectProcesses} from './lib/engine.mjs';
 
@@ -121,7 +123,9 @@ function serialize(data, warn, isCPUProfile) {
 
 
 function usage() {
-  process.stderr.write('usage: node oracle.mjs FILE\n       node oracle.mjs --out-dir DIR FILE...\n');
+  process.stderr.write(
+      'usage: node oracle.mjs [--engine E] FILE\n       node oracle.mjs [--engine E] --out-dir DIR FILE...\n' +
+      '       node oracle.mjs [--engine E] --describe-engine\n');
   process.exit(2);
 }
 
@@ -138,6 +142,9 @@ async function main() {
       outDir = args[++i];
     } else if (args[i] === '--help' || args[i] === '-h') {
       usage();
+    } else if (args[i] === '--describe-engine') {
+      process.stdout.write(`${ENGINE}\n`);
+      return;
     } else {
       files.push(args[i]);
     }

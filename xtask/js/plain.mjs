@@ -11,7 +11,7 @@
 
 import fs from 'node:fs';
 
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Trace} from './lib/trace.mjs';
 
 import {HANDLERS} from './lib/engine.mjs';
 

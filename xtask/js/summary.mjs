@@ -68,8 +68,8 @@
 //   - startTime / endTime (ms): the trace bounds, or --window (selectedRange
 //     in lib/panel.mjs).
 
-import * as Platform from '@paulirish/trace_engine/core/platform/platform.js';
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Platform} from './lib/trace.mjs';
+import {Trace} from './lib/trace.mjs';
 
 import {num, parseFile, runFiles, selectProcesses} from './lib/engine.mjs';
 import {parseWindow, selectedRange, treeViewEvents} from './lib/panel.mjs';

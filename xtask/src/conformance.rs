@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use tracekit_conformance::views::{compare_views, known_view_differences, views_cases, ViewsReport};
-use tracekit_conformance::{compare, documented_divergences, golden_name, run_ours, Report};
+use tracekit_conformance::{
+    check_engine_file, compare, documented_divergences, expected_dir, golden_name, run_ours, Report, ENGINE_FILE,
+};
 
 pub use tracekit_conformance::{fixture_files, FIXTURE_SETS};
 
-use crate::node::{self, ViewsRun};
+use crate::node::{self, Engine, ViewsRun};
 
 /// How long the views oracle may take on one corpus trace at full depth
 /// (DevTools re-walks the thread for every node it expands), and five
@@ -116,15 +118,62 @@ fn finish(totals: Totals) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes the goldens of `engine`: the tracks of every fixture whose path
+/// contains `only`, and the views of the indexes, to the engine's
+/// directory, with its [`ENGINE_FILE`]. The engine installed must be the
+/// one tracekit's behaviour describes: bumping the oracle to a newer
+/// DevTools is a new behaviour of tracekit (`tracekit::DevTools`), with
+/// goldens of its own.
+pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
+    let out = node::describe_engine(engine)?;
+    let devtools = engine.devtools();
+    if out != devtools.description() {
+        bail!(
+            "the oracle's engine `{}` is `{out}`, but tracekit's DevTools {} follows `{}`: add a tracekit::DevTools \
+             for the new engine (docs/devtools-versions.md, \"Following a newer DevTools\")",
+            engine.arg(),
+            devtools.name(),
+            devtools.description()
+        );
+    }
+    let goldens = expected_dir(devtools);
+    for (dir, under) in FIXTURE_SETS {
+        let mut files = fixture_files(Path::new(dir))?;
+        files.retain(|f| f.to_string_lossy().contains(only));
+        if files.is_empty() {
+            continue;
+        }
+        let out = goldens.join(under);
+        std::fs::create_dir_all(&out)?;
+        let mut args: Vec<String> = vec!["--out-dir".into(), out.display().to_string()];
+        args.extend(files.iter().map(|f| f.display().to_string()));
+        // Some fixtures are refused by the oracle on purpose (documented divergences).
+        if let Err(e) = node::run_script(engine, "oracle", &args) {
+            eprintln!("xtask: the oracle failed on some fixtures ({e}); see above");
+        }
+    }
+    write_views_goldens(engine, only)?;
+    std::fs::write(
+        goldens.join(ENGINE_FILE),
+        format!(
+            "{out}\nThe goldens of this directory were written by `cargo xtask oracle --engine {}`.\n",
+            engine.arg()
+        ),
+    )?;
+    Ok(())
+}
+
 /// Every fixture against its committed golden.
-pub fn fixtures() -> anyhow::Result<()> {
+pub fn fixtures(engine: Engine) -> anyhow::Result<()> {
     let documented = documented_divergences(Path::new("."));
+    let devtools = engine.devtools();
+    check_engine_file(Path::new("."), devtools).map_err(anyhow::Error::msg)?;
     let mut totals = Totals::default();
-    for (dir, expected) in FIXTURE_SETS {
+    for (dir, under) in FIXTURE_SETS {
         for file in fixture_files(Path::new(dir))? {
             let name = file.display().to_string();
-            let golden = Path::new(expected).join(golden_name(&file));
-            let outcome = match run_ours(&file, tracekit::Parallelism::Rayon) {
+            let golden = expected_dir(devtools).join(under).join(golden_name(&file));
+            let outcome = match run_ours(&file, tracekit::Parallelism::Rayon, engine.devtools()) {
                 Err(e) => Outcome::OursFailed(e),
                 Ok(ours) => {
                     let divergences: Vec<String> = ours.divergences.keys().cloned().collect();
@@ -141,7 +190,7 @@ pub fn fixtures() -> anyhow::Result<()> {
         }
     }
     let tracks = finish(totals);
-    let views = views_fixtures();
+    let views = views_fixtures(engine);
     tracks.and(views)
 }
 
@@ -217,13 +266,15 @@ fn documented_of(analysis: &tracekit::Analysis, documented: &[String]) -> Vec<St
     }
 }
 
-/// Every golden of `fixtures/expected/calltree/index.txt`.
-fn views_fixtures() -> anyhow::Result<()> {
-    println!("\nAggregated views (fixtures/expected/calltree/index.txt):");
+/// Every golden of the engine's `calltree/index.txt`.
+fn views_fixtures(engine: Engine) -> anyhow::Result<()> {
+    let devtools = engine.devtools();
+    let calltree = expected_dir(devtools).join("calltree");
+    println!("\nAggregated views ({}):", calltree.join("index.txt").display());
     let documented = documented_divergences(Path::new("."));
-    let known = known_view_differences(Path::new("."));
+    let known = known_view_differences(Path::new("."), devtools);
     let mut totals = ViewsTotals::default();
-    for case in views_cases(Path::new(".")).map_err(anyhow::Error::msg)? {
+    for case in views_cases(Path::new("."), devtools).map_err(anyhow::Error::msg)? {
         let name = format!("{} {}", case.trace, case.options.join(" "));
         let group_by = match &case.group_by {
             Some(kind) => tracekit::views::GroupBy::from_name(kind)
@@ -231,7 +282,9 @@ fn views_fixtures() -> anyhow::Result<()> {
             None => tracekit::views::GroupBy::None,
         };
         let bytes = std::fs::read(Path::new("fixtures").join(&case.trace))?;
-        let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
+        let options = tracekit::AnalyzeOptions::default()
+            .with_group_args(group_by.reads_args())
+            .with_devtools(engine.devtools());
         let analysis = match tracekit::analyze_bytes(&bytes, &options) {
             Ok(a) => a,
             Err(e) => {
@@ -245,7 +298,7 @@ fn views_fixtures() -> anyhow::Result<()> {
                 .query(case.query())
                 .group_by(group_by),
         )?;
-        let golden = std::fs::read_to_string(Path::new("fixtures/expected/calltree").join(&case.golden))?;
+        let golden = std::fs::read_to_string(calltree.join(&case.golden))?;
         let report =
             compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).map_err(anyhow::Error::msg)?;
         if case.top_down_depth.is_some() || case.bottom_up_depth.is_some() {
@@ -260,17 +313,17 @@ fn views_fixtures() -> anyhow::Result<()> {
     totals.finish()
 }
 
-/// The goldens of the aggregated views: the index of each (under
-/// `fixtures/expected/`) and the oracle script that makes them.
+/// The goldens of the aggregated views: the index of each (under an
+/// engine's goldens) and the oracle script that makes them.
 const VIEW_GOLDENS: &[(&str, &str)] = &[("calltree", "calltree"), ("summary", "summary")];
 
-/// Writes the oracle's golden of every line of the views' indexes
-/// (`fixtures/expected/{calltree,summary}/index.txt`: `TRACE GOLDEN
-/// [OPTIONS]`) whose trace contains `only`. A trace DevTools fails on
-/// keeps no golden (the index says why).
-pub fn write_views_goldens(only: &str) -> anyhow::Result<()> {
+/// Writes the oracle's golden of every line of the views' indexes of the
+/// engine (`{calltree,summary}/index.txt`: `TRACE GOLDEN [OPTIONS]`)
+/// whose trace contains `only`. A trace DevTools fails on keeps no golden
+/// (the index says why).
+fn write_views_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
     for (dir, script) in VIEW_GOLDENS {
-        let dir = Path::new("fixtures/expected").join(dir);
+        let dir = expected_dir(engine.devtools()).join(dir);
         let index = std::fs::read_to_string(dir.join("index.txt"))?;
         for line in index.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
             let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
@@ -281,7 +334,13 @@ pub fn write_views_goldens(only: &str) -> anyhow::Result<()> {
                 continue;
             }
             let golden = dir.join(golden);
-            match node::script_dump(script, &Path::new("fixtures").join(trace), options, Duration::MAX)? {
+            match node::script_dump(
+                engine,
+                script,
+                &Path::new("fixtures").join(trace),
+                options,
+                Duration::MAX,
+            )? {
                 ViewsRun::Dump(dump) => {
                     if let Some(parent) = golden.parent() {
                         std::fs::create_dir_all(parent)?;
@@ -301,8 +360,8 @@ pub fn write_views_goldens(only: &str) -> anyhow::Result<()> {
 
 /// The views oracle's dump of a corpus trace: at full depth if DevTools
 /// finishes within the limit, else to [`CORPUS_VIEWS_DEPTHS`].
-fn corpus_views_oracle(file: &Path) -> anyhow::Result<(ViewsRun, Option<(u32, u32)>)> {
-    match node::views_dump(file, &[], CORPUS_VIEWS_LIMIT)? {
+fn corpus_views_oracle(engine: Engine, file: &Path) -> anyhow::Result<(ViewsRun, Option<(u32, u32)>)> {
+    match node::views_dump(engine, file, &[], CORPUS_VIEWS_LIMIT)? {
         ViewsRun::TimedOut => {
             let (top_down, bottom_up) = CORPUS_VIEWS_DEPTHS;
             let options = [
@@ -311,7 +370,7 @@ fn corpus_views_oracle(file: &Path) -> anyhow::Result<(ViewsRun, Option<(u32, u3
                 "--bottom-up-max-depth".to_owned(),
                 bottom_up.to_string(),
             ];
-            let run = node::views_dump(file, &options, CORPUS_VIEWS_LIMIT * 5)?;
+            let run = node::views_dump(engine, file, &options, CORPUS_VIEWS_LIMIT * 5)?;
             Ok((run, Some(CORPUS_VIEWS_DEPTHS)))
         }
         run => Ok((run, None)),
@@ -337,7 +396,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// Every file under `dir`, against the oracle run live.
-pub fn corpus(dir: &Path) -> anyhow::Result<()> {
+pub fn corpus(engine: Engine, dir: &Path) -> anyhow::Result<()> {
     node::ensure_packages()?;
     let documented = documented_divergences(Path::new("."));
     let mut files = Vec::new();
@@ -345,8 +404,8 @@ pub fn corpus(dir: &Path) -> anyhow::Result<()> {
     let mut totals = Totals::default();
     for file in &files {
         let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
-        let ours = run_ours(file, tracekit::Parallelism::Rayon);
-        let oracle = node::oracle_dump(file)?;
+        let ours = run_ours(file, tracekit::Parallelism::Rayon, engine.devtools());
+        let oracle = node::oracle_dump(engine, file)?;
         let outcome = match (ours, oracle) {
             (Err(e), _) => Outcome::OursFailed(e),
             (Ok(ours), Err(message)) => Outcome::OracleFailed(message, ours.divergences.into_keys().collect()),
@@ -358,20 +417,24 @@ pub fn corpus(dir: &Path) -> anyhow::Result<()> {
         print_row(&mut totals, &name, outcome, &documented);
     }
     let tracks = finish(totals);
-    let views = corpus_views(dir, &files, &documented);
+    let views = corpus_views(engine, dir, &files, &documented);
     tracks.and(views)
 }
 
 /// The views of every corpus trace against the views oracle run live.
-fn corpus_views(dir: &Path, files: &[PathBuf], documented: &[String]) -> anyhow::Result<()> {
+fn corpus_views(engine: Engine, dir: &Path, files: &[PathBuf], documented: &[String]) -> anyhow::Result<()> {
     println!("\nAggregated views (Call Tree and Bottom-Up, whole trace):");
     let mut totals = ViewsTotals::default();
     for file in files {
         let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
-        let analysis = std::fs::read(file)
+        let analysis = std::fs::read(file).map_err(|e| e.to_string()).and_then(|b| {
+            tracekit::analyze_bytes(
+                &b,
+                &tracekit::AnalyzeOptions::default().with_devtools(engine.devtools()),
+            )
             .map_err(|e| e.to_string())
-            .and_then(|b| tracekit::analyze_bytes(&b, &tracekit::AnalyzeOptions::default()).map_err(|e| e.to_string()));
-        let (oracle, depth) = corpus_views_oracle(file)?;
+        });
+        let (oracle, depth) = corpus_views_oracle(engine, file)?;
         let name = match depth {
             Some((top_down, bottom_up)) => format!("{name} (depths {top_down}/{bottom_up})"),
             None => name,

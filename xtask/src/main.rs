@@ -1,8 +1,8 @@
 //! `cargo xtask`: the measuring stick of tracekit.
 //!
 //! - `record`: records real traces of our workload pages with Chromium.
-//! - `oracle`: runs the DevTools trace engine on the fixtures and writes
-//!   its conformance dumps (the goldens) to `fixtures/expected/`.
+//! - `oracle`: runs a DevTools trace engine on the fixtures and writes
+//!   its conformance dumps (the goldens) to `fixtures/expected/NAME/`.
 //! - `conformance`: compares tracekit with the goldens, or with the live
 //!   oracle on every trace of a corpus.
 //! - `bench`: tracekit against the DevTools engine on a large trace.
@@ -41,18 +41,25 @@ enum Command {
         #[arg(long)]
         scale: Option<f64>,
     },
-    /// Write the DevTools engine's conformance dumps of the fixtures to fixtures/expected/:
-    /// the tracks of every fixture, and the views of fixtures/expected/calltree/index.txt.
+    /// Write a DevTools engine's conformance dumps of the fixtures to fixtures/expected/NAME/
+    /// (NAME: the tracekit behaviour that follows the engine, 2026-10 or 2026-06): the tracks
+    /// of every fixture, and the views of its calltree/index.txt and summary/index.txt.
     Oracle {
         /// Only the fixtures whose path contains this text.
         #[arg(long)]
         only: Option<String>,
+        /// The DevTools engine to run.
+        #[arg(long, value_enum, default_value_t)]
+        engine: node::Engine,
     },
     /// Compare tracekit with the DevTools engine.
     Conformance {
         /// Compare on every trace under DIR, running the oracle live.
         #[arg(long)]
         corpus: Option<PathBuf>,
+        /// The DevTools engine to compare with (tracekit follows the same one).
+        #[arg(long, value_enum, default_value_t)]
+        engine: node::Engine,
     },
     /// Benchmark tracekit against the DevTools engine.
     Bench(bench::BenchArgs),
@@ -88,28 +95,13 @@ fn main() -> anyhow::Result<()> {
             }
             node::run_node(&args)
         }
-        Command::Oracle { only } => {
+        Command::Oracle { only, engine } => {
             node::ensure_packages()?;
-            let only = only.unwrap_or_default();
-            for (dir, out) in conformance::FIXTURE_SETS {
-                let mut files = conformance::fixture_files(Path::new(dir))?;
-                files.retain(|f| f.to_string_lossy().contains(&only));
-                if files.is_empty() {
-                    continue;
-                }
-                std::fs::create_dir_all(out)?;
-                let mut args: Vec<String> = vec!["xtask/js/oracle.mjs".into(), "--out-dir".into(), out.to_string()];
-                args.extend(files.iter().map(|f| f.display().to_string()));
-                // Some fixtures are refused by the oracle on purpose (documented divergences).
-                if let Err(e) = node::run_node(&args) {
-                    eprintln!("xtask: the oracle failed on some fixtures ({e}); see above");
-                }
-            }
-            conformance::write_views_goldens(&only)
+            conformance::write_goldens(engine, &only.unwrap_or_default())
         }
-        Command::Conformance { corpus } => match corpus {
-            Some(dir) => conformance::corpus(&dir),
-            None => conformance::fixtures(),
+        Command::Conformance { corpus, engine } => match corpus {
+            Some(dir) => conformance::corpus(engine, &dir),
+            None => conformance::fixtures(engine),
         },
         Command::Bench(args) => bench::run(args),
         Command::Wasm(args) => wasm::run(args),

@@ -141,6 +141,13 @@ pub fn help(id: &'static str, text: &'static str) -> impl FnMut(Arg) -> Arg {
     }
 }
 
+/// `--devtools`: the names of the engines tracekit follows.
+pub fn devtools_parser() -> impl clap::builder::TypedValueParser<Value = tracekit::DevTools> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(tracekit::DevTools::ALL.map(tracekit::DevTools::name))
+        .map(|name| tracekit::DevTools::from_name(&name).expect("one of the possible values"))
+}
+
 /// A `clap::ValueEnum` with the variants of a library enum that cannot
 /// derive it (the library does not depend on clap), and its conversion to
 /// that enum, variant to variant of the same name. The variants' doc

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tracekit::{AnalyzeOptions, Parallelism};
+use tracekit::{AnalyzeOptions, DevTools, Parallelism};
 
 use crate::calltree::CalltreeArgs;
 use crate::chart::ChartArgs;
@@ -21,10 +21,18 @@ Exit status: 0 on success; 1 when an input cannot be read or used, or the \
 output cannot be written (one line on stderr: `tracekit: FILE: WHAT`); 2 \
 when the command line is wrong.";
 
+/// `tracekit --version`: the version and the DevTools engine followed by
+/// default (a test checks it names [`DevTools::LATEST`]).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (answers as DevTools 2026-10: devtools-frontend f7e7785, chrome-devtools-mcp 1.11.0; \
+     --devtools 2026-06: @paulirish/trace_engine 0.0.65)"
+);
+
 #[derive(Parser)]
 #[command(
     name = "tracekit",
-    version,
+    version = VERSION,
     about = "Sync tracks of Chrome performance traces and JavaScript CPU profiles",
     after_help = AFTER_HELP
 )]
@@ -47,6 +55,19 @@ pub struct Cli {
     /// output is the same whatever the number.
     #[arg(long, global = true, value_name = "N", display_order = 100)]
     threads: Option<usize>,
+    /// The DevTools engine whose answers to give where engines differ:
+    /// 2026-10 (today's Performance panel, as in chrome-devtools-mcp
+    /// 1.11.0) or 2026-06 (@paulirish/trace_engine 0.0.65, as in
+    /// Lighthouse 13.5). See docs/devtools-versions.md.
+    #[arg(
+        long,
+        global = true,
+        value_name = "VERSION",
+        default_value = DevTools::LATEST.name(),
+        value_parser = crate::args::devtools_parser(),
+        display_order = 100
+    )]
+    devtools: DevTools,
 }
 
 #[derive(Subcommand)]
@@ -129,7 +150,8 @@ pub struct Common {
     pub quiet: bool,
     /// `--threads`, as given.
     pub threads: Option<usize>,
-    /// The options every load starts from: `--max-nodes` and `--threads`.
+    /// The options every load starts from: `--max-nodes`, `--threads` and
+    /// `--devtools`.
     pub options: AnalyzeOptions,
 }
 
@@ -160,7 +182,8 @@ impl Common {
         };
         let options = AnalyzeOptions::default()
             .with_parallelism(parallelism)
-            .with_max_nodes(cli.max_nodes);
+            .with_max_nodes(cli.max_nodes)
+            .with_devtools(cli.devtools);
         let common = Common {
             quiet: cli.quiet,
             threads: cli.threads,

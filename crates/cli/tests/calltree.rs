@@ -30,7 +30,7 @@ fn conformance_is_the_oracles_dump_byte_for_byte() {
     assert_eq!((code, stderr.as_str()), (Some(0), ""));
     let golden = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/expected/calltree/views/bu-cross.window-1.4..1.95.json"),
+            .join("../../fixtures/expected/2026-10/calltree/views/bu-cross.window-1.4..1.95.json"),
     )
     .unwrap();
     assert_eq!(stdout, golden);
@@ -211,7 +211,7 @@ fn grouped_conformance_is_the_oracles_dump_byte_for_byte() {
         ]);
         assert_eq!((code, stderr.as_str()), (Some(0), ""), "{kind}");
         let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
-            "../../fixtures/expected/calltree/views/grouping.group-{kind}.json"
+            "../../fixtures/expected/2026-10/calltree/views/grouping.group-{kind}.json"
         )))
         .unwrap();
         assert_eq!(stdout, golden, "{kind}");

@@ -37,7 +37,7 @@ fn conformance_is_the_oracles_dump_byte_for_byte() {
         }
         let (code, stdout, stderr) = run(&args);
         assert_eq!((code, stderr.as_str()), (Some(0), ""));
-        let golden = std::fs::read_to_string(fixtures().join("expected/summary").join(golden)).unwrap();
+        let golden = std::fs::read_to_string(fixtures().join("expected/2026-10/summary").join(golden)).unwrap();
         assert_eq!(stdout, golden, "{window:?}");
     }
 }

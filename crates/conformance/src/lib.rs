@@ -161,13 +161,46 @@ pub fn compare(ours: &str, oracle: &str) -> Result<Report, String> {
     Ok(report)
 }
 
-/// Fixture directories and where the oracle's goldens of each go, relative
-/// to the workspace root.
+/// Fixture directories, and the directory under an engine's goldens
+/// ([`expected_dir`]) where the oracle's goldens of each go, relative to
+/// the workspace root.
 pub const FIXTURE_SETS: &[(&str, &str)] = &[
-    ("fixtures/traces", "fixtures/expected"),
-    ("fixtures/handwritten", "fixtures/expected/handwritten"),
-    ("fixtures/repaired", "fixtures/expected/repaired"),
+    ("fixtures/traces", ""),
+    ("fixtures/handwritten", "handwritten"),
+    ("fixtures/repaired", "repaired"),
 ];
+
+/// Where the goldens of the DevTools engine `devtools` are, relative to
+/// the workspace root: `fixtures/expected/NAME` (`2026-10`, ...). Each
+/// engine's directory has the same layout: the tracks' goldens of
+/// [`FIXTURE_SETS`], `calltree/` and `summary/` (the views'), and
+/// [`ENGINE_FILE`].
+pub fn expected_dir(devtools: tracekit::DevTools) -> PathBuf {
+    Path::new("fixtures/expected").join(devtools.name())
+}
+
+/// The file of an engine's golden directory that records which engine
+/// wrote them: its first line is the engine's description
+/// ([`tracekit::DevTools::description`]), as the oracle reports it from
+/// the packages it loaded.
+pub const ENGINE_FILE: &str = "ENGINE";
+
+/// Checks that the goldens under `root` for `devtools` were written by
+/// that engine (their [`ENGINE_FILE`]).
+pub fn check_engine_file(root: &Path, devtools: tracekit::DevTools) -> Result<(), String> {
+    let path = root.join(expected_dir(devtools)).join(ENGINE_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let made_by = text.lines().next().unwrap_or_default();
+    if made_by != devtools.description() {
+        return Err(format!(
+            "{}: the goldens of DevTools {} were written by `{made_by}`, not `{}`",
+            path.display(),
+            devtools.name(),
+            devtools.description()
+        ));
+    }
+    Ok(())
+}
 
 /// A generic trace of `depth` calls nested in each other on pid 1, tid 1,
 /// each a function of its own: the Bottom-Up's worst case (a node per call
@@ -221,11 +254,14 @@ pub struct Ours {
     pub divergences: BTreeMap<String, String>,
 }
 
-/// Loads `file` with default options (and `parallelism`) and dumps it; an
-/// unreadable file or a failed load is the error's text.
-pub fn run_ours(file: &Path, parallelism: tracekit::Parallelism) -> Result<Ours, String> {
+/// Loads `file` with default options (but `parallelism` and the DevTools
+/// engine followed) and dumps it; an unreadable file or a failed load is
+/// the error's text.
+pub fn run_ours(file: &Path, parallelism: tracekit::Parallelism, devtools: tracekit::DevTools) -> Result<Ours, String> {
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let options = tracekit::AnalyzeOptions::default().with_parallelism(parallelism);
+    let options = tracekit::AnalyzeOptions::default()
+        .with_parallelism(parallelism)
+        .with_devtools(devtools);
     let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
     Ok(Ours {
         dump: tracekit::output::conformance(&analysis),

@@ -1,6 +1,6 @@
 //! Compares two "calltree conformance" dumps (tracekit's and the DevTools
 //! oracle's, `xtask/js/calltree.mjs`), and reads the index of the views'
-//! goldens (`fixtures/expected/calltree/index.txt`).
+//! goldens (`calltree/index.txt` of each engine's goldens).
 //!
 //! Rows are compared by their path of ids, so the order of siblings does
 //! not matter; times are equal within 0.002 ms (both sides round to 3
@@ -92,9 +92,10 @@ impl ViewsCase {
     }
 }
 
-/// The cases of `fixtures/expected/calltree/index.txt` under `root`.
-pub fn views_cases(root: &Path) -> Result<Vec<ViewsCase>, String> {
-    let path = root.join("fixtures/expected/calltree/index.txt");
+/// The cases of the views' goldens of `devtools` under `root`
+/// (`calltree/index.txt` of its [`crate::expected_dir`]).
+pub fn views_cases(root: &Path, devtools: tracekit::DevTools) -> Result<Vec<ViewsCase>, String> {
+    let path = root.join(crate::expected_dir(devtools)).join("calltree/index.txt");
     let index = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     index
         .lines()
@@ -103,11 +104,14 @@ pub fn views_cases(root: &Path) -> Result<Vec<ViewsCase>, String> {
         .collect()
 }
 
-/// The goldens listed in `fixtures/expected/calltree/known-differences.txt`
-/// under `root`, with the reason (the divergence's name first).
-pub fn known_view_differences(root: &Path) -> BTreeMap<String, String> {
-    let text =
-        std::fs::read_to_string(root.join("fixtures/expected/calltree/known-differences.txt")).unwrap_or_default();
+/// The views' goldens of `devtools` listed in its
+/// `calltree/known-differences.txt` under `root`, with the reason (the
+/// divergence's name first).
+pub fn known_view_differences(root: &Path, devtools: tracekit::DevTools) -> BTreeMap<String, String> {
+    let path = root
+        .join(crate::expected_dir(devtools))
+        .join("calltree/known-differences.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|l| l.split_once(' '))

@@ -1,5 +1,6 @@
-//! Every fixture against the DevTools oracle's golden dump
-//! (`fixtures/expected/`, written by `cargo xtask oracle`).
+//! Every fixture against the DevTools oracle's golden dump, for each
+//! DevTools engine tracekit follows (`fixtures/expected/NAME/`, written by
+//! `cargo xtask oracle --engine E`), tracekit following the same engine.
 //!
 //! A fixture on which tracekit meets no divergence must give the golden,
 //! byte for byte. A fixture on which it meets divergences documented in
@@ -23,8 +24,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tracekit::Parallelism;
-use tracekit_conformance::{compare, documented_divergences, fixture_files, golden_name, run_ours, FIXTURE_SETS};
+use tracekit::{DevTools, Parallelism};
+use tracekit_conformance::{
+    check_engine_file, compare, documented_divergences, expected_dir, fixture_files, golden_name, run_ours,
+    FIXTURE_SETS,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -333,21 +337,29 @@ fn same_outside(ours: &str, oracle: &str, reach: &Reach) -> Result<(), String> {
 
 /// The conformance dump of a file with every process built (DevTools'
 /// dropped ones too): what the repaired trace must also give.
-fn dump_of_all_processes(file: &Path) -> String {
-    let options = tracekit::AnalyzeOptions::default().with_all_processes(true);
+fn dump_of_all_processes(file: &Path, devtools: DevTools) -> String {
+    let options = tracekit::AnalyzeOptions::default()
+        .with_all_processes(true)
+        .with_devtools(devtools);
     let analysis = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &options).unwrap();
     tracekit::output::conformance(&analysis)
 }
 
 /// The checks of a diverging fixture against its repaired counterpart.
-fn check_repaired(root: &Path, file: &Path, original_dump: &str, divergences: &[&str]) -> Result<(), String> {
+fn check_repaired(
+    root: &Path,
+    devtools: DevTools,
+    file: &Path,
+    original_dump: &str,
+    divergences: &[&str],
+) -> Result<(), String> {
     let name = file.file_name().unwrap();
     let repaired = root.join(REPAIRED).join(name);
     let text = |path: &Path| -> Result<Value, String> {
         serde_json::from_str(&read_text(path)).map_err(|e| format!("{}: {e}", path.display()))
     };
     is_repair_of(&text(file)?, &text(&repaired)?, divergences).map_err(|e| format!("{}: {e}", repaired.display()))?;
-    let ours = run_ours(&repaired, Parallelism::Sequential)?;
+    let ours = run_ours(&repaired, Parallelism::Sequential, devtools)?;
     if !ours.divergences.is_empty() {
         return Err(format!(
             "{}: diverges still: {:?}",
@@ -359,9 +371,16 @@ fn check_repaired(root: &Path, file: &Path, original_dump: &str, divergences: &[
         .iter()
         .find(|(dir, _)| *dir == REPAIRED)
         .ok_or("the repaired traces are not a fixture set")?;
-    let golden_path = root.join(expected).join(golden_name(&repaired));
-    let golden = std::fs::read_to_string(&golden_path)
-        .map_err(|e| format!("{}: {e} (cargo xtask oracle writes it)", golden_path.display()))?;
+    let golden_path = root
+        .join(expected_dir(devtools))
+        .join(expected)
+        .join(golden_name(&repaired));
+    let golden = std::fs::read_to_string(&golden_path).map_err(|e| {
+        format!(
+            "{}: {e} (cargo xtask oracle --engine E writes it)",
+            golden_path.display()
+        )
+    })?;
     // The one name the repair changes, given back.
     let unrename = |dump: &str| {
         dump.trim_end()
@@ -382,7 +401,7 @@ fn check_repaired(root: &Path, file: &Path, original_dump: &str, divergences: &[
         ));
     }
     // Also the processes DevTools drops, which the oracle does not show.
-    if dump_of_all_processes(file).trim_end() != unrename(&dump_of_all_processes(&repaired)) {
+    if dump_of_all_processes(file, devtools).trim_end() != unrename(&dump_of_all_processes(&repaired, devtools)) {
         return Err(format!(
             "with every process built, differs from tracekit's dump of {}",
             repaired.display()
@@ -395,6 +414,7 @@ fn check_repaired(root: &Path, file: &Path, original_dump: &str, divergences: &[
 /// error says what failed or that nothing could be checked.
 fn check_diverging(
     root: &Path,
+    devtools: DevTools,
     file: &Path,
     dump: &str,
     golden: Option<&str>,
@@ -410,7 +430,7 @@ fn check_diverging(
         }
     }
     if root.join(REPAIRED).join(file.file_name().unwrap()).exists() {
-        check_repaired(root, file, dump, divergences)?;
+        check_repaired(root, devtools, file, dump, divergences)?;
         checks += 1;
     }
     if checks == 0 {
@@ -422,8 +442,18 @@ fn check_diverging(
 }
 
 #[test]
-fn every_fixture_matches_the_devtools_engine() {
+fn every_fixture_matches_the_devtools_engines() {
+    for devtools in DevTools::ALL {
+        every_fixture_matches(devtools);
+    }
+}
+
+/// Every fixture, with tracekit following `devtools`, against that
+/// engine's goldens.
+fn every_fixture_matches(devtools: DevTools) {
     let root = root();
+    check_engine_file(&root, devtools).unwrap();
+    let goldens = root.join(expected_dir(devtools));
     let documented = documented_divergences(&root);
     let mut checked = 0;
     let mut diverging = 0;
@@ -434,7 +464,8 @@ fn every_fixture_matches_the_devtools_engine() {
         .chain([(HOSTILE, None)]);
     for (dir, expected) in sets {
         for file in fixture_files(&root.join(dir)).unwrap() {
-            let ours = run_ours(&file, Parallelism::Sequential).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let ours = run_ours(&file, Parallelism::Sequential, devtools)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             let divergences: Vec<&str> = ours.divergences.keys().map(String::as_str).collect();
             let undocumented: Vec<&&str> = divergences
                 .iter()
@@ -445,7 +476,7 @@ fn every_fixture_matches_the_devtools_engine() {
                 "{}: undocumented divergences {undocumented:?}",
                 file.display()
             );
-            let golden = expected.and_then(|e| std::fs::read_to_string(root.join(e).join(golden_name(&file))).ok());
+            let golden = expected.and_then(|e| std::fs::read_to_string(goldens.join(e).join(golden_name(&file))).ok());
             if divergences.is_empty() {
                 let Some(golden) = golden else {
                     // A hostile fixture on which nothing diverges.
@@ -462,14 +493,14 @@ fn every_fixture_matches_the_devtools_engine() {
             assert!(dir != REPAIRED, "{}: a repaired trace diverges", file.display());
             diverging += 1;
             checked += usize::from(golden.is_some());
-            if let Err(e) = check_diverging(&root, &file, &ours.dump, golden.as_deref(), &divergences) {
+            if let Err(e) = check_diverging(&root, devtools, &file, &ours.dump, golden.as_deref(), &divergences) {
                 failures.push(format!("{}: {e}", file.display()));
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "differences from DevTools:\n{}",
+        "differences from {devtools}:\n{}",
         failures.join("\n")
     );
     assert!(checked >= 20, "only {checked} fixtures had goldens");
@@ -490,7 +521,7 @@ fn every_repaired_trace_has_its_diverging_fixture() {
             .map(|dir| root.join(dir).join(name))
             .find(|path| path.exists())
             .unwrap_or_else(|| panic!("{}: no fixture of that name", repaired.display()));
-        let ours = run_ours(&original, Parallelism::Sequential).unwrap();
+        let ours = run_ours(&original, Parallelism::Sequential, tracekit::DevTools::LATEST).unwrap();
         assert!(
             !ours.divergences.is_empty(),
             "{}: repairs {}, on which tracekit does not diverge",
@@ -597,8 +628,12 @@ fn a_thread_the_divergence_cannot_touch_must_be_identical() {
 fn output_is_the_same_with_and_without_threads() {
     let root = root();
     for file in fixture_files(&root.join("fixtures/traces")).unwrap() {
-        let sequential = run_ours(&file, Parallelism::Sequential).unwrap().dump;
-        let parallel = run_ours(&file, Parallelism::Rayon).unwrap().dump;
+        let sequential = run_ours(&file, Parallelism::Sequential, tracekit::DevTools::LATEST)
+            .unwrap()
+            .dump;
+        let parallel = run_ours(&file, Parallelism::Rayon, tracekit::DevTools::LATEST)
+            .unwrap()
+            .dump;
         assert!(sequential == parallel, "{}: output depends on threads", file.display());
     }
 }

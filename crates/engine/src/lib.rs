@@ -33,7 +33,7 @@ pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOU
 pub use registry::{HandlerData, Registered};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{
-    AnalyzeOptions, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
+    AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
 pub use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler};

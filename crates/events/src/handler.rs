@@ -45,6 +45,56 @@ impl Parallelism {
     }
 }
 
+/// Which DevTools trace engine an analysis gives the same answers as,
+/// where two of them differ (see `docs/devtools-versions.md`). The
+/// default is the newest; the older ones stay for users who compare with
+/// a pinned engine (Lighthouse, `@paulirish/trace_engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevTools {
+    /// June 2026: `@paulirish/trace_engine` 0.0.65, the engine Lighthouse
+    /// 13.5 pins.
+    V2026_06,
+    /// October 2026: devtools-frontend f7e7785, the engine bundled in
+    /// `chrome-devtools-mcp` 1.11.0 and the Performance panel of its time.
+    #[default]
+    V2026_10,
+}
+
+impl DevTools {
+    /// The newest engine followed, the default.
+    pub const LATEST: DevTools = DevTools::V2026_10;
+    /// Every engine followed, oldest first.
+    pub const ALL: [DevTools; 2] = [DevTools::V2026_06, DevTools::V2026_10];
+
+    /// The engine's short name, as the command line takes it (`2026-10`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DevTools::V2026_06 => "2026-06",
+            DevTools::V2026_10 => "2026-10",
+        }
+    }
+
+    /// What the engine is, exactly.
+    pub const fn description(self) -> &'static str {
+        match self {
+            DevTools::V2026_06 => "@paulirish/trace_engine 0.0.65",
+            DevTools::V2026_10 => "devtools-frontend f7e7785 (chrome-devtools-mcp 1.11.0)",
+        }
+    }
+
+    /// The engine of this short name.
+    pub fn from_name(name: &str) -> Option<DevTools> {
+        DevTools::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+impl std::fmt::Display for DevTools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DevTools {}: {}", self.name(), self.description())
+    }
+}
+
 /// The default [`AnalyzeOptions::max_nodes`]: a thread of this many track
 /// nodes takes about 1.5 GB to build.
 pub const DEFAULT_MAX_NODES: usize = 20_000_000;
@@ -81,6 +131,8 @@ pub struct AnalyzeOptions {
     /// of events with URLs or frames, often large stack traces, are read),
     /// so it is off unless asked for.
     pub group_args: bool,
+    /// Which DevTools engine's answers to give where engines differ.
+    pub devtools: DevTools,
 }
 
 impl Default for AnalyzeOptions {
@@ -90,6 +142,7 @@ impl Default for AnalyzeOptions {
             parallelism: Parallelism::Sequential,
             max_nodes: DEFAULT_MAX_NODES,
             group_args: false,
+            devtools: DevTools::LATEST,
         }
     }
 }
@@ -116,6 +169,12 @@ impl AnalyzeOptions {
     /// These options with [`AnalyzeOptions::group_args`] set.
     pub fn with_group_args(mut self, keep: bool) -> Self {
         self.group_args = keep;
+        self
+    }
+
+    /// These options with [`AnalyzeOptions::devtools`] set.
+    pub fn with_devtools(mut self, devtools: DevTools) -> Self {
+        self.devtools = devtools;
         self
     }
 }

@@ -35,7 +35,7 @@ pub use diag::{Diagnostics, Divergence, Skip, SkipRecord};
 pub use error::{ErrorKind, LoadError};
 pub use event::{Event, Id, Phase};
 pub use handler::{
-    feed, join_here, map_biggest_first, AnalyzeOptions, Context, EventIndex, Handler, Parallelism, Wants,
+    feed, join_here, map_biggest_first, AnalyzeOptions, Context, DevTools, EventIndex, Handler, Parallelism, Wants,
     DEFAULT_MAX_NODES,
 };
 pub use sym::{names, Interner, Strings, Sym};

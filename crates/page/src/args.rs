@@ -9,7 +9,7 @@
 //! request ids and `LazyPixelRef`s (DevTools would use other values as they
 //! are, or throw).
 
-use tracekit_events::{names, EventIndex, Interner, Phase, Sym};
+use tracekit_events::{names, DevTools, EventIndex, Interner, Phase, Sym};
 
 use crate::images::ImagePainting;
 use crate::network::NetworkRequests;
@@ -91,8 +91,10 @@ impl<'a> RawArgs<'a> {
 pub struct RawData<'a> {
     /// `url`.
     pub url: Option<Raw<'a>>,
-    /// `stylesheetUrl`.
+    /// `stylesheetUrl` (which DevTools 2026-06 read).
     pub stylesheet_url: Option<Raw<'a>>,
+    /// `styleSheetUrl` (what Chrome writes, and DevTools 2026-10 reads).
+    pub style_sheet_url: Option<Raw<'a>>,
     /// `stackTrace`.
     pub stack_trace: Option<Raw<'a>>,
     /// `requestId`.
@@ -104,11 +106,21 @@ pub struct RawData<'a> {
 impl<'a> RawData<'a> {
     /// The members of a raw `args.data`, `None` when absent or not an object.
     pub fn of(data: Option<Raw<'a>>) -> Option<RawData<'a>> {
-        let [url, stylesheet_url, stack_trace, request_id, frame] =
-            members(data?, ["url", "stylesheetUrl", "stackTrace", "requestId", "frame"])?;
+        let [url, stylesheet_url, style_sheet_url, stack_trace, request_id, frame] = members(
+            data?,
+            [
+                "url",
+                "stylesheetUrl",
+                "styleSheetUrl",
+                "stackTrace",
+                "requestId",
+                "frame",
+            ],
+        )?;
         Some(RawData {
             url,
             stylesheet_url,
+            style_sheet_url,
             stack_trace,
             request_id,
             frame,
@@ -210,29 +222,48 @@ pub enum UrlSource {
 }
 
 /// The URL source of the event of index `index`, from its own args,
-/// following `getNonResolvedURL`'s order (its first rules that apply). `ph`
-/// is the phase the Renderer handler's entry has (`X` for a begin/end
-/// pair).
+/// following the order of `getNonResolvedURL` in DevTools `devtools` (its
+/// first rules that apply). `ph` is the phase the Renderer handler's
+/// entry has (`X` for a begin/end pair).
+///
+/// DevTools 2026-10 reads a style sheet's URL from `styleSheetUrl` (2026-06
+/// read `stylesheetUrl`, which Chrome does not write), and checks types
+/// where 2026-06 took any value: a stack trace counts only when its first
+/// frame's `url` is a string, and a request id only when it is a string.
 pub fn url_source(
     name: Sym,
     ph: Phase,
     index: EventIndex,
     args: Option<&RawArgs<'_>>,
     data: Option<&RawData<'_>>,
+    devtools: DevTools,
     interner: &mut Interner,
 ) -> UrlSource {
     let url = |s: Option<Sym>| s.map_or(UrlSource::None, UrlSource::Url);
+    let checks_types = devtools >= DevTools::V2026_10;
     if name == names::PARSE_AUTHOR_STYLE_SHEET && ph == Phase::COMPLETE && args.is_some() {
-        return url(data.and_then(|d| non_empty(d.stylesheet_url, interner)));
+        let style_sheet = data.and_then(|d| {
+            if checks_types {
+                d.style_sheet_url
+            } else {
+                d.stylesheet_url
+            }
+        });
+        return url(non_empty(style_sheet, interner));
     }
     if let Some(stack) = data.and_then(|d| d.stack_trace) {
-        // A non-empty array: its first frame's url; a non-empty string has
-        // no `url` field at index 0.
         match first_element(stack) {
-            Ok(Some(first)) => return url(non_empty(member(Some(first), "url"), interner)),
+            Ok(Some(first)) => {
+                let first_url = member(Some(first), "url");
+                if !checks_types || string(first_url).is_some() {
+                    return url(non_empty(first_url, interner));
+                }
+            }
             Ok(None) => {}
+            // 2026-06 took a non-empty string for a stack, with no `url`
+            // at index 0.
             Err(()) => {
-                if string(Some(stack)).is_some_and(|s| !s.is_empty()) {
+                if !checks_types && string(Some(stack)).is_some_and(|s| !s.is_empty()) {
                     return UrlSource::None;
                 }
             }
@@ -253,7 +284,7 @@ pub fn url_source(
         return UrlSource::Url(u);
     }
     match data.and_then(|d| ArgKey::of(d.request_id, interner)) {
-        Some(key) if key.is_truthy() => UrlSource::Request(key),
+        Some(key) if key.is_truthy() && !(checks_types && key.is_number) => UrlSource::Request(key),
         _ => UrlSource::None,
     }
 }

@@ -6,7 +6,7 @@
 //! ties them. The aggregated views' grouping by URL gives those events the
 //! URL of their `PaintImage`.
 
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Phase, Wants};
+use tracekit_events::{names, Context, DevTools, Event, EventIndex, Handler, Id, Interner, Phase, Wants};
 
 use crate::args::{url_source, ArgKey, RawArgs, RawData, UrlSource};
 use crate::Map;
@@ -75,7 +75,7 @@ impl Handler for ImagePaintingHandler {
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(index, event, &mut cx.interner);
+        self.on_event(index, event, cx.options.devtools, &mut cx.interner);
     }
 
     fn finalize(self, (): (), _cx: &mut Context) -> ImagePainting {
@@ -84,13 +84,21 @@ impl Handler for ImagePaintingHandler {
 }
 
 impl ImagePaintingHandler {
-    fn on_event(&mut self, index: EventIndex, event: &Event<'_>, interner: &mut Interner) {
+    fn on_event(&mut self, index: EventIndex, event: &Event<'_>, devtools: DevTools, interner: &mut Interner) {
         let args = event.args.and_then(RawArgs::of);
         let thread = (event.pid, event.tid);
         match event.name {
             names::PAINT_IMAGE if event.ph == Phase::COMPLETE => {
                 let data = RawData::of(args.as_ref().and_then(|a| a.data));
-                let source = url_source(event.name, event.ph, index, args.as_ref(), data.as_ref(), interner);
+                let source = url_source(
+                    event.name,
+                    event.ph,
+                    index,
+                    args.as_ref(),
+                    data.as_ref(),
+                    devtools,
+                    interner,
+                );
                 // One per event at most, and events are counted in a u32.
                 #[allow(clippy::cast_possible_truncation)]
                 let paint = self.data.paint_images.len() as u32;

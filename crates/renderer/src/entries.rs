@@ -4,7 +4,7 @@
 //! complete entry), with the few args the aggregated views and their
 //! grouping read.
 
-use tracekit_events::{Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
+use tracekit_events::{DevTools, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
 
 use crate::integrator::TraceEntry;
 use crate::timeline::Span;
@@ -149,12 +149,13 @@ impl RendererHandler {
     /// Takes one event. Nothing of it is kept by reference: the caller may
     /// free the text it came from.
     /// `group_args`: also keep what grouping needs
-    /// ([`tracekit_events::AnalyzeOptions::group_args`]).
+    /// ([`tracekit_events::AnalyzeOptions::group_args`]), as the DevTools
+    /// engine given reads it.
     pub(crate) fn on_event(
         &mut self,
         index: EventIndex,
         event: &Event<'_>,
-        group_args: bool,
+        group_args: Option<DevTools>,
         interner: &mut Interner,
         diag: &mut Diagnostics,
     ) {
@@ -163,8 +164,8 @@ impl RendererHandler {
                 self.thread(event.pid, event.tid).view_args.push((index, args));
             }
         }
-        if group_args {
-            if let Some(args) = view_args::pending_group_args(index, event, interner) {
+        if let Some(devtools) = group_args {
+            if let Some(args) = view_args::pending_group_args(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).group_args.push((index, args));
             }
         }

@@ -3,7 +3,7 @@
 //! name, then each thread's track built ([`crate::thread_tree`]) and
 //! gathered into the [`RendererData`].
 
-use tracekit_events::{names, Context, Handler, Id, Interner, LoadError, Sym};
+use tracekit_events::{names, Context, DevTools, Handler, Id, Interner, LoadError, Sym};
 use tracekit_meta::{AuctionWorklets, MetaData};
 
 use crate::thread_tree::{build_threads, BuiltThread, ThreadJob};
@@ -35,8 +35,20 @@ impl RendererHandler {
                 }
             }
         }
-        let identities = self.identify_processes(meta, worklets, &cx.interner);
+        let identities = self.identify_processes(meta, worklets, &cx.interner, cx.options.devtools);
         let names_by_thread = self.thread_names(meta, &cx.interner);
+        if cx.options.devtools >= DevTools::V2026_10 {
+            // Every profiled thread of a process with a track has one too,
+            // after the named threads (a WebAssembly thread may have only
+            // samples).
+            for (pid, threads) in &samples.profiles {
+                if let Some(process) = self.processes.get_mut(pid) {
+                    for tid in threads.keys() {
+                        process.threads.entry(*tid).or_default();
+                    }
+                }
+            }
+        }
         let keep_dropped = cx.options.all_processes;
         let mut jobs = Vec::new();
         for (pid, process) in self.processes.iter_mut() {
@@ -106,15 +118,16 @@ impl RendererHandler {
     }
 
     /// Each process's URL (its first frame's valid URL, where an
-    /// about:blank one gives way to the next; a worklet's host), whether it
-    /// renders the main frame, and whether DevTools keeps it (not when it
-    /// has no URL, in a trace DevTools recorded). Every process that
-    /// rendered a frame is added.
+    /// about:blank one gives way to the next; until DevTools 2026-10, a
+    /// worklet's host), whether it renders the main frame, and whether
+    /// DevTools keeps it (not when it has no URL, in a trace DevTools
+    /// recorded). Every process that rendered a frame is added.
     fn identify_processes(
         &mut self,
         meta: &MetaData,
         worklets: &AuctionWorklets,
         interner: &Interner,
+        devtools: DevTools,
     ) -> Map<Id, ProcessIdentity> {
         let mut identities: Map<Id, ProcessIdentity> = Map::default();
         for pid in self.processes.keys() {
@@ -141,6 +154,12 @@ impl RendererHandler {
                 }
             }
         }
+        let empty = AuctionWorklets::default();
+        let worklets = if devtools == DevTools::V2026_06 {
+            worklets
+        } else {
+            &empty
+        };
         for (pid, identity) in identities.iter_mut() {
             identity.kept = meta.trace_is_generic || identity.url.is_some() || worklets.hosts.contains_key(pid);
         }

@@ -14,7 +14,10 @@
 //! - a garbage collection sample has no stack: it stands on the previous
 //!   sample's stack;
 //! - a trace event carrying a sample trace id takes its stack from the
-//!   sample with that id;
+//!   sample with that id; since DevTools 2026-10, one that is not inside a
+//!   JS invocation event also begins a fake JS invocation, so that the
+//!   samples after it can change the stack it set (before, they were
+//!   ignored while that stack stood);
 //! - `(root)`, `(program)`, `(idle)` and `(garbage collector)` frames are
 //!   never shown, nor (unless asked) native `V8Runtime` frames.
 //!
@@ -22,7 +25,7 @@
 //! `SamplesIntegrator`), so that the tracks match.
 
 use tracekit_cpuprofile::{CpuProfileModel, NodeIx};
-use tracekit_events::{names, Interner, Micros, Millis, Phase, SampleTraceId, Sym};
+use tracekit_events::{names, DevTools, Interner, Micros, Millis, Phase, SampleTraceId, Sym};
 
 use crate::timeline::{merge, Span};
 
@@ -120,6 +123,9 @@ pub struct SamplesIntegrator<'m> {
     ended_below: usize,
     locked_depths: Vec<usize>,
     fake_js_invocation: bool,
+    /// Whether a traced event outside a JS invocation begins a fake one
+    /// (DevTools 2026-10 on).
+    traced_events_fake_invocation: bool,
     /// The most calls `build` may make.
     max_calls: usize,
     /// Off in tests, to compare with candidates always walked in full.
@@ -150,9 +156,15 @@ fn is_js_invocation(name: Sym, interner: &Interner) -> bool {
 }
 
 impl<'m> SamplesIntegrator<'m> {
-    /// An integrator for the samples of `model`. Native `V8Runtime` frames
-    /// are kept only with `show_native_frames` (DevTools' setting).
-    pub fn new(model: &'m CpuProfileModel, interner: &'m Interner, show_native_frames: bool) -> Self {
+    /// An integrator for the samples of `model`, as the DevTools engine
+    /// `devtools` integrates them. Native `V8Runtime` frames are kept only
+    /// with `show_native_frames` (DevTools' setting).
+    pub fn new(
+        model: &'m CpuProfileModel,
+        interner: &'m Interner,
+        show_native_frames: bool,
+        devtools: DevTools,
+    ) -> Self {
         let has_native_frames = model.nodes.iter().any(|n| n.call_frame.url == names::NATIVE_V8_RUNTIME);
         let mut functions: ahash::AHashMap<(Sym, Sym, Option<u64>), u32> = ahash::AHashMap::new();
         let function_of = model
@@ -184,6 +196,7 @@ impl<'m> SamplesIntegrator<'m> {
             ended_below: 0,
             locked_depths: Vec::new(),
             fake_js_invocation: false,
+            traced_events_fake_invocation: devtools >= DevTools::V2026_10,
             max_calls: usize::MAX,
             #[cfg(test)]
             share_frames: true,
@@ -264,7 +277,7 @@ impl<'m> SamplesIntegrator<'m> {
                     Step::Sample(s) => self.on_sample(&samples[s as usize], None::<&E>),
                     Step::Event(e) => {
                         open_events.push(e);
-                        self.on_event_start(&entries[e as usize], traced_node(e));
+                        self.on_event_start(&entries[e as usize], None, traced_node(e));
                     }
                 }
                 steps.next();
@@ -280,7 +293,7 @@ impl<'m> SamplesIntegrator<'m> {
             match step {
                 Step::Sample(s) => self.on_sample(&samples[s as usize], Some(parent_entry)),
                 Step::Event(e) => {
-                    self.on_event_start(&entries[e as usize], traced_node(e));
+                    self.on_event_start(&entries[e as usize], Some(parent_entry), traced_node(e));
                     open_events.push(e);
                 }
             }
@@ -312,8 +325,9 @@ impl<'m> SamplesIntegrator<'m> {
         )
     }
 
-    /// `traced`: the node the entry's sample trace id points at.
-    fn on_event_start<E: TraceEntry>(&mut self, entry: &E, traced: Option<NodeIx>) {
+    /// `parent`: the innermost event open around the entry; `traced`: the
+    /// node the entry's sample trace id points at.
+    fn on_event_start<E: TraceEntry>(&mut self, entry: &E, parent: Option<&E>, traced: Option<NodeIx>) {
         let span = entry.span();
         let name = entry.name();
         if name == names::RUN_MICROTASKS || name == names::RUN_TASK {
@@ -327,6 +341,12 @@ impl<'m> SamplesIntegrator<'m> {
             self.fake_js_invocation = false;
         }
         self.extract_stack(None, traced, span.ts);
+        if self.traced_events_fake_invocation
+            && entry.sample_trace_id().is_some()
+            && !parent.is_some_and(|p| is_js_invocation(p.name(), self.interner))
+        {
+            self.fake_js_invocation = true;
+        }
         self.locked_depths.push(self.js_stack.len());
     }
 

@@ -284,7 +284,7 @@ impl Handler for RendererHandler {
         self.on_event(
             index,
             event,
-            cx.options.group_args,
+            cx.options.group_args.then_some(cx.options.devtools),
             &mut cx.interner,
             &mut cx.diagnostics,
         );

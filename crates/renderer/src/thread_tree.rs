@@ -2,7 +2,7 @@
 //! JS calls, and both nested into one tree under the node budget; every
 //! thread's, biggest first, in parallel where allowed.
 
-use tracekit_events::{map_biggest_first, Context, Diagnostics, Id, Interner, Micros};
+use tracekit_events::{map_biggest_first, Context, DevTools, Diagnostics, Id, Interner, Micros};
 use tracekit_meta::MetaData;
 use tracekit_samples::ThreadProfile;
 
@@ -37,10 +37,11 @@ pub(crate) struct BuiltThread {
 /// marked and counted: it is an error only for output that selects it.
 pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
     let (interner, max_nodes, parallelism) = (&cx.interner, cx.options.max_nodes, cx.options.parallelism);
+    let devtools = cx.options.devtools;
     let build = |job: ThreadJob| -> Result<BuiltThread, usize> {
         let mut diagnostics = Diagnostics::default();
         let profile = job.profile.as_ref();
-        let tree = || build_thread_tree(job.entries, profile, interner, max_nodes, &mut diagnostics);
+        let tree = || build_thread_tree(job.entries, profile, interner, devtools, max_nodes, &mut diagnostics);
         let functions_and_samples = || {
             let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
             let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
@@ -98,18 +99,26 @@ enum Item {
     Call(u32),
 }
 
-/// Sorts a thread's entries, integrates its samples and builds its tree;
-/// a tree of more than `max_nodes` nodes is the error of how many there
-/// were at least. The nodes are indexed by `u32` on the way, so
-/// `max_nodes` counts as `u32::MAX` at most.
+/// Sorts a thread's entries, integrates its samples and builds its tree,
+/// as the DevTools engine `devtools` does; a tree of more than `max_nodes`
+/// nodes is the error of how many there were at least. The nodes are
+/// indexed by `u32` on the way, so `max_nodes` counts as `u32::MAX` at
+/// most.
 fn build_thread_tree(
     mut entries: Vec<Entry>,
     profile: Option<&ThreadProfile>,
     interner: &Interner,
+    devtools: DevTools,
     max_nodes: usize,
     diag: &mut Diagnostics,
 ) -> Result<Vec<TrackNode>, usize> {
-    if entries.is_empty() && !profile.is_some_and(|p| p.from_trace_samples) {
+    // A thread of samples alone has a track since DevTools 2026-10; before,
+    // only when the samples were the trace's top-level ones.
+    let samples_alone_drawn = match devtools {
+        DevTools::V2026_06 => profile.is_some_and(|p| p.from_trace_samples),
+        _ => profile.is_some(),
+    };
+    if entries.is_empty() && !samples_alone_drawn {
         return Ok(Vec::new());
     }
     // Entries and calls together are at most `max_nodes`: every index
@@ -120,7 +129,7 @@ fn build_thread_tree(
     }
     entries.sort_by(|a, b| timeline::compare(&a.span(), &b.span()));
     let calls = match profile {
-        Some(p) => SamplesIntegrator::new(&p.model, interner, false)
+        Some(p) => SamplesIntegrator::new(&p.model, interner, false, devtools)
             .build(&entries, max_nodes - entries.len())
             .map_err(|_| max_nodes + 1)?,
         None => Vec::new(),

@@ -12,7 +12,7 @@
 //!   they are finalized.
 
 use serde_json::value::RawValue;
-use tracekit_events::{names, Event, EventIndex, Handler, Interner, Phase, Sym};
+use tracekit_events::{names, DevTools, Event, EventIndex, Handler, Interner, Phase, Sym};
 use tracekit_page::args::{frame_of, resolve_url, url_source, RawArgs, RawData, UrlSource};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 
@@ -146,6 +146,7 @@ fn may_hold_group_args(args: &str) -> bool {
 pub(crate) fn pending_group_args(
     index: EventIndex,
     event: &Event<'_>,
+    devtools: DevTools,
     interner: &mut Interner,
 ) -> Option<PendingGroupArgs> {
     let name = event.name;
@@ -168,7 +169,7 @@ pub(crate) fn pending_group_args(
         event.ph
     };
     let out = PendingGroupArgs {
-        url: url_source(name, ph, index, args.as_ref(), data.as_ref(), interner),
+        url: url_source(name, ph, index, args.as_ref(), data.as_ref(), devtools, interner),
         frame: frame_of(args.as_ref(), data.as_ref(), interner),
     };
     (out != PendingGroupArgs::default()).then_some(out)

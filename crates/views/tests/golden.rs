@@ -1,6 +1,7 @@
 //! tracekit's Call Tree and Bottom-Up against the DevTools oracle's
-//! goldens (`fixtures/expected/calltree/index.txt`, made by
-//! `xtask/js/calltree.mjs`). Rows are compared by their path of ids (the
+//! goldens of each engine tracekit follows (`calltree/index.txt` of
+//! `fixtures/expected/NAME/`, made by `xtask/js/calltree.mjs`), tracekit
+//! following the same engine. Rows are compared by their path of ids (the
 //! order of siblings does not matter), times within 0.002 ms; a golden
 //! made with a depth limit is compared with tracekit's rows of the same
 //! depths; one made with `--group-by KIND` with tracekit's views grouped
@@ -11,8 +12,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use tracekit_conformance::documented_divergences;
+use tracekit::DevTools;
 use tracekit_conformance::views::{compare_views, known_view_differences, views_cases, ViewsReport};
+use tracekit_conformance::{check_engine_file, documented_divergences, expected_dir};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -20,13 +22,21 @@ fn root() -> PathBuf {
 
 #[test]
 fn views_match_the_devtools_goldens() {
+    for devtools in DevTools::ALL {
+        views_match(devtools);
+    }
+}
+
+fn views_match(devtools: DevTools) {
     let root = root();
+    check_engine_file(&root, devtools).unwrap();
+    let goldens = root.join(expected_dir(devtools)).join("calltree");
     let documented = documented_divergences(&root);
-    let known = known_view_differences(&root);
+    let known = known_view_differences(&root, devtools);
     let mut sets: BTreeMap<String, ViewsReport> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut diverging = Vec::new();
-    for case in views_cases(&root).unwrap() {
+    for case in views_cases(&root, devtools).unwrap() {
         let group_by = match &case.group_by {
             Some(kind) => {
                 tracekit_views::GroupBy::from_name(kind).unwrap_or_else(|| panic!("index: group kind {kind}"))
@@ -34,7 +44,9 @@ fn views_match_the_devtools_goldens() {
             None => tracekit_views::GroupBy::None,
         };
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
-        let options = tracekit::AnalyzeOptions::default().with_group_args(group_by.reads_args());
+        let options = tracekit::AnalyzeOptions::default()
+            .with_group_args(group_by.reads_args())
+            .with_devtools(devtools);
         let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
         let ours = tracekit_views::calltree_conformance(
             &analysis,
@@ -43,9 +55,13 @@ fn views_match_the_devtools_goldens() {
                 .group_by(group_by),
         )
         .unwrap();
-        let golden = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&case.golden)).unwrap();
+        let golden = std::fs::read_to_string(goldens.join(&case.golden)).unwrap();
         let report = compare_views(&ours, &golden, case.top_down_depth, case.bottom_up_depth).unwrap();
-        let set = Path::new(&case.trace).parent().unwrap().to_string_lossy().into_owned();
+        let set = format!(
+            "{} {}",
+            devtools.name(),
+            Path::new(&case.trace).parent().unwrap().to_string_lossy()
+        );
         let mut counts = report.clone();
         counts.first_difference = None;
         sets.entry(set).or_default().add(&counts);
@@ -70,7 +86,7 @@ fn views_match_the_devtools_goldens() {
     }
     assert!(
         failures.is_empty(),
-        "differences from DevTools:\n{}",
+        "differences from {devtools}:\n{}",
         failures.join("\n")
     );
 }
@@ -79,9 +95,15 @@ fn views_match_the_devtools_goldens() {
 /// golden, its line in `known-differences.txt` has to go.
 #[test]
 fn known_differences_still_differ() {
+    for devtools in DevTools::ALL {
+        known_differences_still_differ_from(devtools);
+    }
+}
+
+fn known_differences_still_differ_from(devtools: DevTools) {
     let root = root();
-    let cases = views_cases(&root).unwrap();
-    for (golden, reason) in known_view_differences(&root) {
+    let cases = views_cases(&root, devtools).unwrap();
+    for (golden, reason) in known_view_differences(&root, devtools) {
         let case = cases
             .iter()
             .find(|c| c.golden == golden)
@@ -93,11 +115,12 @@ fn known_differences_still_differ() {
             "{golden}: {divergence} is not in docs/divergences.md"
         );
         let bytes = std::fs::read(root.join("fixtures").join(&case.trace)).unwrap();
-        let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
+        let options = tracekit::AnalyzeOptions::default().with_devtools(devtools);
+        let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
         let ours =
             tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().query(case.query()))
                 .unwrap();
-        let text = std::fs::read_to_string(root.join("fixtures/expected/calltree").join(&golden)).unwrap();
+        let text = std::fs::read_to_string(root.join(expected_dir(devtools)).join("calltree").join(&golden)).unwrap();
         let report = compare_views(&ours, &text, case.top_down_depth, case.bottom_up_depth).unwrap();
         assert!(
             !report.is_match(),

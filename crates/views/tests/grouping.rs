@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use tracekit::DevTools;
 use tracekit_views::{GroupBy, View};
 
 /// The query of a window (ms from the trace start) and a number of levels.
@@ -17,19 +18,26 @@ fn q(window: Option<(f64, f64)>, levels: Option<u32>) -> tracekit::query::Query 
     }
 }
 
-/// A fixture loaded with what grouping reads.
-fn analysis(name: &str) -> tracekit::Analysis {
+/// A fixture loaded with what grouping reads, as DevTools `devtools` reads it.
+fn analysis(name: &str, devtools: DevTools) -> tracekit::Analysis {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/handwritten/views")
         .join(name);
-    let options = tracekit::AnalyzeOptions::default().with_group_args(true);
+    let options = tracekit::AnalyzeOptions::default()
+        .with_group_args(true)
+        .with_devtools(devtools);
     tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &options).unwrap()
 }
 
 /// The rows of one view of the first thread whose name is `thread`, the
 /// rows under the group `group` only (`None`: all), joined by ` | `.
 fn rows(name: &str, group_by: GroupBy, view: &str, thread: &str, group: Option<&str>) -> String {
-    let analysis = analysis(name);
+    rows_as(DevTools::LATEST, name, group_by, view, thread, group)
+}
+
+/// [`rows`], DevTools `devtools` reading the URLs.
+fn rows_as(devtools: DevTools, name: &str, group_by: GroupBy, view: &str, thread: &str, group: Option<&str>) -> String {
+    let analysis = analysis(name, devtools);
     let dump: serde_json::Value = serde_json::from_str(
         &tracekit_views::calltree_conformance(&analysis, &tracekit_views::ViewOptions::new().group_by(group_by))
             .unwrap(),
@@ -109,7 +117,24 @@ fn events_without_a_url_are_in_the_empty_group() {
     // group's totals are its nodes' totals.
     assert_eq!(
         rows("grouping-generic.json", GroupBy::Subdomain, "topDown", "Main", Some("")),
+        "0  0.35 0.35 | 1 Bar 0.1 0.1 | 1 FunctionCall 0.1 0.1 | 1 FunctionCall/u 0.1 0.1 | 1 Qux 0.05 0.05"
+    );
+    // DevTools 2026-06 took a string for a stack trace (a `Baz` has
+    // `"stackTrace": "s"`), its first frame's URL undefined; today's skips
+    // it and reads the event's own URL.
+    assert_eq!(
+        rows_as(DevTools::V2026_06, "grouping-generic.json", GroupBy::Subdomain, "topDown", "Main", Some("")),
         "0  0.45 0.45 | 1 Bar 0.1 0.1 | 1 Baz 0.1 0.1 | 1 FunctionCall 0.1 0.1 | 1 FunctionCall/u 0.1 0.1 | 1 Qux 0.05 0.05"
+    );
+    assert_eq!(
+        rows(
+            "grouping-generic.json",
+            GroupBy::Subdomain,
+            "topDown",
+            "Main",
+            Some("ignored.test")
+        ),
+        "0 ignored.test 0.1 0.1 | 1 Baz 0.1 0.1"
     );
 }
 
@@ -226,7 +251,7 @@ fn a_depth_limit_is_a_pure_filter_of_the_grouped_rows() {
 fn categories_need_no_args_but_urls_do() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/handwritten/views/grouping.json");
     let without = tracekit::analyze_bytes(&std::fs::read(file).unwrap(), &Default::default()).unwrap();
-    let with = analysis("grouping.json");
+    let with = analysis("grouping.json", DevTools::LATEST);
     let dump = |a: &tracekit::Analysis, g| {
         tracekit_views::calltree_conformance(a, &tracekit_views::ViewOptions::new().group_by(g))
     };
@@ -262,7 +287,7 @@ fn categories_need_no_args_but_urls_do() {
 
 #[test]
 fn text_of_the_grouped_views() {
-    let analysis = analysis("grouping.json");
+    let analysis = analysis("grouping.json", DevTools::LATEST);
     let mut text = tracekit_views::write_text(
         &analysis,
         View::TopDown,

@@ -1,5 +1,6 @@
-//! tracekit's Summary against the DevTools oracle's goldens
-//! (`fixtures/expected/summary/index.txt`, made by `xtask/js/summary.mjs`).
+//! tracekit's Summary against the DevTools oracle's goldens of each engine
+//! tracekit follows (`summary/index.txt` of `fixtures/expected/NAME/`, made
+//! by `xtask/js/summary.mjs`), tracekit following the same engine.
 //! A rounded golden is compared category by category within 0.002 ms; an
 //! `--exact` golden holds JavaScript's text of every unrounded time, which
 //! tracekit's own time must print as, bit for bit. The threads, the set of
@@ -13,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use tracekit::query::{Query, Window as QueryWindow};
 use tracekit::support::jsnum::js_number_string;
-use tracekit::Millis;
+use tracekit::{DevTools, Millis};
+use tracekit_conformance::{check_engine_file, expected_dir};
 use tracekit_views::styles::Category;
 use tracekit_views::summary::{summaries, summary_conformance};
 use tracekit_views::Window;
@@ -30,8 +32,13 @@ struct Case {
     exact: bool,
 }
 
-fn cases() -> Vec<Case> {
-    let index = std::fs::read_to_string(root().join("fixtures/expected/summary/index.txt")).unwrap();
+/// Where the Summary goldens of `devtools` are.
+fn summary_goldens(devtools: DevTools) -> PathBuf {
+    root().join(expected_dir(devtools)).join("summary")
+}
+
+fn cases(devtools: DevTools) -> Vec<Case> {
+    let index = std::fs::read_to_string(summary_goldens(devtools).join("index.txt")).unwrap();
     let mut out = Vec::new();
     for line in index.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -160,14 +167,22 @@ fn documented_divergences() -> Vec<String> {
 
 #[test]
 fn summaries_match_the_devtools_goldens() {
+    for devtools in DevTools::ALL {
+        summaries_match(devtools);
+    }
+}
+
+fn summaries_match(devtools: DevTools) {
+    check_engine_file(&root(), devtools).unwrap();
     let documented = documented_divergences();
     let mut failures = Vec::new();
     let mut diverging = Vec::new();
     let (mut goldens, mut exact, mut all_matched, mut all_count) = (0, 0, 0, 0);
-    for case in cases() {
+    for case in cases(devtools) {
         let bytes = std::fs::read(root().join("fixtures").join(&case.trace)).unwrap();
-        let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
-        let golden = std::fs::read_to_string(root().join("fixtures/expected/summary").join(&case.golden)).unwrap();
+        let options = tracekit::AnalyzeOptions::default().with_devtools(devtools);
+        let analysis = tracekit::analyze_bytes(&bytes, &options).unwrap();
+        let golden = std::fs::read_to_string(summary_goldens(devtools).join(&case.golden)).unwrap();
         let oracle: Value = serde_json::from_str(&golden).unwrap();
         let (matched, count, first) = compare(&case, &analysis, &oracle);
         goldens += 1;
@@ -193,7 +208,7 @@ fn summaries_match_the_devtools_goldens() {
     assert!(goldens >= 80 && exact >= 10, "{goldens} goldens, {exact} exact");
     assert!(
         failures.is_empty(),
-        "differences from DevTools:\n{}",
+        "differences from {devtools}:\n{}",
         failures.join("\n")
     );
 }

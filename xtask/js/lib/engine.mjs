@@ -56,28 +56,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import {polyfillDOMRect} from '@paulirish/trace_engine/analyze-trace.mjs';
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Trace} from './trace.mjs';
 
 import {legacyCpuProfileToCurrent, loadInput, selfProfileToCpuProfile} from './load.mjs';
 
-polyfillDOMRect();
 
 const CPU_PROFILE_ORIGIN = Trace.Types.File.DataOrigin.CPU_PROFILE;  // 'CPUProfile'
 
-export const HANDLERS = {
-  Samples: Trace.Handlers.ModelHandlers.Samples,
-  AuctionWorklets: Trace.Handlers.ModelHandlers.AuctionWorklets,
-  NetworkRequests: Trace.Handlers.ModelHandlers.NetworkRequests,
-  Renderer: Trace.Handlers.ModelHandlers.Renderer,
-};
-const EXPECTED_ORDER = ['Meta', 'Samples', 'AuctionWorklets', 'NetworkRequests', 'Renderer'];
-{
-  const order = [...Trace.Processor.sortHandlers({Meta: Trace.Handlers.ModelHandlers.Meta, ...HANDLERS}).keys()];
-  if (order.join() !== EXPECTED_ORDER.join()) {
-    throw new Error(`unexpected handler order ${order.join()}`);
-  }
-}
+// The Renderer handler and the handlers it depends on, as the engine declares
+// them (June's Renderer also needs AuctionWorklets; today's does not).
+export const HANDLERS = (() => {
+  const all = Trace.Handlers.ModelHandlers;
+  const out = {};
+  const add = name => {
+    if (name === 'Meta' || name in out) return;
+    for (const dep of all[name].deps?.() ?? []) add(dep);
+    out[name] = all[name];
+  };
+  add('Renderer');
+  return out;
+})();
 Trace.Processor.TraceProcessor.getInsightRunners = () => ({});
 
 /**

@@ -30,7 +30,7 @@
 // stub returning the message template), and [ThirdParties] (see
 // docs/views.md, "Grouping").
 
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Trace} from './trace.mjs';
 
 /** The kinds `--group-by` accepts. */
 export const GROUP_KINDS = ['none', 'category', 'url', 'domain', 'subdomain', 'frame'];

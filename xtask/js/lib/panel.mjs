@@ -15,7 +15,7 @@
 // frames, hidden by default in the real panel, are kept: the trace alone
 // does not say which scripts are.)
 
-import * as Trace from '@paulirish/trace_engine/models/trace/trace.js';
+import {Trace} from './trace.mjs';
 
 const Events = Trace.Types.Events;
 

@@ -2,7 +2,7 @@
 //! Samples handler) and hand-made trace events. Each scenario's expected
 //! calls are what the DevTools engine draws for the same trace.
 
-use tracekit_events::{feed, Context, Handler, Id};
+use tracekit_events::{feed, Context, DevTools, Handler, Id};
 use tracekit_samples::SamplesHandler;
 
 use super::*;
@@ -108,7 +108,7 @@ fn events(list: &[(&str, f64, Option<f64>, Option<f64>)], cx: &mut Context) -> V
 
 /// The calls built, in the order they were opened, as `name@ts+dur`.
 fn calls(model: &CpuProfileModel, cx: &Context, entries: &[Ev], show_native_frames: bool) -> Vec<String> {
-    SamplesIntegrator::new(model, &cx.interner, show_native_frames)
+    SamplesIntegrator::new(model, &cx.interner, show_native_frames, DevTools::LATEST)
         .build(entries, usize::MAX)
         .unwrap()
         .iter()
@@ -275,7 +275,7 @@ fn more_calls_than_allowed_is_an_error() {
     let model = profile(&[(10.0, A), (50.0, B)], "{}", &mut cx);
     let entries = events(&[x("FunctionCall", 0.0, 100.0)], &mut cx);
     // main, a and b: three calls.
-    let build = |max| SamplesIntegrator::new(&model, &cx.interner, false).build(&entries, max);
+    let build = |max| SamplesIntegrator::new(&model, &cx.interner, false, DevTools::LATEST).build(&entries, max);
     assert_eq!(build(3).map(|c| c.len()), Ok(3));
     assert_eq!(build(2), Err(TooManyCalls));
     assert_eq!(build(0), Err(TooManyCalls));
@@ -352,7 +352,7 @@ fn shared_frames_make_the_calls_full_walks_make() {
     list.push(x("FunctionCall", 2600.0, 300.0));
     let entries = events(&list, &mut cx);
     let made = |share_frames: bool| {
-        let mut integrator = SamplesIntegrator::new(&model, &cx.interner, false);
+        let mut integrator = SamplesIntegrator::new(&model, &cx.interner, false, DevTools::LATEST);
         integrator.share_frames = share_frames;
         integrator
             .build(&entries, usize::MAX)

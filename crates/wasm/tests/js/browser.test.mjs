@@ -114,9 +114,9 @@ async function openPage() {
 }
 
 for (const [fixture, golden] of [
-  ['fixtures/traces/kitchen-sink.json.gz', 'fixtures/expected/kitchen-sink.json'],
-  ['fixtures/handwritten/begin-end.json', 'fixtures/expected/handwritten/begin-end.json'],
-  ['fixtures/traces/node-work.cpuprofile.gz', 'fixtures/expected/node-work.json'],
+  ['fixtures/traces/kitchen-sink.json.gz', 'fixtures/expected/2026-10/kitchen-sink.json'],
+  ['fixtures/handwritten/begin-end.json', 'fixtures/expected/2026-10/handwritten/begin-end.json'],
+  ['fixtures/traces/node-work.cpuprofile.gz', 'fixtures/expected/2026-10/node-work.json'],
 ]) {
   test(`a page streams ${fixture} with fetch() and gets the golden`, async () => {
     const { page, errors } = await openPage();

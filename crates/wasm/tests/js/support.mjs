@@ -33,9 +33,9 @@ export async function loadPackage() {
 
 /** The fixture directories and the directory of their goldens (`crates/conformance`'s FIXTURE_SETS). */
 const FIXTURE_SETS = [
-  ['fixtures/traces', 'fixtures/expected'],
-  ['fixtures/handwritten', 'fixtures/expected/handwritten'],
-  ['fixtures/repaired', 'fixtures/expected/repaired'],
+  ['fixtures/traces', 'fixtures/expected/2026-10'],
+  ['fixtures/handwritten', 'fixtures/expected/2026-10/handwritten'],
+  ['fixtures/repaired', 'fixtures/expected/2026-10/repaired'],
   ['fixtures/hostile', null],
 ];
 
