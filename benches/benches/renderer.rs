@@ -194,7 +194,7 @@ fn bench(c: &mut Criterion) {
     let raw = parse_profile_json(&profile_json(&mut rng), &mut interner).expect("a valid profile");
     let model = CpuProfileModel::new(raw, &mut Diagnostics::default()).expect("a valid model");
     let events = trace_events();
-    let calls = SamplesIntegrator::new(&model, &interner, false)
+    let calls = SamplesIntegrator::new(&model, &interner, false, tracekit_events::DevTools::LATEST)
         .build(&events, usize::MAX)
         .map_or(0, |calls| calls.len());
     assert!(calls > SAMPLES / 10, "the synthetic profile gives {calls} calls");
@@ -208,7 +208,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     group.bench_function("200k samples, 20k events", |b| {
         b.iter(|| {
-            SamplesIntegrator::new(&model, &interner, false)
+            SamplesIntegrator::new(&model, &interner, false, tracekit_events::DevTools::LATEST)
                 .build(black_box(&events), usize::MAX)
                 .map_or(0, |calls| calls.len())
         })

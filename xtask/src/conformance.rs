@@ -137,6 +137,16 @@ pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
         );
     }
     let goldens = expected_dir(devtools);
+    // What the report compares with: these goldens as they were, or those
+    // of the engine before, for a new one.
+    let previous = if goldens.exists() {
+        Some(devtools)
+    } else {
+        tracekit::DevTools::ALL
+            .into_iter()
+            .rfind(|d| *d < devtools && expected_dir(*d).exists())
+    };
+    let before = previous.map(|d| read_goldens(&expected_dir(d))).transpose()?;
     for (dir, under) in FIXTURE_SETS {
         let mut files = fixture_files(Path::new(dir))?;
         files.retain(|f| f.to_string_lossy().contains(only));
@@ -160,7 +170,69 @@ pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
             engine.arg()
         ),
     )?;
+    if let (Some(previous), Some(before)) = (previous, before) {
+        report_changes(&before, previous, &read_goldens(&goldens)?, devtools);
+    }
     Ok(())
+}
+
+/// Every golden under `dir` (JSON files), by path relative to it.
+fn read_goldens(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<PathBuf, String>> {
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        .map(|f| {
+            let text = std::fs::read_to_string(&f)?;
+            Ok((f.strip_prefix(dir).unwrap_or(&f).to_path_buf(), text))
+        })
+        .collect()
+}
+
+/// Prints what changed from the goldens `before` (of the engine
+/// `previous`) to those `after` (of `devtools`): the tracks' goldens
+/// thread by thread, the views' as same or not.
+fn report_changes(
+    before: &std::collections::BTreeMap<PathBuf, String>,
+    previous: tracekit::DevTools,
+    after: &std::collections::BTreeMap<PathBuf, String>,
+    devtools: tracekit::DevTools,
+) {
+    println!(
+        "\nGoldens of DevTools {} against DevTools {}'s:",
+        devtools.name(),
+        previous.name()
+    );
+    let (mut same, mut changed) = (0, 0);
+    for (path, text) in after {
+        let name = path.display();
+        let Some(old) = before.get(path) else {
+            println!("{name:<60} new");
+            continue;
+        };
+        if old == text {
+            same += 1;
+            continue;
+        }
+        changed += 1;
+        let is_view = path.starts_with("calltree") || path.starts_with("summary");
+        match compare(text, old) {
+            Ok(report) if !is_view => println!(
+                "{name:<60} changed: threads {}/{} identical, entries {}/{} matched; first: {}",
+                report.threads_identical,
+                report.threads_total,
+                report.entries_matched,
+                report.entries_total,
+                report.first_difference.unwrap_or_default()
+            ),
+            _ => println!("{name:<60} changed"),
+        }
+    }
+    for path in before.keys().filter(|p| !after.contains_key(*p)) {
+        println!("{:<60} gone", path.display());
+    }
+    println!("{same} goldens the same, {changed} changed");
 }
 
 /// Every fixture against its committed golden.

@@ -25,7 +25,7 @@ when the command line is wrong.";
 /// default (a test checks it names [`DevTools::LATEST`]).
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
-    " (answers as DevTools 2026-10: devtools-frontend f7e7785, chrome-devtools-mcp 1.11.0; \
+    " (answers as DevTools 2026-10: devtools-frontend f7e7785 (chrome-devtools-mcp 1.11.0); \
      --devtools 2026-06: @paulirish/trace_engine 0.0.65)"
 );
 

@@ -1,9 +1,11 @@
-//! Auction worklet processes (FLEDGE). DevTools keeps them even though no
-//! frame gives them a URL: their URL is the worklet's host.
+//! Auction worklet processes (FLEDGE). DevTools 2026-06 kept them even
+//! though no frame gives them a URL, their URL being the worklet's host;
+//! DevTools 2026-10 has no such handler, and drops them as any process
+//! without a URL.
 
 use indexmap::IndexMap;
 use serde::Deserialize;
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Skip, Sym};
+use tracekit_events::{names, AnalyzeOptions, Context, DevTools, Event, EventIndex, Handler, Id, Skip, Sym};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
 
@@ -38,6 +40,12 @@ pub struct AuctionWorklets {
 impl Handler for AuctionWorkletsHandler {
     type Deps<'d> = ();
     type Data = AuctionWorklets;
+
+    /// Only DevTools 2026-06 had it: today's finds no worklet (and counts
+    /// no unreadable worklet event).
+    fn enabled(options: &AnalyzeOptions) -> bool {
+        options.devtools == DevTools::V2026_06
+    }
 
     fn handle_event(&mut self, _index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         let interner = &mut cx.interner;

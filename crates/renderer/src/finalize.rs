@@ -35,7 +35,7 @@ impl RendererHandler {
                 }
             }
         }
-        let identities = self.identify_processes(meta, worklets, &cx.interner, cx.options.devtools);
+        let identities = self.identify_processes(meta, worklets, &cx.interner);
         let names_by_thread = self.thread_names(meta, &cx.interner);
         if cx.options.devtools >= DevTools::V2026_10 {
             // Every profiled thread of a process with a track has one too,
@@ -118,16 +118,16 @@ impl RendererHandler {
     }
 
     /// Each process's URL (its first frame's valid URL, where an
-    /// about:blank one gives way to the next; until DevTools 2026-10, a
-    /// worklet's host), whether it renders the main frame, and whether
-    /// DevTools keeps it (not when it has no URL, in a trace DevTools
-    /// recorded). Every process that rendered a frame is added.
+    /// about:blank one gives way to the next; a worklet's host, for
+    /// DevTools 2026-06, the only one that finds worklets), whether it
+    /// renders the main frame, and whether DevTools keeps it (not when it
+    /// has no URL, in a trace DevTools recorded). Every process that
+    /// rendered a frame is added.
     fn identify_processes(
         &mut self,
         meta: &MetaData,
         worklets: &AuctionWorklets,
         interner: &Interner,
-        devtools: DevTools,
     ) -> Map<Id, ProcessIdentity> {
         let mut identities: Map<Id, ProcessIdentity> = Map::default();
         for pid in self.processes.keys() {
@@ -154,12 +154,6 @@ impl RendererHandler {
                 }
             }
         }
-        let empty = AuctionWorklets::default();
-        let worklets = if devtools == DevTools::V2026_06 {
-            worklets
-        } else {
-            &empty
-        };
         for (pid, identity) in identities.iter_mut() {
             identity.kept = meta.trace_is_generic || identity.url.is_some() || worklets.hosts.contains_key(pid);
         }

@@ -1,27 +1,23 @@
 // Shared by the conformance oracles (oracle.mjs: tracks, calltree.mjs: the
-// Call Tree / Bottom-Up views): loads an input file and runs the DevTools
-// trace engine (@paulirish/trace_engine 0.0.65) on it with the handlers the
-// tracks need, and selects the threads both dumps list.
+// Call Tree / Bottom-Up views, summary.mjs): loads an input file and runs the
+// DevTools trace engine chosen with --engine (lib/trace.mjs) on it with the
+// handlers the tracks need, and selects the threads the dumps list.
 //
 // ---------------------------------------------------------------------------
 // Which handlers run, and why
 // ---------------------------------------------------------------------------
-// The model is built with Model.createWithSubsetOfHandlers (ModelImpl.js:34)
-// from {Samples, AuctionWorklets, NetworkRequests, Renderer}; TraceProcessor
-// always prepends Meta (Processor.js:46-49) and checks that every handler's
-// deps() are present (Processor.js:71-98). The deps:
-//   Renderer        -> Meta, Samples, AuctionWorklets, NetworkRequests (RendererHandler.js:344-346)
-//   NetworkRequests -> Meta                                             (NetworkRequestsHandler.js:524-526)
-//   Samples, AuctionWorklets, Meta -> none
-// AuctionWorklets and NetworkRequests are thus only there because Renderer
-// needs them: AuctionWorklets' worklets keep url-less worklet processes alive
-// (RendererHandler.js:227-231), NetworkRequests provides the entity mappings
-// (RendererHandler.js:105, 311) which do not affect the trees.
-// sortHandlers (Processor.js:523-555) gives the run order
-//   Meta, Samples, AuctionWorklets, NetworkRequests, Renderer
-// (asserted below). Every event goes through handleEvent of all five in that
-// order (Processor.js:159-173), then each handler's finalize runs in that order
-// (Processor.js:179-191).
+// The model is built with Model.createWithSubsetOfHandlers from the Renderer
+// handler and the handlers it declares as deps(), transitively (HANDLERS
+// below); TraceProcessor always prepends Meta and checks that every
+// handler's deps() are present. June 2026's engine (0.0.65):
+//   Renderer        -> Meta, Samples, AuctionWorklets, NetworkRequests
+//   NetworkRequests -> Meta
+// AuctionWorklets' worklets keep url-less worklet processes alive there.
+// Today's engine has no AuctionWorklets handler:
+//   Renderer        -> Meta, Samples, NetworkRequests
+// NetworkRequests provides the entity mappings, which do not affect the
+// trees. Every event goes through handleEvent of every handler in the
+// engine's sorted order, then each handler's finalize runs in that order.
 //
 // Insights: TraceProcessor.parse computes insights after the handlers unless
 // isCPUProfile (Processor.js:124-127). They only read handler data, but many

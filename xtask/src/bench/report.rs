@@ -74,7 +74,8 @@ pub(super) fn environment(tracekit: &Path) -> String {
         .output()
         .map(|o| !o.stdout.is_empty())
         .unwrap_or(false);
-    let node = output(Command::new("node").arg("--version"));
+    let node = output(Command::new(crate::node::NODE).arg("--version"));
+    let engine = crate::node::describe_engine(crate::node::Engine::Current).unwrap_or_else(|e| e.to_string());
     let date = output(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"]));
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
@@ -87,7 +88,7 @@ pub(super) fn environment(tracekit: &Path) -> String {
     let _ = tracekit;
     format!(
         "Machine: {cpu}, {cores} cores{memory}; tracekit {commit}{} (release-lto build), Node {node}, \
-         @paulirish/trace_engine 0.0.65; {date}{load}.",
+         DevTools {engine}; {date}{load}.",
         if dirty { " + uncommitted changes" } else { "" }
     )
 }

@@ -11,6 +11,7 @@ use anyhow::{bail, Context};
 use super::format::{last_error, mb, secs};
 use super::measure::{self, Run};
 use super::trace::Trace;
+use crate::node::Engine;
 
 /// Builds the CLI as shipped (the `release-lto` profile) from the current
 /// sources; returns its path.
@@ -104,15 +105,13 @@ impl Bench {
                 cmd
             }
             Tool::Devtools => {
-                let mut cmd = Command::new("node");
-                cmd.args(["--max-old-space-size=16384", "xtask/js/oracle.mjs"])
-                    .arg(input);
+                let mut cmd = Engine::Current.script("oracle", 16384);
+                cmd.arg(input);
                 cmd
             }
             Tool::DevtoolsPlain => {
-                let mut cmd = Command::new("node");
-                cmd.args(["--max-old-space-size=16384", "xtask/js/plain.mjs"])
-                    .arg(input);
+                let mut cmd = Engine::Current.script("plain", 16384);
+                cmd.arg(input);
                 cmd
             }
             Tool::TracekitViews => {
@@ -125,10 +124,8 @@ impl Bench {
                 cmd
             }
             Tool::DevtoolsViews => {
-                let mut cmd = Command::new("node");
-                cmd.args(["--max-old-space-size=16384", "xtask/js/calltree.mjs", "--timings"])
-                    .args(local)
-                    .arg(input);
+                let mut cmd = Engine::Current.script("calltree", 16384);
+                cmd.arg("--timings").args(local).arg(input);
                 cmd
             }
         }
