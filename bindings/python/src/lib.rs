@@ -12,7 +12,7 @@ use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict};
-use tracekit::{Analysis, AnalyzeOptions};
+use tracekit::{Analysis, AnalyzeOptions, DevTools};
 use tracekit_tables::export::{export as export_tables, find_inputs, ExportOptions};
 use tracekit_tables::{Table, TraceError as LoadFailure};
 
@@ -150,16 +150,42 @@ impl Trace {
     }
 }
 
-fn options(all_processes: bool) -> AnalyzeOptions {
-    AnalyzeOptions::default().with_all_processes(all_processes)
+/// The engine named `name` (`DevTools::name`), or a `ValueError` listing
+/// the names.
+fn devtools_named(name: &str) -> PyResult<DevTools> {
+    DevTools::from_name(name).ok_or_else(|| {
+        let names: Vec<String> = DevTools::ALL.iter().map(|d| format!("'{}'", d.name())).collect();
+        PyValueError::new_err(format!(
+            "devtools: no DevTools engine '{name}'; the engines are {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// The library's options from the keyword arguments; `devtools` names the
+/// DevTools engine whose answers to give where engines differ. Its default
+/// in the functions' signatures is a literal, which Python's `help()` and
+/// `inspect.signature` show (an expression shows as `...`); the tests check
+/// that it is `DEVTOOLS_DEFAULT`, [`DevTools::LATEST`]'s name.
+fn options(all_processes: bool, devtools: &str) -> PyResult<AnalyzeOptions> {
+    Ok(AnalyzeOptions::default()
+        .with_all_processes(all_processes)
+        .with_devtools(devtools_named(devtools)?))
 }
 
 /// Loads a trace from a path or from bytes (gzipped or not). `name` is
-/// its name in the tables (default: the path as given, or `<bytes>`).
+/// its name in the tables (default: the path as given, or `<bytes>`);
+/// `devtools` the DevTools engine to answer as.
 #[pyfunction]
-#[pyo3(signature = (source, all_processes = false, name = None))]
-fn load(py: Python<'_>, source: &Bound<'_, PyAny>, all_processes: bool, name: Option<String>) -> PyResult<Trace> {
-    let options = options(all_processes);
+#[pyo3(signature = (source, all_processes = false, name = None, devtools = "2026-10"))]
+fn load(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    all_processes: bool,
+    name: Option<String>,
+    devtools: &str,
+) -> PyResult<Trace> {
+    let options = options(all_processes, devtools)?;
     let (analysis, name) = match crate::source(source)? {
         Source::Path(path, given) => {
             let name = name.unwrap_or(given);
@@ -179,10 +205,17 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, all_processes: bool, name: Op
 /// trace that cannot be loaded, no rows, and in `diagnostics` its error
 /// row (as `tracekit export` writes it). What Spark's executors run.
 #[pyfunction]
-#[pyo3(signature = (content, name, table, all_processes = false))]
-fn table_of_bytes(py: Python<'_>, content: &[u8], name: &str, table: &str, all_processes: bool) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (content, name, table, all_processes = false, devtools = "2026-10"))]
+fn table_of_bytes(
+    py: Python<'_>,
+    content: &[u8],
+    name: &str,
+    table: &str,
+    all_processes: bool,
+    devtools: &str,
+) -> PyResult<Py<PyAny>> {
     let table = table_named(table)?;
-    let options = options(all_processes);
+    let options = options(all_processes, devtools)?;
     // A trace that cannot be loaded, or whose table cannot be made, is
     // its error row, as `tracekit export` writes it.
     let batch = py.detach(|| {
@@ -204,7 +237,7 @@ fn schema(py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
 /// fail are listed in it and are rows of `diagnostics`; writing the
 /// output failing raises `OSError`.
 #[pyfunction]
-#[pyo3(signature = (paths, out_dir, tables = None, all_processes = false, jobs = None))]
+#[pyo3(signature = (paths, out_dir, tables = None, all_processes = false, jobs = None, devtools = "2026-10"))]
 fn export(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
@@ -212,6 +245,7 @@ fn export(
     tables: Option<Vec<String>>,
     all_processes: bool,
     jobs: Option<usize>,
+    devtools: &str,
 ) -> PyResult<Py<PyAny>> {
     let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
         Ok(one) if !paths.is_instance_of::<pyo3::types::PyList>() => vec![one],
@@ -221,7 +255,7 @@ fn export(
     if let Some(names) = tables {
         options = options.with_tables(names.iter().map(|n| table_named(n)).collect::<PyResult<Vec<_>>>()?);
     }
-    options.analyze = self::options(all_processes);
+    options.analyze = self::options(all_processes, devtools)?;
     if let Some(jobs) = jobs {
         options = options.with_jobs(jobs);
     }
@@ -251,6 +285,12 @@ fn table_names() -> Vec<&'static str> {
     Table::ALL.iter().map(|t| t.name()).collect()
 }
 
+/// The names of the DevTools engines `devtools` takes, oldest first.
+#[pyfunction]
+fn devtools_names() -> Vec<&'static str> {
+    DevTools::ALL.iter().map(|d| d.name()).collect()
+}
+
 /// The module `tracekit._tracekit`.
 #[pymodule]
 fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -261,6 +301,8 @@ fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(table_of_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(table_names, m)?)?;
+    m.add_function(wrap_pyfunction!(devtools_names, m)?)?;
+    m.add("DEVTOOLS_DEFAULT", DevTools::LATEST.name())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

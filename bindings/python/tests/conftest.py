@@ -3,6 +3,7 @@
 crates/cli/tests/python_package.rs, which builds and installs the wheel."""
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -30,6 +31,33 @@ def cli_node_counts(path, *extra: str):
         for p in doc["processes"]
         for t in p["threads"]
     }
+
+
+def _id(text: str):
+    """A pid or tid as the tables hold it: a number, else the text."""
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+def cli_info_counts(path, *extra: str):
+    """`{(pid, tid): (nodes, JS calls)}` of the threads `tracekit info`
+    lists in the processes DevTools shows."""
+    run = cli("info", str(path), "-q", *extra)
+    assert run.returncode == 0, run.stderr
+    counts = {}
+    pid = None
+    for line in run.stdout.splitlines():
+        process = re.match(r"process (\S+)", line)
+        if process:
+            shown = "[not shown by DevTools]" not in line
+            pid = _id(process.group(1))
+            continue
+        thread = re.match(
+            r"\s+thread (\S+?):? .*?(\d+) nodes? \(\d+ events?, (\d+) JS calls?\)", line
+        )
+        if thread and shown:
+            counts[(pid, _id(thread.group(1)))] = (int(thread.group(2)), int(thread.group(3)))
+    assert counts, run.stdout
+    return counts
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """tracekit.spark in local mode (pyspark from PyPI, local[2], the
-machine's Java): the rows of each trace are the tracekit command's, and
-the top functions by self time across traces are DuckDB's answer over the
-Parquet export."""
+machine's Java): the rows of each trace are the tracekit command's (with
+each ``devtools`` engine), and the top functions by self time across
+traces are DuckDB's answer over the Parquet export."""
 
 import json
 import os
@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 import tracekit
-from conftest import RECORDED, cli, cli_node_counts
+from conftest import RECORDED, ROOT, cli, cli_info_counts, cli_node_counts
 from tracekit.spark import load
 
 
@@ -75,6 +75,16 @@ def test_a_bad_file_is_a_diagnostics_row(spark, traces):
         assert df.count() > 0, table
     with pytest.raises(ValueError, match="no table"):
         load(spark, [str(traces[0])], table="nodes")
+
+
+def test_devtools_reaches_the_executors(spark):
+    path = ROOT / "fixtures/traces/main-thread.json.gz"
+    for devtools in tracekit.DEVTOOLS:
+        tracks = load(spark, [str(path)], devtools=devtools)
+        js = tracks.where("kind = 'js'").groupBy("pid", "tid").count().collect()
+        info = cli_info_counts(path, "--devtools", devtools)
+        expected = {k: calls for k, (_, calls) in info.items() if calls}
+        assert {(r["pid"], r["tid"]): r["count"] for r in js} == expected, devtools
 
 
 TOP_FUNCTIONS = """

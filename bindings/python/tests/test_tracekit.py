@@ -1,6 +1,6 @@
 """The Python package against the tracekit command: the same tracks, the
 same dump, the same error messages; tables as pyarrow, pandas, Polars;
-the Parquet export."""
+the Parquet export; the DevTools engine chosen with ``devtools``."""
 
 import gzip
 import os
@@ -8,11 +8,12 @@ from collections import Counter
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
 import tracekit
-from conftest import RECORDED, ROOT, cli, cli_node_counts
+from conftest import RECORDED, ROOT, cli, cli_info_counts, cli_node_counts
 
 
 def node_counts(table: pa.Table):
@@ -135,6 +136,73 @@ def test_export(tmp_path):
     assert list(only["rows"]) == ["threads"]
     with pytest.raises(ValueError):
         tracekit.export([], tmp_path / "x", tables=["nodes"])
+
+
+MAIN_THREAD = ROOT / "fixtures/traces/main-thread.json.gz"
+
+
+def js_counts(table: pa.Table):
+    js = table.filter(pc.equal(table["kind"], "js"))
+    return node_counts(js)
+
+
+def test_devtools_names_the_engine_whose_answers_are_given():
+    assert tracekit.DEVTOOLS == ("2026-06", "2026-10")
+    assert tracekit.DEVTOOLS_DEFAULT == "2026-10"
+    default = tracekit.load(MAIN_THREAD).tracks()
+    tracks = {d: tracekit.load(MAIN_THREAD, devtools=d).tracks() for d in tracekit.DEVTOOLS}
+    assert default.equals(tracks["2026-10"])
+    assert not tracks["2026-06"].equals(tracks["2026-10"])
+    js = {}
+    for devtools, table in tracks.items():
+        info = cli_info_counts(MAIN_THREAD, "--devtools", devtools)
+        assert node_counts(table) == {k: nodes for k, (nodes, _) in info.items() if nodes}, devtools
+        js[devtools] = js_counts(table)
+        assert js[devtools] == {k: calls for k, (_, calls) in info.items() if calls}, devtools
+    # The engines build different JS calls from the same samples.
+    assert sum(js["2026-06"].values()) != sum(js["2026-10"].values())
+    for devtools in tracekit.DEVTOOLS:
+        golden = (ROOT / "fixtures/expected" / devtools / "main-thread.json").read_text()
+        dump = tracekit.load(MAIN_THREAD, devtools=devtools).conformance()
+        assert dump.strip() == golden.strip(), devtools
+
+
+def test_devtools_reaches_bytes_tables_and_the_export(tmp_path):
+    from tracekit import _tracekit
+
+    content = MAIN_THREAD.read_bytes()
+    for devtools in tracekit.DEVTOOLS:
+        expected = tracekit.load(MAIN_THREAD, devtools=devtools).tracks().drop_columns(["trace"])
+        by_bytes = _tracekit.table_of_bytes(content, "t", "tracks", devtools=devtools)
+        assert by_bytes.drop_columns(["trace"]).equals(expected), devtools
+        summary = tracekit.export(MAIN_THREAD, tmp_path / devtools, tables=["tracks"], devtools=devtools)
+        exported = pq.read_table(tmp_path / devtools / "tracks.parquet")
+        assert summary["rows"]["tracks"] == expected.num_rows, devtools
+        assert js_counts(exported) == js_counts(expected), devtools
+
+
+def test_an_unknown_devtools_raises_value_error_naming_the_engines(tmp_path):
+    import inspect
+
+    from tracekit import _tracekit
+    from tracekit.spark import load as spark_load
+
+    message = r"^devtools: no DevTools engine '2026-11'; the engines are '2026-06', '2026-10'$"
+    with pytest.raises(ValueError, match=message):
+        tracekit.load(MAIN_THREAD, devtools="2026-11")
+    with pytest.raises(ValueError, match=message):
+        tracekit.export(MAIN_THREAD, tmp_path / "out", devtools="2026-11")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(ValueError, match=message):
+        _tracekit.table_of_bytes(b"[]", "t", "tracks", devtools="2026-11")
+    # Refused on the driver, before Spark is asked for anything.
+    with pytest.raises(ValueError, match=message):
+        spark_load(None, [str(MAIN_THREAD)], devtools="2026-11")
+    for function in [tracekit.load, tracekit.export, _tracekit.table_of_bytes, spark_load]:
+        default = inspect.signature(function).parameters["devtools"].default
+        assert default == tracekit.DEVTOOLS_DEFAULT, function
+    with pytest.raises(TypeError):
+        tracekit.load(MAIN_THREAD, devtools=2026)
 
 
 def tracekit_error(path: Path) -> tracekit.TraceError:

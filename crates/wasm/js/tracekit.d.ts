@@ -13,6 +13,22 @@ export function init(source?: URL | string | Response | BufferSource | WebAssemb
 /** The package's version. */
 export function version(): string;
 
+/** The name of a DevTools engine whose answers tracekit gives (`LoadOptions.devtools`). */
+export type DevToolsVersion = '2026-06' | '2026-10';
+
+/** The DevTools engines tracekit can answer as. */
+export interface DevToolsEngines {
+  /** The engine followed when `LoadOptions.devtools` is left out: today's DevTools. */
+  default: DevToolsVersion;
+  /** Every engine's name, oldest first. */
+  versions: DevToolsVersion[];
+  /** What each name is: the DevTools build or npm package of that engine. */
+  engines: Record<DevToolsVersion, string>;
+}
+
+/** The DevTools engines the `devtools` option names, and the default. */
+export function devtools(): DevToolsEngines;
+
 /**
  * The size of the WebAssembly module's memory, in bytes: it grows as
  * traces load (it never shrinks; freed memory is reused), up to 4 GB.
@@ -39,6 +55,14 @@ export interface LoadOptions {
    * events with a URL or a frame are read). Default false.
    */
   groupArgs?: boolean;
+  /**
+   * Which DevTools engine's answers to give where engines differ, as the
+   * CLI's `--devtools`: '2026-10' (today's Performance panel, the engine
+   * of chrome-devtools-mcp 1.11.0) or '2026-06' (`@paulirish/trace_engine`
+   * 0.0.65, as Lighthouse 13.5 pins). Default '2026-10' (`devtools().default`);
+   * another name is an Error listing the names.
+   */
+  devtools?: DevToolsVersion;
 }
 
 /**

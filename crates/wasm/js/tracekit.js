@@ -113,7 +113,7 @@ function loadOptions(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options: expected an object, not ${describe(options)}`);
   }
-  const { allProcesses = false, maxNodes, groupArgs = false } = options;
+  const { allProcesses = false, maxNodes, groupArgs = false, devtools } = options;
   if (typeof allProcesses !== 'boolean') {
     throw new TypeError(`allProcesses: expected a boolean, not ${describe(allProcesses)}`);
   }
@@ -123,7 +123,11 @@ function loadOptions(options = {}) {
   if (typeof groupArgs !== 'boolean') {
     throw new TypeError(`groupArgs: expected a boolean, not ${describe(groupArgs)}`);
   }
-  return [allProcesses, maxNodes, groupArgs];
+  // The name itself is checked on the Rust side, which knows the engines.
+  if (devtools !== undefined && typeof devtools !== 'string') {
+    throw new TypeError(`devtools: expected a string such as '2026-10', not ${describe(devtools)}`);
+  }
+  return [allProcesses, maxNodes, groupArgs, devtools];
 }
 
 /** A number option, or undefined; `null` counts as left out. */
@@ -448,4 +452,14 @@ export function memoryBytes() {
 export function version() {
   ensureReady();
   return raw.version();
+}
+
+/**
+ * The DevTools engines the `devtools` option of a Loader or of analyze()
+ * names: `{default, versions, engines}`, the name followed when the option
+ * is left out, every name (oldest first), and what engine each name is.
+ */
+export function devtools() {
+  ensureReady();
+  return JSON.parse(raw.devtoolsJson());
 }

@@ -20,7 +20,7 @@ use std::fmt::Write;
 use std::io;
 
 use tracekit::support::json::write_json_string;
-use tracekit::{Analysis, AnalyzeOptions, Parallelism};
+use tracekit::{Analysis, AnalyzeOptions, DevTools, Parallelism};
 use wasm_bindgen::prelude::*;
 
 use crate::packed::PackedTracks;
@@ -65,11 +65,19 @@ pub struct RawLoader {
 impl RawLoader {
     /// A loader; `max_nodes` bounds the track nodes of one thread
     /// (`tracekit::DEFAULT_MAX_NODES` when `None`); `group_args` keeps what
-    /// grouping the call tree by URL, domain or frame reads.
+    /// grouping the call tree by URL, domain or frame reads; `devtools`
+    /// names the DevTools engine to answer as ([`DevTools::LATEST`] when
+    /// `None`).
     #[wasm_bindgen(constructor)]
-    pub fn new(all_processes: bool, max_nodes: Option<f64>, group_args: bool) -> Result<RawLoader, String> {
+    pub fn new(
+        all_processes: bool,
+        max_nodes: Option<f64>,
+        group_args: bool,
+        devtools: Option<String>,
+    ) -> Result<RawLoader, String> {
+        let options = options(all_processes, max_nodes, group_args, devtools.as_deref())?;
         Ok(RawLoader {
-            loader: Some(tracekit::Loader::new(options(all_processes, max_nodes, group_args)?)),
+            loader: Some(tracekit::Loader::new(options)),
         })
     }
 
@@ -91,11 +99,19 @@ impl RawLoader {
 const FINISHED: &str = "this Loader was finished (or failed): make a new one";
 
 /// The library's options from the JS ones.
-fn options(all_processes: bool, max_nodes: Option<f64>, group_args: bool) -> Result<AnalyzeOptions, String> {
+fn options(
+    all_processes: bool,
+    max_nodes: Option<f64>,
+    group_args: bool,
+    devtools: Option<&str>,
+) -> Result<AnalyzeOptions, String> {
     let mut options = AnalyzeOptions::default()
         .with_all_processes(all_processes)
         .with_group_args(group_args)
         .with_parallelism(Parallelism::Sequential);
+    if let Some(name) = devtools {
+        options = options.with_devtools(devtools_named(name)?);
+    }
     if let Some(n) = max_nodes {
         if !(n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
             return Err(format!("maxNodes: expected a whole number >= 1, not {n}"));
@@ -109,6 +125,42 @@ fn options(all_processes: bool, max_nodes: Option<f64>, group_args: bool) -> Res
     Ok(options)
 }
 
+/// The engine named `name` (`DevTools::name`), or the message of the
+/// `devtools` option listing the names.
+fn devtools_named(name: &str) -> Result<DevTools, String> {
+    DevTools::from_name(name).ok_or_else(|| {
+        let names: Vec<String> = DevTools::ALL.iter().map(|d| format!("'{}'", d.name())).collect();
+        format!("devtools: expected one of {}, not '{name}'", names.join(", "))
+    })
+}
+
+/// The DevTools engines the `devtools` option names, as JSON:
+/// `{"default": NAME, "versions": [NAME, ...], "engines": {NAME:
+/// DESCRIPTION, ...}}`, oldest first.
+#[wasm_bindgen(js_name = "devtoolsJson")]
+pub fn devtools_json() -> String {
+    let mut out = String::from("{\"default\":");
+    write_json_string(&mut out, DevTools::LATEST.name());
+    out.push_str(",\"versions\":[");
+    for (i, d) in DevTools::ALL.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(&mut out, d.name());
+    }
+    out.push_str("],\"engines\":{");
+    for (i, d) in DevTools::ALL.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(&mut out, d.name());
+        out.push(':');
+        write_json_string(&mut out, d.description());
+    }
+    out.push_str("}}");
+    out
+}
+
 /// Loads a whole input held in one buffer.
 #[wasm_bindgen(js_name = "rawAnalyze")]
 pub fn raw_analyze(
@@ -116,8 +168,9 @@ pub fn raw_analyze(
     all_processes: bool,
     max_nodes: Option<f64>,
     group_args: bool,
+    devtools: Option<String>,
 ) -> Result<RawTrace, String> {
-    let options = options(all_processes, max_nodes, group_args)?;
+    let options = options(all_processes, max_nodes, group_args, devtools.as_deref())?;
     let analysis = tracekit::analyze_bytes(bytes, &options).map_err(|e| load_error(&e))?;
     Ok(RawTrace { analysis })
 }
@@ -415,7 +468,7 @@ mod tests {
 {"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":10,"ts":11,"dur":2}]"#;
 
     fn analysis() -> Analysis {
-        tracekit::analyze_bytes(TRACE, &options(false, None, false).unwrap()).unwrap()
+        tracekit::analyze_bytes(TRACE, &options(false, None, false, None).unwrap()).unwrap()
     }
 
     #[test]
@@ -473,9 +526,28 @@ mod tests {
 
     #[test]
     fn options_are_checked() {
-        assert!(options(false, Some(0.0), false).is_err());
-        assert!(options(false, Some(1.5), false).is_err());
-        assert_eq!(options(true, Some(10.0), false).unwrap().max_nodes, 10);
-        assert!(options(false, None, true).unwrap().group_args);
+        assert!(options(false, Some(0.0), false, None).is_err());
+        assert!(options(false, Some(1.5), false, None).is_err());
+        assert_eq!(options(true, Some(10.0), false, None).unwrap().max_nodes, 10);
+        assert!(options(false, None, true, None).unwrap().group_args);
+        assert_eq!(options(false, None, false, None).unwrap().devtools, DevTools::LATEST);
+        for d in DevTools::ALL {
+            assert_eq!(options(false, None, false, Some(d.name())).unwrap().devtools, d);
+        }
+        assert_eq!(
+            options(false, None, false, Some("2026-11")).unwrap_err(),
+            "devtools: expected one of '2026-06', '2026-10', not '2026-11'"
+        );
+    }
+
+    #[test]
+    fn the_engines_are_json_with_the_default() {
+        let d: serde_json::Value = serde_json::from_str(&devtools_json()).unwrap();
+        assert_eq!(d["default"], DevTools::LATEST.name());
+        let names: Vec<&str> = DevTools::ALL.iter().map(|d| d.name()).collect();
+        assert_eq!(d["versions"], serde_json::json!(names));
+        for engine in DevTools::ALL {
+            assert_eq!(d["engines"][engine.name()], engine.description());
+        }
     }
 }

@@ -12,12 +12,17 @@ or bytes. A ``Trace``'s tables (``tracks``, ``calls``, ``samples``,
 ``pyarrow.Table``s, handed over through the Arrow C data interface.
 ``export`` writes many traces' tables as Parquet files, loading them in
 parallel; ``tracekit.spark.load`` runs tracekit inside Spark's executors.
+Each takes ``devtools``, the DevTools engine whose answers to give where
+engines differ: ``"2026-10"`` (the default, today's Performance panel) or
+``"2026-06"`` (``@paulirish/trace_engine`` 0.0.65).
 """
 
 from ._tracekit import (
+    DEVTOOLS_DEFAULT,
     Trace,
     TraceError,
     __version__,
+    devtools_names,
     export,
     load,
     schema,
@@ -27,4 +32,18 @@ from ._tracekit import (
 TABLES = tuple(table_names())
 """The tables' names, in their usual order."""
 
-__all__ = ["TABLES", "Trace", "TraceError", "export", "load", "schema", "__version__"]
+DEVTOOLS = tuple(devtools_names())
+"""The DevTools engines ``devtools`` names, oldest first; the default is
+``DEVTOOLS_DEFAULT``."""
+
+__all__ = [
+    "DEVTOOLS",
+    "DEVTOOLS_DEFAULT",
+    "TABLES",
+    "Trace",
+    "TraceError",
+    "export",
+    "load",
+    "schema",
+    "__version__",
+]

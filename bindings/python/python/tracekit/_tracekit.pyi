@@ -7,7 +7,14 @@ import pyarrow
 
 __version__: str
 
+DEVTOOLS_DEFAULT: DevToolsVersion
+"""The DevTools engine followed when ``devtools`` is left out."""
+
 TableName = Literal["tracks", "calls", "samples", "threads", "diagnostics"]
+DevToolsVersion = Literal["2026-06", "2026-10"]
+"""A DevTools engine: ``"2026-10"``, today's Performance panel (the engine
+of chrome-devtools-mcp 1.11.0), or ``"2026-06"``,
+``@paulirish/trace_engine`` 0.0.65 (as Lighthouse 13.5 pins it)."""
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview]
 
 class TraceError(Exception):
@@ -39,11 +46,17 @@ class Trace:
     def conformance(self) -> str:
         """The tracks as ``tracekit tracks --format conformance`` prints them."""
 
-def load(source: Source, all_processes: bool = False, name: Optional[str] = None) -> Trace:
+def load(
+    source: Source,
+    all_processes: bool = False,
+    name: Optional[str] = None,
+    devtools: DevToolsVersion = "2026-10",
+) -> Trace:
     """Loads a trace from a path or bytes (gzipped or not); raises
     ``TraceError``. ``all_processes``: also the processes DevTools drops.
     ``name``: the ``trace`` column (default: the path as given, or
-    ``<bytes>``)."""
+    ``<bytes>``). ``devtools``: the DevTools engine whose answers to give
+    where engines differ; another name raises ``ValueError``."""
 
 class ExportSummary(TypedDict):
     traces: int
@@ -58,17 +71,29 @@ def export(
     tables: Optional[Sequence[TableName]] = None,
     all_processes: bool = False,
     jobs: Optional[int] = None,
+    devtools: DevToolsVersion = "2026-10",
 ) -> ExportSummary:
     """Writes the tables of the traces (files, or directories of them) to
     ``out_dir/NAME.parquet``, loading them in parallel. Traces that fail
-    are listed in ``failed`` and are rows of ``diagnostics``."""
+    are listed in ``failed`` and are rows of ``diagnostics``. ``devtools``
+    as for ``load``."""
 
 def schema(name: TableName) -> pyarrow.Schema:
     """The Arrow schema of a table."""
 
-def table_of_bytes(content: bytes, name: str, table: TableName, all_processes: bool = False) -> pyarrow.Table:
+def table_of_bytes(
+    content: bytes,
+    name: str,
+    table: TableName,
+    all_processes: bool = False,
+    devtools: DevToolsVersion = "2026-10",
+) -> pyarrow.Table:
     """One table of a trace given as bytes; a trace that cannot be loaded
-    gives no rows, but its error row in ``diagnostics``."""
+    gives no rows, but its error row in ``diagnostics``. ``devtools`` as
+    for ``load``."""
 
 def table_names() -> List[str]:
     """The tables' names."""
+
+def devtools_names() -> List[str]:
+    """The DevTools engines ``devtools`` names, oldest first."""

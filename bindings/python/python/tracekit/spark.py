@@ -30,7 +30,7 @@ def spark_schema(table: str = "tracks"):
     return from_arrow_schema(_tracekit.schema(table))
 
 
-def _tables(table: str, all_processes: bool):
+def _tables(table: str, all_processes: bool, devtools: str):
     def run(batches: Iterator[pyarrow.RecordBatch]) -> Iterator[pyarrow.RecordBatch]:
         from tracekit import _tracekit as native
 
@@ -39,7 +39,11 @@ def _tables(table: str, all_processes: bool):
             contents = batch.column("content")
             for i in range(batch.num_rows):
                 rows = native.table_of_bytes(
-                    contents[i].as_py(), paths[i].as_py(), table, all_processes
+                    contents[i].as_py(),
+                    paths[i].as_py(),
+                    table,
+                    all_processes,
+                    devtools,
                 )
                 yield from rows.to_batches(max_chunksize=_BATCH_ROWS)
 
@@ -52,20 +56,33 @@ def load(
     table: str = "tracks",
     all_processes: bool = False,
     recursive: bool = False,
+    devtools: str = "2026-10",
 ):
     """A DataFrame of the table ``table`` (``tracks``, ``calls``,
     ``samples``, ``threads``, ``diagnostics``) of every trace that
     ``paths`` (a path, a glob, or a list of them) names; its ``trace``
     column is each file's path as Spark gives it. A file that cannot be
     loaded has no rows, except its error row in ``diagnostics``.
-    ``recursive``: also the files in subdirectories of a directory."""
+    ``recursive``: also the files in subdirectories of a directory.
+    ``devtools``: the DevTools engine whose answers to give where engines
+    differ (``tracekit.DEVTOOLS``)."""
     if table not in _tracekit.table_names():
         raise ValueError(
             f"no table {table!r}; the tables are {', '.join(_tracekit.table_names())}"
+        )
+    # Checked here rather than in the executors, where the error would
+    # surface as a failed Spark task.
+    engines = _tracekit.devtools_names()
+    if devtools not in engines:
+        raise ValueError(
+            f"devtools: no DevTools engine {devtools!r}; the engines are "
+            + ", ".join(repr(e) for e in engines)
         )
     names: List[str] = [paths] if isinstance(paths, str) else list(paths)
     reader = spark.read.format("binaryFile")
     if recursive:
         reader = reader.option("recursiveFileLookup", "true")
     files = reader.load(names).select("path", "content")
-    return files.mapInArrow(_tables(table, all_processes), spark_schema(table))
+    return files.mapInArrow(
+        _tables(table, all_processes, devtools), spark_schema(table)
+    )

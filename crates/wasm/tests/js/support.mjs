@@ -31,11 +31,17 @@ export async function loadPackage() {
   return tracekit;
 }
 
-/** The fixture directories and the directory of their goldens (`crates/conformance`'s FIXTURE_SETS). */
+/** The DevTools engine the package follows when the `devtools` option is left out. */
+export const DEFAULT_DEVTOOLS = '2026-10';
+
+/**
+ * The fixture directories and the directory of their goldens under
+ * `fixtures/expected/ENGINE/` (`crates/conformance`'s FIXTURE_SETS).
+ */
 const FIXTURE_SETS = [
-  ['fixtures/traces', 'fixtures/expected/2026-10'],
-  ['fixtures/handwritten', 'fixtures/expected/2026-10/handwritten'],
-  ['fixtures/repaired', 'fixtures/expected/2026-10/repaired'],
+  ['fixtures/traces', ''],
+  ['fixtures/handwritten', 'handwritten'],
+  ['fixtures/repaired', 'repaired'],
   ['fixtures/hostile', null],
 ];
 
@@ -47,15 +53,18 @@ function goldenName(file) {
   return `${name}.json`;
 }
 
-/** Every fixture trace: `{path, name, golden}` (golden: the path of its golden, or null). */
-export function fixtures() {
+/**
+ * Every fixture trace: `{path, name, golden}` (golden: the path of its
+ * golden written by the DevTools engine `devtools`, or null).
+ */
+export function fixtures(devtools = DEFAULT_DEVTOOLS) {
   const out = [];
   for (const [dir, expected] of FIXTURE_SETS) {
     const full = join(root, dir);
     if (!existsSync(full)) continue;
     for (const entry of readdirSync(full, { withFileTypes: true })) {
       if (!entry.isFile() || entry.name.endsWith('.md') || entry.name.startsWith('.')) continue;
-      const golden = expected && join(root, expected, goldenName(entry.name));
+      const golden = expected !== null && join(root, 'fixtures/expected', devtools, expected, goldenName(entry.name));
       out.push({
         path: join(full, entry.name),
         name: `${dir}/${entry.name}`,
