@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Conformance oracle for the aggregated views of the Performance panel (issue
-// 7): runs the DevTools trace engine (@paulirish/trace_engine 0.0.65) on a
+// 7): runs the DevTools trace engine (chosen with --engine: lib/trace.mjs) on a
 // trace and prints, for every thread of the tracks conformance dump
 // (oracle.mjs), its Call Tree (top-down) and Bottom-Up trees as the panel
 // builds them, with no grouping or with the panel's "Group by" setting, in

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Conformance oracle: runs the real DevTools trace engine
-// (@paulirish/trace_engine 0.0.65, the compiled front_end/models/trace) on a
+// (the compiled front_end/models/trace of the engine chosen with --engine) on a
 // trace and prints its sync tracks in tracekit's "conformance dump" format.
 //
 // Usage:

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Conformance oracle for the Performance panel's Summary of a range: runs the
-// DevTools trace engine (@paulirish/trace_engine 0.0.65) on a trace and
+// DevTools trace engine (chosen with --engine: lib/trace.mjs) on a trace and
 // prints, for every thread of the tracks conformance dump (oracle.mjs), the
 // time per category over a window as the panel computes it for a selected
 // thread track, in tracekit's "summary conformance" format.

@@ -92,7 +92,7 @@ export async function parseFile(file, warn, {imagePainting = false} = {}) {
     if (input.kind === 'selfprofile') {
       profile = selfProfileToCpuProfile(profile);
     } else if (input.legacy) {
-      // The Samples handler of 0.0.65 reads `nodes` before the profile model
+      // The Samples handler (of both engines) reads `nodes` before the profile model
       // converts a legacy `head` tree, and crashes. Give it the flattened
       // nodes (see legacyCpuProfileToCurrent in lib/load.mjs) but keep `head`,
       // so that the model's own legacy path (raw timestamps, seconds) runs.
