@@ -78,7 +78,9 @@ fn auction_worklets_need_both_threads_and_a_running_event() {
         {"name":"AuctionWorkletRunningInProcess","ph":"I","pid":1,"tid":1,"ts":6,"args":{"data":{"pid":8,"host":"https://x.test"}}},
         {"name":"AuctionWorkletDoneWithProcess","ph":"I","pid":1,"tid":1,"ts":7,"args":5}
     ]"#;
-    let mut cx = Context::default();
+    // Only DevTools 2026-06 had the handler.
+    let june = tracekit_events::AnalyzeOptions::default().with_devtools(tracekit_events::DevTools::V2026_06);
+    let mut cx = Context::new(june);
     let mut worklets = AuctionWorkletsHandler::default();
     feed(text, &mut worklets, &mut cx).unwrap();
     let data = worklets.finalize((), &mut cx);
@@ -92,6 +94,12 @@ fn auction_worklets_need_both_threads_and_a_running_event() {
         cx.diagnostics.skipped[&tracekit_events::Skip::MetaUnreadableWorklet].count,
         1
     );
+    // Today's finds no worklet, and counts no unreadable worklet event.
+    let mut cx = Context::default();
+    let mut worklets = AuctionWorkletsHandler::default();
+    feed(text, &mut worklets, &mut cx).unwrap();
+    assert!(worklets.finalize((), &mut cx).hosts.is_empty());
+    assert!(cx.diagnostics.skipped.is_empty());
 }
 
 #[test]

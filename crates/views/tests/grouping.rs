@@ -134,7 +134,7 @@ fn events_without_a_url_are_in_the_empty_group() {
             "Main",
             Some("ignored.test")
         ),
-        "0 ignored.test 0.1 0.1 | 1 Baz 0.1 0.1"
+        "0 ignored.test 0.1 0.1 | 1 Baz/ignored.test 0.1 0.1"
     );
 }
 
