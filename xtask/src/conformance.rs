@@ -245,7 +245,7 @@ pub fn fixtures(engine: Engine) -> anyhow::Result<()> {
         for file in fixture_files(Path::new(dir))? {
             let name = file.display().to_string();
             let golden = expected_dir(devtools).join(under).join(golden_name(&file));
-            let outcome = match run_ours(&file, tracekit::Parallelism::Rayon, engine.devtools()) {
+            let outcome = match run_ours(&file, tracekit::Parallelism::Rayon, devtools) {
                 Err(e) => Outcome::OursFailed(e),
                 Ok(ours) => {
                     let divergences: Vec<String> = ours.divergences.keys().cloned().collect();
@@ -356,7 +356,7 @@ fn views_fixtures(engine: Engine) -> anyhow::Result<()> {
         let bytes = std::fs::read(Path::new("fixtures").join(&case.trace))?;
         let options = tracekit::AnalyzeOptions::default()
             .with_group_args(group_by.reads_args())
-            .with_devtools(engine.devtools());
+            .with_devtools(devtools);
         let analysis = match tracekit::analyze_bytes(&bytes, &options) {
             Ok(a) => a,
             Err(e) => {

@@ -285,6 +285,14 @@ fn table_names() -> Vec<&'static str> {
     Table::ALL.iter().map(|t| t.name()).collect()
 }
 
+/// Checks that `name` names a DevTools engine: the `ValueError` the
+/// functions that take `devtools` raise, for callers that must check it
+/// before handing it on (Spark's driver, for its executors).
+#[pyfunction]
+fn check_devtools(name: &str) -> PyResult<()> {
+    devtools_named(name).map(|_| ())
+}
+
 /// The names of the DevTools engines `devtools` takes, oldest first.
 #[pyfunction]
 fn devtools_names() -> Vec<&'static str> {
@@ -302,6 +310,7 @@ fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table_of_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(table_names, m)?)?;
     m.add_function(wrap_pyfunction!(devtools_names, m)?)?;
+    m.add_function(wrap_pyfunction!(check_devtools, m)?)?;
     m.add("DEVTOOLS_DEFAULT", DevTools::LATEST.name())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -114,9 +114,10 @@ fn build_thread_tree(
 ) -> Result<Vec<TrackNode>, usize> {
     // A thread of samples alone has a track since DevTools 2026-10; before,
     // only when the samples were the trace's top-level ones.
-    let samples_alone_drawn = match devtools {
-        DevTools::V2026_06 => profile.is_some_and(|p| p.from_trace_samples),
-        _ => profile.is_some(),
+    let samples_alone_drawn = if devtools >= DevTools::V2026_10 {
+        profile.is_some()
+    } else {
+        profile.is_some_and(|p| p.from_trace_samples)
     };
     if entries.is_empty() && !samples_alone_drawn {
         return Ok(Vec::new());

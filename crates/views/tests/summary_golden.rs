@@ -15,7 +15,7 @@ use serde_json::Value;
 use tracekit::query::{Query, Window as QueryWindow};
 use tracekit::support::jsnum::js_number_string;
 use tracekit::{DevTools, Millis};
-use tracekit_conformance::{check_engine_file, expected_dir};
+use tracekit_conformance::{check_engine_file, documented_divergences, expected_dir};
 use tracekit_views::styles::Category;
 use tracekit_views::summary::{summaries, summary_conformance};
 use tracekit_views::Window;
@@ -157,14 +157,6 @@ fn compare(case: &Case, analysis: &tracekit::Analysis, oracle: &Value) -> (usize
     (matched, count, first)
 }
 
-fn documented_divergences() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("docs/divergences.md")).unwrap();
-    text.lines()
-        .filter_map(|l| l.strip_prefix("## "))
-        .map(|l| l.split_whitespace().next().unwrap_or("").trim_matches('`').to_owned())
-        .collect()
-}
-
 #[test]
 fn summaries_match_the_devtools_goldens() {
     for devtools in DevTools::ALL {
@@ -174,7 +166,7 @@ fn summaries_match_the_devtools_goldens() {
 
 fn summaries_match(devtools: DevTools) {
     check_engine_file(&root(), devtools).unwrap();
-    let documented = documented_divergences();
+    let documented = documented_divergences(&root());
     let mut failures = Vec::new();
     let mut diverging = Vec::new();
     let (mut goldens, mut exact, mut all_matched, mut all_count) = (0, 0, 0, 0);

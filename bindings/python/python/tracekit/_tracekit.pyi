@@ -97,3 +97,7 @@ def table_names() -> List[str]:
 
 def devtools_names() -> List[str]:
     """The DevTools engines ``devtools`` names, oldest first."""
+
+def check_devtools(name: str) -> None:
+    """Raises the ``ValueError`` of an unknown ``devtools`` name (what
+    ``tracekit.spark.load`` checks on the driver)."""

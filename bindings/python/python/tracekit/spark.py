@@ -72,12 +72,7 @@ def load(
         )
     # Checked here rather than in the executors, where the error would
     # surface as a failed Spark task.
-    engines = _tracekit.devtools_names()
-    if devtools not in engines:
-        raise ValueError(
-            f"devtools: no DevTools engine {devtools!r}; the engines are "
-            + ", ".join(repr(e) for e in engines)
-        )
+    _tracekit.check_devtools(devtools)
     names: List[str] = [paths] if isinstance(paths, str) else list(paths)
     reader = spark.read.format("binaryFile")
     if recursive:
