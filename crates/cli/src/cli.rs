@@ -9,6 +9,7 @@ use tracekit::{AnalyzeOptions, DevTools, Parallelism};
 use crate::calltree::CalltreeArgs;
 use crate::chart::ChartArgs;
 use crate::convert::ConvertArgs;
+use crate::data::DataArgs;
 use crate::error::CliError;
 use crate::export::ExportArgs;
 use crate::flamegraph::FlamegraphArgs;
@@ -86,6 +87,9 @@ pub enum Command {
     /// window, as the DevTools Performance panel's Summary tab shows it
     /// for a selected thread (docs/views.md).
     Summary(SummaryArgs),
+    /// Print the data of DevTools' handlers (workers, and more to come)
+    /// as one JSON document (docs/data.md).
+    Data(DataArgs),
     /// Write a flame chart of the tracks: one self-contained HTML file
     /// (no request leaves it) that draws them as the DevTools Performance
     /// panel does, a lane per thread, with zoom, pan, tooltips and search
@@ -118,7 +122,7 @@ pub enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "chart", "convert", "flamegraph", "export", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
         subcommand: Option<String>,
     },
 }

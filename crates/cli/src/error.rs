@@ -37,6 +37,8 @@ pub enum CliError {
     /// The views of a window without time: an empty window, or a trace
     /// without timed events (the library's message).
     NoWindowTime { file: String, message: String },
+    /// The handlers' data could not be written (the library's message).
+    Data { file: String, message: String },
     /// The flame graph would have no frame.
     NothingToDraw { file: String },
     /// inferno could not draw the flame graph.
@@ -83,6 +85,7 @@ impl fmt::Display for CliError {
                 error => write!(f, "{file}: {error}"),
             },
             CliError::NoWindowTime { file, message } => write!(f, "{file}: {message}"),
+            CliError::Data { file, message } => write!(f, "{file}: {message}"),
             CliError::NothingToDraw { file } => write!(
                 f,
                 "{file}: nothing to draw: no call has self time in the threads and window chosen"

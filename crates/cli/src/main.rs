@@ -22,6 +22,7 @@ mod calltree;
 mod chart;
 mod cli;
 mod convert;
+mod data;
 mod error;
 mod export;
 mod flamegraph;
@@ -104,6 +105,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Info(args) => info::run(args, common),
         Command::Calltree(args) => calltree::run(args, common),
         Command::Summary(args) => summary::run(args, common),
+        Command::Data(args) => data::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),

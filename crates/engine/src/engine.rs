@@ -54,6 +54,9 @@ pub struct Analysis {
     /// [`AnalyzeOptions::group_args`](tracekit_events::AnalyzeOptions::group_args));
     /// always true of a profile on its own, which has no events.
     pub(crate) group_args: bool,
+    /// Whether every handler ran
+    /// ([`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub(crate) all_handlers: bool,
     /// The data of the trace's handlers; `None` for inputs that are a
     /// profile on their own.
     pub(crate) handlers: Option<HandlerData>,
@@ -90,6 +93,7 @@ impl TraceHandlers {
             bounds: handlers.meta().bounds,
             processes: tracks.processes,
             group_args: cx.options.group_args,
+            all_handlers: cx.options.all_handlers,
             handlers: Some(handlers),
             metadata,
             strings: cx.interner.into_strings(),
@@ -163,6 +167,7 @@ pub(crate) fn analyze_profile(
         bounds,
         processes,
         group_args: true,
+        all_handlers: options.all_handlers,
         handlers: None,
         metadata: None,
         strings: interner.into_strings(),

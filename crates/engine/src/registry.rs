@@ -11,7 +11,7 @@
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
-use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler};
+use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
@@ -136,6 +136,7 @@ macro_rules! handlers {
 handlers! {
     keep meta: MetaHandler = ();
     keep worklets: AuctionWorkletsHandler = ();
+    keep workers: WorkersHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -151,6 +152,12 @@ impl HandlerData {
     /// The auction worklet processes.
     pub fn auction_worklets(&self) -> &AuctionWorklets {
         &self.worklets
+    }
+
+    /// The workers (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn workers(&self) -> &Workers {
+        &self.workers
     }
 
     /// The network requests (gathered when the analysis keeps the group

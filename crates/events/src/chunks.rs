@@ -346,6 +346,7 @@ impl Stitch {
 /// diagnostics.
 fn finish_event<'a>(
     raw: RawEvent<'a>,
+    text: &'a str,
     offset: usize,
     interner: &mut Interner,
     diag: &mut Diagnostics,
@@ -391,6 +392,7 @@ fn finish_event<'a>(
             _ => None,
         },
         args: raw.args,
+        text,
     });
 }
 
@@ -408,7 +410,7 @@ fn read_element<'a>(
     let problem = if b[start] == b'{' {
         match read_event_object(text, start) {
             Ok((raw, end)) => {
-                finish_event(raw, base + start, interner, diag, events);
+                finish_event(raw, &text[start..end], base + start, interner, diag, events);
                 return Ok(end);
             }
             Err(ReadError::End) => return Err(scan::ScanError::UnexpectedEnd { offset: b.len() }),

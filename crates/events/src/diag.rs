@@ -66,6 +66,9 @@ reasons! {
         MetaUnreadableCommitLoad => "meta: unreadable args of CommitLoad",
         /// An auction worklet event whose args could not be read.
         MetaUnreadableWorklet => "meta: unreadable auction worklet event",
+        /// A `TracingSessionIdForWorker` whose worker id or URL is not a
+        /// string.
+        WorkersUnreadableSession => "workers: TracingSessionIdForWorker with a worker id or URL that is not a string",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

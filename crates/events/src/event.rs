@@ -218,6 +218,9 @@ pub struct Event<'a> {
     /// The sample trace id in `args`, read while decoding (in parallel)
     /// for the events the Renderer handler keeps (`B`, `X`, `I`).
     pub sample_trace_id: Option<crate::SampleTraceId>,
+    /// The whole event object's text, for the few handlers that copy a
+    /// member the fields above leave out (`s`, `tts`, `id2`, ...).
+    pub text: &'a str,
 }
 
 /// The fields of one event object as written, before interning.

@@ -133,6 +133,12 @@ pub struct AnalyzeOptions {
     pub group_args: bool,
     /// Which DevTools engine's answers to give where engines differ.
     pub devtools: DevTools,
+    /// Run every handler, also those whose data only the page's outputs
+    /// read (network requests, metrics, layout shifts, interactions, user
+    /// timings, screenshots, frames, ...), as DevTools'
+    /// `createWithAllHandlers` does. Off by default: the tracks and the
+    /// views need none of them, and they cost time.
+    pub all_handlers: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -143,6 +149,7 @@ impl Default for AnalyzeOptions {
             max_nodes: DEFAULT_MAX_NODES,
             group_args: false,
             devtools: DevTools::LATEST,
+            all_handlers: false,
         }
     }
 }
@@ -175,6 +182,12 @@ impl AnalyzeOptions {
     /// These options with [`AnalyzeOptions::devtools`] set.
     pub fn with_devtools(mut self, devtools: DevTools) -> Self {
         self.devtools = devtools;
+        self
+    }
+
+    /// Runs every handler ([`AnalyzeOptions::all_handlers`]).
+    pub fn with_all_handlers(mut self, all: bool) -> Self {
+        self.all_handlers = all;
         self
     }
 }

@@ -198,6 +198,40 @@ pub fn object_members(text: &str) -> ObjectMembers<'_> {
     ObjectMembers { text, at }
 }
 
+/// The raw text of the member `key` of the JSON object `text` (the last
+/// one, as `JSON.parse` keeps it); `None` when `text` is not an object or
+/// has no such member.
+pub fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    object_members(text).filter(|(k, _)| k == key).last().map(|(_, v)| v)
+}
+
+/// The raw text at `path` in nested JSON objects (`["data", "frame"]` reads
+/// `text.data.frame`).
+pub fn member_path<'a>(text: &'a str, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(text, |at, key| member(at, key))
+}
+
+/// The raw value as a string, when it is one.
+pub fn as_str(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let raw = raw.trim();
+    if !raw.starts_with('"') {
+        return None;
+    }
+    if !raw.contains('\\') {
+        return raw.get(1..raw.len() - 1).map(std::borrow::Cow::Borrowed);
+    }
+    serde_json::from_str::<String>(raw).ok().map(std::borrow::Cow::Owned)
+}
+
+/// The raw value as a number, when it is one.
+pub fn as_f64(raw: &str) -> Option<f64> {
+    let raw = raw.trim();
+    match raw.as_bytes().first() {
+        Some(b'-' | b'0'..=b'9') => raw.parse().ok(),
+        _ => None,
+    }
+}
+
 /// The iterator of [`object_members`].
 pub struct ObjectMembers<'a> {
     text: &'a str,

@@ -19,6 +19,7 @@
 
 mod chunks;
 mod diag;
+pub mod dump;
 mod error;
 mod event;
 mod handler;

@@ -8,12 +8,14 @@
 //! `AuctionWorkletsHandler`), which needs the same `args` readers.
 
 mod args;
+pub mod workers;
 mod worklets;
 
 use indexmap::IndexMap;
 use tracekit_events::json::js_truthy;
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Phase, Sym};
 
+pub use workers::{Workers, WorkersHandler};
 pub use worklets::{AuctionWorklets, AuctionWorkletsHandler};
 
 type Map<K, V> = IndexMap<K, V, ahash::RandomState>;
