@@ -12,6 +12,7 @@
 
 mod bench;
 mod conformance;
+mod data;
 mod node;
 mod variants;
 mod wasm;
@@ -51,6 +52,10 @@ enum Command {
         /// The DevTools engine to run.
         #[arg(long, value_enum, default_value_t)]
         engine: node::Engine,
+        /// Write the handlers' data goldens instead (fixtures/expected/NAME/data/), with the
+        /// oracle's devtools-data.mjs (TRACEKIT_ORACLE, default ../shared/oracle).
+        #[arg(long)]
+        data: bool,
     },
     /// Compare tracekit with the DevTools engine.
     Conformance {
@@ -60,6 +65,9 @@ enum Command {
         /// The DevTools engine to compare with (tracekit follows the same one).
         #[arg(long, value_enum, default_value_t)]
         engine: node::Engine,
+        /// Compare the handlers' data (tracekit data) instead of the tracks and views.
+        #[arg(long)]
+        data: bool,
     },
     /// Benchmark tracekit against the DevTools engine.
     Bench(bench::BenchArgs),
@@ -95,13 +103,18 @@ fn main() -> anyhow::Result<()> {
             }
             node::run_node(&args)
         }
-        Command::Oracle { only, engine } => {
+        Command::Oracle { only, engine, data } => {
+            if data {
+                return data::write_goldens(engine, &only.unwrap_or_default());
+            }
             node::ensure_packages()?;
             conformance::write_goldens(engine, &only.unwrap_or_default())
         }
-        Command::Conformance { corpus, engine } => match corpus {
-            Some(dir) => conformance::corpus(engine, &dir),
-            None => conformance::fixtures(engine),
+        Command::Conformance { corpus, engine, data } => match (corpus, data) {
+            (Some(dir), true) => data::corpus(engine, &dir),
+            (None, true) => data::fixtures(engine),
+            (Some(dir), false) => conformance::corpus(engine, &dir),
+            (None, false) => conformance::fixtures(engine),
         },
         Command::Bench(args) => bench::run(args),
         Command::Wasm(args) => wasm::run(args),

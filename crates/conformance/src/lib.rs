@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub mod data;
 pub mod views;
 
 /// How two dumps compare.
