@@ -66,7 +66,11 @@ enum OracleRun {
 /// Runs `devtools-data.mjs FILE --no-insights --out OUT` with `engine`
 /// (`out`'s directory must exist).
 fn run_oracle(oracle: &Path, engine: Engine, file: &Path, out: &Path) -> anyhow::Result<OracleRun> {
-    let dir = std::fs::canonicalize(out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
+    let dir = std::fs::canonicalize(
+        out.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+    )?;
     let out = dir.join(out.file_name().context("an output file")?);
     let output = Command::new(oracle.join("node_modules/.bin/node"))
         .arg("--max-old-space-size=8192")
@@ -206,7 +210,10 @@ pub fn corpus(engine: Engine, dir: &Path) -> anyhow::Result<()> {
         }
         let expected = std::fs::read_to_string(&golden)?;
         match run_ours_data(&file, engine.devtools()) {
-            Ok(ours) => totals.row(&name, &compare_data(&expected, &ours, handlers).map_err(anyhow::Error::msg)?),
+            Ok(ours) => totals.row(
+                &name,
+                &compare_data(&expected, &ours, handlers).map_err(anyhow::Error::msg)?,
+            ),
             Err(e) => {
                 totals.traces += 1;
                 println!("{name:<60} TRACEKIT FAILS: {e}");

@@ -306,6 +306,9 @@ mod tests {
         assert_eq!(report.identical(), 0);
         let b = &report.handlers[1];
         assert_eq!(b.first_difference.as_deref(), Some("the handler is missing"));
-        assert_eq!(report.handlers[0].first_difference.as_deref(), Some("A.x: expected 1 items, got 0"));
+        assert_eq!(
+            report.handlers[0].first_difference.as_deref(),
+            Some("A.x: expected 1 items, got 0")
+        );
     }
 }

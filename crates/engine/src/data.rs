@@ -21,6 +21,9 @@ pub enum DataError {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers):
     /// the page's handlers did not run.
     NotGathered,
+    /// The input is a profile on its own (a `.cpuprofile` or a JS
+    /// Self-Profiling trace), which no handler reads: its name in words.
+    NoHandlers(&'static str),
 }
 
 impl std::fmt::Display for DataError {
@@ -32,6 +35,9 @@ impl std::fmt::Display for DataError {
             DataError::NotGathered => {
                 f.write_str("the analysis was made without AnalyzeOptions::with_all_handlers(true)")
             }
+            DataError::NoHandlers(kind) => {
+                write!(f, "a {kind} has no handler data: only a Chrome trace has (tracks, calltree and summary read profiles)")
+            }
         }
     }
 }
@@ -41,14 +47,17 @@ impl std::error::Error for DataError {}
 impl Analysis {
     /// The data conformance dump of the handlers named in `only` (all of
     /// [`HANDLERS`] when empty), as one line of JSON. A profile on its own
-    /// has no handler data: its dump has no handler. A trace's analysis
-    /// must have been made with
+    /// has no handler data (an error); a trace's analysis must have been
+    /// made with
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
     pub fn data_conformance(&self, only: &[&str]) -> Result<String, DataError> {
         if let Some(unknown) = only.iter().find(|h| !HANDLERS.contains(h)) {
             return Err(DataError::UnknownHandler((*unknown).to_owned()));
         }
-        if self.handlers.is_some() && !self.all_handlers {
+        if self.handlers.is_none() {
+            return Err(DataError::NoHandlers(self.kind.name()));
+        }
+        if !self.all_handlers {
             return Err(DataError::NotGathered);
         }
         let mut dump = Dump::new(&self.strings);

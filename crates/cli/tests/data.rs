@@ -1,0 +1,48 @@
+//! `tracekit data`: the handlers' data of a trace, end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn tracekit(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tracekit"))
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn data_of_one_handler() {
+    let out = tracekit(&["data", "traces/worker.json.gz", "--handler", "Workers"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let workers = &doc["handlers"]["Workers"];
+    assert_eq!(doc["handlers"].as_object().unwrap().len(), 1);
+    let urls = workers["workerURLById"]["$map"].as_array().unwrap();
+    assert_eq!(urls.len(), 1);
+    assert!(urls[0][1].as_str().unwrap().ends_with("/worker-task.js?scale=1"));
+}
+
+#[test]
+fn an_unknown_handler_is_a_usage_error_listing_them() {
+    let out = tracekit(&["data", "traces/worker.json.gz", "--handler", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("handlers: ") && err.contains("Workers"), "{err}");
+}
+
+#[test]
+fn a_profile_has_no_handler_data() {
+    let out = tracekit(&["data", "handwritten/node.cpuprofile"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        "tracekit: handwritten/node.cpuprofile: a CPU profile has no handler data: only a Chrome trace has (tracks, calltree and summary read profiles)"
+    );
+}
