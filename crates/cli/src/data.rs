@@ -20,7 +20,7 @@ pub struct DataArgs {
     #[arg(long = "handler", value_name = "NAME", value_parser = handler_name)]
     handlers: Vec<String>,
     /// What to print.
-    #[arg(long, value_enum, default_value_t = DataFormat::Conformance)]
+    #[arg(long, value_enum, default_value_t = DataFormat::Json)]
     format: DataFormat,
 }
 
@@ -31,6 +31,9 @@ enum DataFormat {
     /// it, input events as `#INDEX`, the events the handlers made under
     /// `synthetic` (docs/data.md); compared with the DevTools engine's.
     Conformance,
+    /// The same document with every number and string as it is (not
+    /// rounded to 0.001, screenshots not hashed), for programs.
+    Json,
 }
 
 /// A handler name the dump knows, or clap's error listing them.
@@ -48,6 +51,7 @@ pub fn run(args: DataArgs, common: &Common) -> Result<(), CliError> {
     let only: Vec<&str> = args.handlers.iter().map(String::as_str).collect();
     let text = match args.format {
         DataFormat::Conformance => analysis.data_conformance(&only),
+        DataFormat::Json => analysis.data_json(&only),
     }
     .map_err(|error| CliError::Data {
         file: input.name(),

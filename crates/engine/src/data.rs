@@ -3,7 +3,7 @@
 //! own handler data, written by the same rules, is compared with
 //! (`tracekit_events::dump` states the rules).
 
-use tracekit_events::dump::Dump;
+use tracekit_events::dump::{Dump, Rules};
 
 use crate::Analysis;
 
@@ -51,6 +51,17 @@ impl Analysis {
     /// made with
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
     pub fn data_conformance(&self, only: &[&str]) -> Result<String, DataError> {
+        self.data_document(only, Rules::CONFORMANCE)
+    }
+
+    /// The same document as [`Analysis::data_conformance`], with every
+    /// number and string as it is (not rounded, not hashed): the handlers'
+    /// data for programs (`tracekit data --format json`).
+    pub fn data_json(&self, only: &[&str]) -> Result<String, DataError> {
+        self.data_document(only, Rules::EXACT)
+    }
+
+    fn data_document(&self, only: &[&str], rules: Rules) -> Result<String, DataError> {
         if let Some(unknown) = only.iter().find(|h| !HANDLERS.contains(h)) {
             return Err(DataError::UnknownHandler((*unknown).to_owned()));
         }
@@ -69,7 +80,7 @@ impl Analysis {
             }
         }
         let mut out = String::new();
-        dump.write(&mut out);
+        dump.write_with(&mut out, rules);
         Ok(out)
     }
 }

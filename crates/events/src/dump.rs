@@ -218,11 +218,17 @@ impl<'s> Dump<'s> {
     }
 
     /// Writes the document: `{"handlers": {...}, "insights": [],
-    /// "synthetic": {...}}`.
-    pub fn write(mut self, out: &mut String) {
+    /// "synthetic": {...}}`, by the dump's rules.
+    pub fn write(self, out: &mut String) {
+        self.write_with(out, Rules::CONFORMANCE);
+    }
+
+    /// Writes the document by `rules`.
+    pub fn write_with(mut self, out: &mut String, rules: Rules) {
         let mut handlers = std::mem::take(&mut self.handlers);
         handlers.sort_by(|a, b| a.0.cmp(b.0));
         let mut walk = Walk {
+            rules,
             strings: self.strings,
             synthetics: &mut self.synthetics,
             key_counts: ahash::AHashMap::default(),
@@ -253,9 +259,25 @@ impl<'s> Dump<'s> {
     }
 }
 
+/// How numbers and long strings are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    /// Numbers rounded to 0.001, and strings longer than 1,000 UTF-16 units
+    /// as `$str:LENGTH:SHA1`: the dump compared with DevTools'.
+    pub conformance: bool,
+}
+
+impl Rules {
+    /// The data conformance dump's rules.
+    pub const CONFORMANCE: Rules = Rules { conformance: true };
+    /// Every number and string as it is (`tracekit data --format json`).
+    pub const EXACT: Rules = Rules { conformance: false };
+}
+
 /// The walk that writes values, numbering the synthetic events as it
 /// meets them.
 struct Walk<'a> {
+    rules: Rules,
     strings: &'a Strings,
     synthetics: &'a mut Vec<Registered>,
     key_counts: ahash::AHashMap<String, u32>,
@@ -268,9 +290,9 @@ impl Walk<'_> {
         match value {
             Value::Null => out.push_str("null"),
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Num(x) => number(*x, out),
-            Value::Str(s) => string(s, out),
-            Value::Sym(s) => string(self.strings.resolve(*s), out),
+            Value::Num(x) => number(*x, self.rules, out),
+            Value::Str(s) => string(s, self.rules, out),
+            Value::Sym(s) => string(self.strings.resolve(*s), self.rules, out),
             Value::Event(i) => {
                 out.push_str("\"#");
                 out.push_str(itoa::Buffer::new().format(*i));
@@ -334,7 +356,7 @@ impl Walk<'_> {
                 out.push_str("]}");
             }
             Value::Json(text) => match serde_json::from_str::<serde_json::Value>(text) {
-                Ok(v) => json(&v, out),
+                Ok(v) => json(&v, self.rules, out),
                 Err(_) => out.push_str("null"),
             },
         }
@@ -369,7 +391,7 @@ impl Walk<'_> {
             js_string(&event.pid, self.strings),
             js_string(&event.tid, self.strings)
         );
-        number(event.ts, &mut key);
+        number(event.ts, Rules::CONFORMANCE, &mut key);
         if let Some(raw) = event.raw {
             key.push_str(":#");
             key.push_str(itoa::Buffer::new().format(raw));
@@ -407,9 +429,12 @@ fn js_string(value: &Value, strings: &Strings) -> String {
     }
 }
 
-/// A number rounded to 0.001; `NaN` and the infinities as strings.
-fn number(x: f64, out: &mut String) {
-    if x.is_finite() {
+/// A number (rounded to 0.001 by the conformance rules); `NaN` and the
+/// infinities as strings.
+fn number(x: f64, rules: Rules, out: &mut String) {
+    if x.is_finite() && !rules.conformance {
+        write_json_number(out, x);
+    } else if x.is_finite() {
         write_json_number(out, js_round(x * 1000.0) / 1000.0);
     } else if x.is_nan() {
         out.push_str("\"NaN\"");
@@ -420,10 +445,10 @@ fn number(x: f64, out: &mut String) {
     }
 }
 
-/// A string, or `$str:LENGTH:SHA1` when it is longer than 1,000 UTF-16
-/// units.
-fn string(s: &str, out: &mut String) {
-    if s.len() > 1000 {
+/// A string, or by the conformance rules `$str:LENGTH:SHA1` when it is
+/// longer than 1,000 UTF-16 units.
+fn string(s: &str, rules: Rules, out: &mut String) {
+    if rules.conformance && s.len() > 1000 {
         let length = s.encode_utf16().count();
         if length > 1000 {
             let digest = sha1_smol::Sha1::from(s.as_bytes()).digest();
@@ -435,19 +460,19 @@ fn string(s: &str, out: &mut String) {
 }
 
 /// A JSON value copied from the input, by the dump's rules.
-fn json(value: &serde_json::Value, out: &mut String) {
+fn json(value: &serde_json::Value, rules: Rules, out: &mut String) {
     match value {
         serde_json::Value::Null => out.push_str("null"),
         serde_json::Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        serde_json::Value::Number(n) => number(n.as_f64().unwrap_or(f64::NAN), out),
-        serde_json::Value::String(s) => string(s, out),
+        serde_json::Value::Number(n) => number(n.as_f64().unwrap_or(f64::NAN), rules, out),
+        serde_json::Value::String(s) => string(s, rules, out),
         serde_json::Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                json(item, out);
+                json(item, rules, out);
             }
             out.push(']');
         }
@@ -461,7 +486,7 @@ fn json(value: &serde_json::Value, out: &mut String) {
                 }
                 write_json_string(out, key);
                 out.push(':');
-                json(&members[key], out);
+                json(&members[key], rules, out);
             }
             out.push('}');
         }
