@@ -5,9 +5,11 @@
 // NetworkRequests, Renderer: lib/engine.mjs's set). None of what the
 // conformance oracle adds (input repair and classification, the dump).
 //
-// Usage: node xtask/js/plain.mjs FILE.json
+// Usage: node xtask/js/plain.mjs [--all-handlers] FILE.json
 // Prints one line: the threads and track entries built, so that the work
-// shows in the output.
+// shows in the output. `--all-handlers`: every handler, as the Performance
+// panel loads a trace (`createWithAllHandlers`; the engine then computes
+// its insights too, as it always does after its handlers).
 
 import fs from 'node:fs';
 
@@ -15,14 +17,18 @@ import {Trace} from './lib/trace.mjs';
 
 import {HANDLERS} from './lib/engine.mjs';
 
-const file = process.argv[2];
-if (!file || process.argv.length > 3) {
-  console.error('usage: node xtask/js/plain.mjs FILE.json');
+const args = process.argv.slice(2);
+const allHandlers = args[0] === '--all-handlers';
+if (allHandlers) args.shift();
+const file = args[0];
+if (!file || args.length > 1) {
+  console.error('usage: node xtask/js/plain.mjs [--all-handlers] FILE.json');
   process.exit(2);
 }
 const json = JSON.parse(fs.readFileSync(file, 'utf8'));
 const events = Array.isArray(json) ? json : json.traceEvents;
-const model = Trace.TraceModel.Model.createWithSubsetOfHandlers(HANDLERS);
+const model = allHandlers ? Trace.TraceModel.Model.createWithAllHandlers()
+                          : Trace.TraceModel.Model.createWithSubsetOfHandlers(HANDLERS);
 await model.parse(events, {metadata: Array.isArray(json) ? {} : json.metadata ?? {}});
 const data = model.parsedTrace().data;
 let threads = 0;
@@ -33,4 +39,5 @@ for (const process of data.Renderer.processes.values()) {
     nodes += thread.entries?.length ?? 0;
   }
 }
-console.log(`plain: ${file}: ${threads} threads, ${nodes} track entries`);
+const requests = allHandlers ? `, ${data.NetworkRequests.byTime.length} requests` : '';
+console.log(`plain: ${file}: ${threads} threads, ${nodes} track entries${requests}`);

@@ -9,6 +9,10 @@
 //!   oracle's dump (`xtask/js/oracle.mjs`, one untimed run). Median wall time and peak
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
+//! - Handlers table: loading with every handler (`tracekit data`) against
+//!   the DevTools engine with every handler (`plain.mjs --all-handlers`),
+//!   beside the tracks alone; the data compared with DevTools' when the
+//!   oracle's `devtools-data.mjs` is at hand.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput;
 //!   the loading alone also with `--threads 1`.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
@@ -24,6 +28,7 @@
 //! record it again), and decompressed next to it. The tables are printed as
 //! Markdown and written to `<target dir>/bench-report.md`.
 
+mod data_table;
 mod format;
 mod main_table;
 mod measure;
@@ -125,6 +130,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         let text = bench.main_tables(&trace, args.runs)?;
         print!("{text}");
         sections.push(("main", text));
+        let text = bench.data_table(&trace, args.runs)?;
+        print!("{text}");
+        sections.push(("every handler", text));
     }
     if views {
         let text = bench.views_table(&trace, args.runs, args.devtools_views_depth)?;

@@ -93,6 +93,13 @@ fn run_oracle(oracle: &Path, engine: Engine, file: &Path, out: &Path) -> anyhow:
     Ok(OracleRun::Refused(line.trim().to_owned()))
 }
 
+/// DevTools' data dump of `file` written to `out`: `Ok(false)` when
+/// DevTools throws on it.
+pub fn oracle_dump(engine: Engine, file: &Path, out: &Path) -> anyhow::Result<bool> {
+    let oracle = oracle_dir()?;
+    Ok(matches!(run_oracle(&oracle, engine, file, out)?, OracleRun::Written))
+}
+
 /// Writes the data goldens of `engine` for the fixtures whose path
 /// contains `only`.
 pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {

@@ -17,7 +17,14 @@ fn tracekit(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn data_of_one_handler() {
-    let out = tracekit(&["data", "traces/worker.json.gz", "--handler", "Workers", "--format", "conformance"]);
+    let out = tracekit(&[
+        "data",
+        "traces/worker.json.gz",
+        "--handler",
+        "Workers",
+        "--format",
+        "conformance",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -86,6 +86,11 @@ pub(super) enum Tool {
     DevtoolsPlain,
     /// `tracekit calltree --format conformance`.
     TracekitViews,
+    /// `tracekit data --format conformance`: every handler.
+    TracekitData,
+    /// The DevTools engine with every handler (`plain.mjs
+    /// --all-handlers`), as the Performance panel loads a trace.
+    DevtoolsAllHandlers,
     /// The DevTools engine's views (`calltree.mjs --timings`).
     DevtoolsViews,
 }
@@ -121,6 +126,20 @@ impl Bench {
                     .arg(input)
                     .args(["--format", "conformance"])
                     .args(local);
+                cmd
+            }
+            Tool::TracekitData => {
+                let mut cmd = Command::new(&self.tracekit);
+                cmd.args(global)
+                    .arg("data")
+                    .arg(input)
+                    .args(["--format", "conformance"])
+                    .args(local);
+                cmd
+            }
+            Tool::DevtoolsAllHandlers => {
+                let mut cmd = Engine::Current.script("plain", 16384);
+                cmd.arg("--all-handlers").arg(input);
                 cmd
             }
             Tool::DevtoolsViews => {

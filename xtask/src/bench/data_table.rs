@@ -1,0 +1,128 @@
+//! The handlers table of `cargo xtask bench`: loading with every handler
+//! (`tracekit data --format conformance`) against the DevTools engine with
+//! every handler (`plain.mjs --all-handlers`, as the Performance panel
+//! loads a trace), beside tracekit's tracks alone, alternating; and, when
+//! the oracle's `devtools-data.mjs` is at hand, tracekit's data compared
+//! with DevTools' (one untimed run).
+
+use std::fmt::Write as _;
+
+use anyhow::bail;
+use tracekit_conformance::data::compare_data;
+
+use super::format::{escape, last_error, mb, secs};
+use super::measure::{summarize, Run, Summary};
+use super::runner::{Bench, Tool};
+use super::trace::Trace;
+
+impl Bench {
+    /// The handlers table, as Markdown.
+    pub(super) fn data_table(&self, trace: &Trace, runs: usize) -> anyhow::Result<String> {
+        let (mut tracks, mut data, mut devtools) = (Vec::<Run>::new(), Vec::<Run>::new(), Vec::<Run>::new());
+        let mut devtools_failure = None;
+        let mut ours = None;
+        for i in 0..runs {
+            let (run, _, stderr) = self.run(Tool::Tracekit, &trace.json, &[], "data-tracks")?;
+            if !run.ok() {
+                bail!("tracekit tracks failed: {}", last_error(&stderr));
+            }
+            tracks.push(run);
+            let (run, out, stderr) = self.run(Tool::TracekitData, &trace.json, &[], "data-tracekit")?;
+            if !run.ok() {
+                bail!("tracekit data failed: {}", last_error(&stderr));
+            }
+            data.push(run);
+            if i == 0 {
+                ours = Some(std::fs::read_to_string(out)?);
+            }
+            if self.devtools && devtools_failure.is_none() {
+                let (run, _, stderr) = self.run(Tool::DevtoolsAllHandlers, &trace.json, &[], "data-devtools")?;
+                if run.ok() {
+                    devtools.push(run);
+                } else {
+                    devtools_failure = Some(last_error(&stderr));
+                }
+            }
+        }
+        let mut md = String::new();
+        writeln!(md, "## Every handler\n")?;
+        writeln!(
+            md,
+            "Input: `{}` ({}). tracekit: `data --format conformance` (every handler tracekit has: {}), \
+             beside `tracks --format conformance` (the tracks alone). DevTools: `xtask/js/plain.mjs \
+             --all-handlers` (`createWithAllHandlers`, as the Performance panel loads a trace; the \
+             engine computes its insights after its handlers, as it always does). Runs alternate, \
+             {runs} of each; medians.\n",
+            trace.json.display(),
+            mb(trace.json_size),
+            tracekit::data::HANDLERS.join(", "),
+        )?;
+        writeln!(md, "| program | wall time (median) | CPU time | peak RSS (median) |")?;
+        writeln!(md, "|---|---:|---:|---:|")?;
+        let row = |md: &mut String, name: &str, s: &Summary| {
+            writeln!(
+                md,
+                "| {name} | {} s | {} s | {} |",
+                secs(s.wall),
+                secs(s.cpu),
+                mb(s.max_rss)
+            )
+        };
+        let (tracks_s, data_s) = (summarize(&tracks), summarize(&data));
+        row(&mut md, "tracekit, tracks alone", &tracks_s)?;
+        row(&mut md, "tracekit, every handler", &data_s)?;
+        match (&devtools_failure, devtools.is_empty()) {
+            (Some(f), _) => writeln!(md, "| DevTools engine, every handler | fails: {} | | |", escape(f))?,
+            (None, true) => writeln!(md, "| DevTools engine, every handler | not run | | |")?,
+            (None, false) => {
+                let dt = summarize(&devtools);
+                row(&mut md, "DevTools engine, every handler", &dt)?;
+                writeln!(
+                    md,
+                    "\n- **speedup, every handler**: **{:.1}×**; **memory**: **{:.3}** of DevTools'",
+                    dt.wall.as_secs_f64() / data_s.wall.as_secs_f64(),
+                    data_s.max_rss as f64 / dt.max_rss as f64
+                )?;
+            }
+        }
+        writeln!(
+            md,
+            "- every handler costs {:.0} ms over the tracks alone",
+            (data_s.wall.as_secs_f64() - tracks_s.wall.as_secs_f64()) * 1000.0
+        )?;
+        if let (Some(ours), Some(expected)) = (ours, self.devtools_data(trace)?) {
+            let report = compare_data(&expected, &ours, tracekit::data::HANDLERS).map_err(anyhow::Error::msg)?;
+            let (matched, total) = report.values();
+            let verdict = if report.identical() == report.handlers.len() {
+                "identical"
+            } else {
+                "**DIFFERENT**"
+            };
+            writeln!(
+                md,
+                "- the data against DevTools' (`devtools-data.mjs`, untimed): {verdict}, handlers {}/{}, values {matched}/{total}",
+                report.identical(),
+                report.handlers.len()
+            )?;
+        }
+        writeln!(md)?;
+        Ok(md)
+    }
+
+    /// DevTools' data dump of the trace, from the oracle's script when it
+    /// is installed (`None` otherwise, or with the engine left out).
+    fn devtools_data(&self, trace: &Trace) -> anyhow::Result<Option<String>> {
+        if !self.devtools {
+            return Ok(None);
+        }
+        let out = self.work.join("data-devtools-dump.json");
+        match crate::data::oracle_dump(crate::node::Engine::Current, &trace.json, &out) {
+            Ok(true) => Ok(Some(std::fs::read_to_string(&out)?)),
+            Ok(false) => Ok(None),
+            Err(e) => {
+                eprintln!("xtask: no comparison of the data: {e}");
+                Ok(None)
+            }
+        }
+    }
+}
