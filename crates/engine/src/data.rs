@@ -3,13 +3,13 @@
 //! own handler data, written by the same rules, is compared with
 //! (`tracekit_events::dump` states the rules).
 
-use tracekit_events::dump::{Dump, Rules};
+use tracekit_events::dump::{Dump, Rules, Value};
 
 use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &["DOMStats", "GPU", "Memory", "Workers"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,9 +74,17 @@ impl Analysis {
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
-            if wanted("Workers") {
-                let value = data.workers().dump(&mut dump);
-                dump.handler("Workers", value);
+            let handlers: [(&'static str, &dyn Fn(&mut Dump<'_>) -> Value); 4] = [
+                ("DOMStats", &|d| data.dom_stats().dump(d)),
+                ("GPU", &|d| data.gpu().dump(d)),
+                ("Memory", &|d| data.memory().dump(d)),
+                ("Workers", &|d| data.workers().dump(d)),
+            ];
+            for (name, dump_of) in handlers {
+                if wanted(name) {
+                    let value = dump_of(&mut dump);
+                    dump.handler(name, value);
+                }
             }
         }
         let mut out = String::new();

@@ -15,6 +15,7 @@ use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandl
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
+use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
 
 /// A handler whose data an analysis can hand out by the handler's type
 /// ([`Analysis::data`](crate::Analysis::data)).
@@ -137,6 +138,9 @@ handlers! {
     keep meta: MetaHandler = ();
     keep worklets: AuctionWorkletsHandler = ();
     keep workers: WorkersHandler = ();
+    keep memory: MemoryHandler = ();
+    keep dom_stats: DomStatsHandler = ();
+    keep gpu: GpuHandler = (&meta);
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -158,6 +162,24 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn workers(&self) -> &Workers {
         &self.workers
+    }
+
+    /// The memory counters (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// The DOM statistics (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn dom_stats(&self) -> &DomStats {
+        &self.dom_stats
+    }
+
+    /// The GPU main thread's tasks (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
     }
 
     /// The network requests (gathered when the analysis keeps the group

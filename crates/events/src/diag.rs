@@ -69,6 +69,9 @@ reasons! {
         /// A `TracingSessionIdForWorker` whose worker id or URL is not a
         /// string.
         WorkersUnreadableSession => "workers: TracingSessionIdForWorker with a worker id or URL that is not a string",
+        /// A `DOMStats` event without `args.data` (DevTools would fail on
+        /// the whole trace).
+        DomStatsWithoutData => "DOM stats: DOMStats event without args.data",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

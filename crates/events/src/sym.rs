@@ -69,6 +69,10 @@ known_names! {
     DECODE_IMAGE = "Decode Image",
     DRAW_LAZY_PIXEL_REF = "Draw LazyPixelRef",
     DECODE_LAZY_PIXEL_REF = "Decode LazyPixelRef",
+    // The system handlers (tracekit-system).
+    GPU_TASK = "GPUTask",
+    UPDATE_COUNTERS = "UpdateCounters",
+    DOM_STATS = "DOMStats",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

@@ -115,6 +115,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-samples",
             "tracekit-page",
             "tracekit-renderer",
+            "tracekit-system",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
@@ -140,6 +141,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-meta",
         ],
     ),
+    only("tracekit-system", "handlers", &["tracekit-events", "tracekit-meta"]),
     only(
         "tracekit-samples",
         "handlers",

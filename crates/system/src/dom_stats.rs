@@ -1,0 +1,67 @@
+//! The DOMStats handler: the `DOMStats` events (a frame's DOM size, its
+//! deepest and widest nodes), by frame.
+
+use tracekit_events::dump::{Dump, Object, Value};
+use tracekit_events::json::{as_str, member, member_path};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Skip, Sym, Wants};
+
+use crate::Map;
+
+/// The DOMStats handler (see the module documentation).
+#[derive(Debug, Default)]
+pub struct DomStatsHandler {
+    data: DomStats,
+}
+
+/// The DOM statistics of a trace.
+#[derive(Debug, Clone, Default)]
+pub struct DomStats {
+    /// The `DOMStats` events of each frame (by `args.data.frame`; `None`
+    /// for an event without one), in input order.
+    pub by_frame: Map<Option<Sym>, Vec<EventIndex>>,
+}
+
+impl Handler for DomStatsHandler {
+    type Deps<'d> = ();
+    type Data = DomStats;
+
+    const WANTS: Wants = Wants::Named(&[names::DOM_STATS]);
+
+    fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
+        options.all_handlers
+    }
+
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        let data = event.args.and_then(|a| member(a, "data"));
+        if data.is_none_or(|d| !d.starts_with('{')) {
+            // DevTools reads `args.data.frame` without a check: it would
+            // fail on the whole trace. Such an event is skipped here.
+            cx.diagnostics.skip(Skip::DomStatsWithoutData, || {
+                format!("DOMStats (event #{index}) without args.data")
+            });
+            return;
+        }
+        let frame = event
+            .args
+            .and_then(|a| member_path(a, &["data", "frame"]))
+            .and_then(as_str)
+            .map(|f| cx.interner.intern(&f));
+        self.data.by_frame.entry(frame).or_default().push(index);
+    }
+
+    fn finalize(self, (): (), _cx: &mut Context) -> DomStats {
+        self.data
+    }
+}
+
+impl DomStats {
+    /// This data in the data conformance dump.
+    pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
+        let by_frame = self
+            .by_frame
+            .iter()
+            .map(|(frame, events)| (Value::opt(*frame, Value::Sym), Value::events(events.iter().copied())))
+            .collect();
+        Object::new().with("domStatsByFrameId", Value::Map(by_frame)).into()
+    }
+}

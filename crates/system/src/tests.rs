@@ -1,0 +1,59 @@
+use tracekit_events::{feed, AnalyzeOptions, Context, Handler, Id};
+use tracekit_meta::MetaHandler;
+
+use crate::{DomStatsHandler, GpuHandler, MemoryHandler};
+
+fn cx() -> Context {
+    Context::new(AnalyzeOptions::default().with_all_handlers(true))
+}
+
+#[test]
+fn memory_counters_go_by_process_in_input_order() {
+    let trace = r#"[
+        {"name":"UpdateCounters","ph":"I","ts":1,"pid":7,"tid":1,"args":{"data":{"jsHeapSizeUsed":1}}},
+        {"name":"UpdateCounters","ph":"I","ts":2,"pid":"x","tid":1},
+        {"name":"Other","ph":"I","ts":3,"pid":7,"tid":1},
+        {"name":"UpdateCounters","ph":"I","ts":4,"pid":7,"tid":2}]"#;
+    let mut cx = cx();
+    let mut handler = MemoryHandler::default();
+    feed(trace, &mut handler, &mut cx).unwrap();
+    let memory = handler.finalize((), &mut cx);
+    let rows: Vec<(Id, Vec<u32>)> = memory.counters_by_process.into_iter().collect();
+    let x = Id::str(cx.interner.intern("x"));
+    assert_eq!(rows, vec![(Id::num(7.0), vec![0, 3]), (x, vec![1])]);
+}
+
+#[test]
+fn dom_stats_go_by_frame_and_those_without_data_are_counted() {
+    let trace = r#"[
+        {"name":"DOMStats","ph":"I","ts":1,"pid":7,"tid":1,"args":{"data":{"frame":"F1","totalElements":10}}},
+        {"name":"DOMStats","ph":"I","ts":2,"pid":7,"tid":1,"args":{"data":{}}},
+        {"name":"DOMStats","ph":"I","ts":3,"pid":7,"tid":1,"args":{}},
+        {"name":"DOMStats","ph":"I","ts":4,"pid":7,"tid":1,"args":{"data":{"frame":"F1"}}}]"#;
+    let mut cx = cx();
+    let mut handler = DomStatsHandler::default();
+    feed(trace, &mut handler, &mut cx).unwrap();
+    let stats = handler.finalize((), &mut cx);
+    let f1 = cx.interner.intern("F1");
+    assert_eq!(stats.by_frame[&Some(f1)], vec![0, 3]);
+    assert_eq!(stats.by_frame[&None], vec![1]);
+    assert_eq!(cx.diagnostics.total_skipped(), 1);
+}
+
+#[test]
+fn gpu_tasks_of_the_gpu_main_thread_only() {
+    let trace = r#"[
+        {"name":"process_name","ph":"M","pid":5,"tid":0,"args":{"name":"GPU Process"}},
+        {"name":"thread_name","ph":"M","pid":5,"tid":9,"args":{"name":"CrGpuMain"}},
+        {"name":"GPUTask","ph":"X","ts":1,"dur":1,"pid":5,"tid":9},
+        {"name":"GPUTask","ph":"X","ts":2,"dur":1,"pid":5,"tid":10},
+        {"name":"GPUTask","ph":"X","ts":3,"dur":1,"pid":6,"tid":9},
+        {"name":"GPUTask","ph":"X","ts":4,"dur":1,"pid":5,"tid":9}]"#;
+    let mut cx = cx();
+    let mut meta = MetaHandler::default();
+    feed(trace, &mut meta, &mut cx).unwrap();
+    let meta = meta.finalize((), &mut cx);
+    let mut handler = GpuHandler::default();
+    feed(trace, &mut handler, &mut cx).unwrap();
+    assert_eq!(handler.finalize(&meta, &mut cx).main_thread_tasks, vec![2, 5]);
+}
