@@ -5,7 +5,7 @@
 
 use tracekit_events::dump::{Dump, Rules, Value};
 
-use crate::Analysis;
+use crate::{Analysis, HandlerData};
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
@@ -74,21 +74,24 @@ impl Analysis {
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
-            let handlers: [(&'static str, &dyn Fn(&mut Dump<'_>) -> Value); 4] = [
-                ("DOMStats", &|d| data.dom_stats().dump(d)),
-                ("GPU", &|d| data.gpu().dump(d)),
-                ("Memory", &|d| data.memory().dump(d)),
-                ("Workers", &|d| data.workers().dump(d)),
-            ];
-            for (name, dump_of) in handlers {
-                if wanted(name) {
-                    let value = dump_of(&mut dump);
-                    dump.handler(name, value);
-                }
+            for name in HANDLERS.iter().filter(|h| wanted(h)) {
+                let value = handler_value(data, name, &mut dump);
+                dump.handler(name, value);
             }
         }
         let mut out = String::new();
         dump.write_with(&mut out, rules);
         Ok(out)
+    }
+}
+
+/// The data of the handler named `name` (one of [`HANDLERS`]) in the dump.
+fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
+    match name {
+        "DOMStats" => data.dom_stats().dump(dump),
+        "GPU" => data.gpu().dump(dump),
+        "Memory" => data.memory().dump(dump),
+        "Workers" => data.workers().dump(dump),
+        _ => unreachable!("{name} is not in HANDLERS"),
     }
 }
