@@ -9,7 +9,7 @@ use crate::{Analysis, HandlerData};
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["DOMStats", "GPU", "Memory", "Workers"];
+pub const HANDLERS: &[&str] = &["DOMStats", "Flows", "GPU", "Memory", "Workers"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,6 +89,7 @@ impl Analysis {
 fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
     match name {
         "DOMStats" => data.dom_stats().dump(dump),
+        "Flows" => data.flows().dump(dump),
         "GPU" => data.gpu().dump(dump),
         "Memory" => data.memory().dump(dump),
         "Workers" => data.workers().dump(dump),

@@ -10,6 +10,7 @@
 //! dependencies are the names of lines above it (a name used before its
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
+use tracekit_causes::{Flows, FlowsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
@@ -141,6 +142,7 @@ handlers! {
     keep memory: MemoryHandler = ();
     keep dom_stats: DomStatsHandler = ();
     keep gpu: GpuHandler = (&meta);
+    keep flows: FlowsHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -180,6 +182,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
+    }
+
+    /// The flows between events (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn flows(&self) -> &Flows {
+        &self.flows
     }
 
     /// The network requests (gathered when the analysis keeps the group

@@ -116,6 +116,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-page",
             "tracekit-renderer",
             "tracekit-system",
+            "tracekit-causes",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
@@ -142,6 +143,11 @@ const LAYERS: &[Layer] = &[
         ],
     ),
     only("tracekit-system", "handlers", &["tracekit-events", "tracekit-meta"]),
+    only(
+        "tracekit-causes",
+        "handlers",
+        &["tracekit-events", "tracekit-meta", "tracekit-renderer"],
+    ),
     only(
         "tracekit-samples",
         "handlers",

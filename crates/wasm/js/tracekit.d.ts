@@ -63,6 +63,35 @@ export interface LoadOptions {
    * another name is an Error listing the names.
    */
   devtools?: DevToolsVersion;
+  /**
+   * Run every handler of the DevTools engine tracekit has, as the
+   * Performance panel does, so that `Trace.data()` can give their data.
+   * It costs loading time; the tracks need none of them. Default false.
+   */
+  allHandlers?: boolean;
+}
+
+/** What `Trace.data()` gives. */
+export interface DataOptions {
+  /** The handlers to give, by DevTools' name (default: every one tracekit has). */
+  handlers?: string[];
+  /**
+   * 'json' (default): numbers and strings exact; 'conformance': the dump
+   * compared with DevTools' (numbers rounded to 0.001, strings of more
+   * than 1,000 characters as their length and SHA-1).
+   */
+  format?: 'json' | 'conformance';
+}
+
+/**
+ * The handlers' data (docs/data.md): each handler's data as DevTools holds
+ * it; an input event is `"#N"` (its index in the trace's event array), an
+ * event a handler made is `"$KEY"` with its fields in `synthetic[KEY]`.
+ */
+export interface HandlerDataDocument {
+  handlers: Record<string, unknown>;
+  insights: unknown[];
+  synthetic: Record<string, unknown>;
 }
 
 /**
@@ -348,6 +377,12 @@ export interface ChartData {
 /** A loaded trace. */
 export class Trace {
   private constructor();
+  /**
+   * The data of DevTools' handlers, as `tracekit data` writes it, parsed.
+   * The trace must be loaded with `allHandlers: true` (else an Error says
+   * so); an unknown handler name is an Error listing the names.
+   */
+  data(options?: DataOptions): HandlerDataDocument;
   /** `tracekit tracks --format conformance`, byte for byte (with its newline). */
   conformance(): string;
   /**

@@ -113,7 +113,7 @@ function loadOptions(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options: expected an object, not ${describe(options)}`);
   }
-  const { allProcesses = false, maxNodes, groupArgs = false, devtools } = options;
+  const { allProcesses = false, maxNodes, groupArgs = false, devtools, allHandlers = false } = options;
   if (typeof allProcesses !== 'boolean') {
     throw new TypeError(`allProcesses: expected a boolean, not ${describe(allProcesses)}`);
   }
@@ -127,7 +127,10 @@ function loadOptions(options = {}) {
   if (devtools !== undefined && typeof devtools !== 'string') {
     throw new TypeError(`devtools: expected a string such as '2026-10', not ${describe(devtools)}`);
   }
-  return [allProcesses, maxNodes, groupArgs, devtools];
+  if (typeof allHandlers !== 'boolean') {
+    throw new TypeError(`allHandlers: expected a boolean, not ${describe(allHandlers)}`);
+  }
+  return [allProcesses, maxNodes, groupArgs, devtools, allHandlers];
 }
 
 /** A number option, or undefined; `null` counts as left out. */
@@ -284,6 +287,35 @@ export class Trace {
       throw new TypeError('a Trace comes from Loader.finish() or analyze()');
     }
     this.#raw = rawTrace;
+  }
+
+  /**
+   * The data of DevTools' handlers, as `tracekit data` writes it
+   * (docs/data.md), parsed: `{handlers: {NAME: DATA}, insights, synthetic}`.
+   * The trace must be loaded with `allHandlers: true`. `handlers`: the
+   * names to give (default: every handler, `RawTrace.dataHandlers()`);
+   * `format`: 'json' (default: numbers and strings exact) or 'conformance'
+   * (the dump compared with DevTools': numbers rounded to 0.001, long
+   * strings hashed).
+   */
+  data(options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options: expected an object, not ${describe(options)}`);
+    }
+    const { handlers, format = 'json' } = options;
+    if (handlers !== undefined && !(Array.isArray(handlers) && handlers.every((h) => typeof h === 'string'))) {
+      throw new TypeError(`handlers: expected an array of handler names, not ${describe(handlers)}`);
+    }
+    const known = raw.RawTrace.dataHandlers().split(',');
+    const unknown = handlers?.find((h) => !known.includes(h));
+    if (unknown !== undefined) {
+      throw new Error(`tracekit: no handler named '${unknown}' (handlers: ${known.join(', ')})`);
+    }
+    if (format !== 'json' && format !== 'conformance') {
+      throw new TypeError(`format: expected 'json' or 'conformance', not ${describe(format)}`);
+    }
+    const names = handlers === undefined || handlers.length === 0 ? undefined : handlers.join(',');
+    return JSON.parse(call(() => this.#trace().dataJson(names, format === 'conformance')));
   }
 
   /**

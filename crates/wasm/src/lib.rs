@@ -67,15 +67,17 @@ impl RawLoader {
     /// (`tracekit::DEFAULT_MAX_NODES` when `None`); `group_args` keeps what
     /// grouping the call tree by URL, domain or frame reads; `devtools`
     /// names the DevTools engine to answer as ([`DevTools::LATEST`] when
-    /// `None`).
+    /// `None`); `all_handlers` runs every handler (`data()`).
     #[wasm_bindgen(constructor)]
     pub fn new(
         all_processes: bool,
         max_nodes: Option<f64>,
         group_args: bool,
         devtools: Option<String>,
+        all_handlers: bool,
     ) -> Result<RawLoader, String> {
-        let options = options(all_processes, max_nodes, group_args, devtools.as_deref())?;
+        let options =
+            options(all_processes, max_nodes, group_args, devtools.as_deref())?.with_all_handlers(all_handlers);
         Ok(RawLoader {
             loader: Some(tracekit::Loader::new(options)),
         })
@@ -169,8 +171,9 @@ pub fn raw_analyze(
     max_nodes: Option<f64>,
     group_args: bool,
     devtools: Option<String>,
+    all_handlers: bool,
 ) -> Result<RawTrace, String> {
-    let options = options(all_processes, max_nodes, group_args, devtools.as_deref())?;
+    let options = options(all_processes, max_nodes, group_args, devtools.as_deref())?.with_all_handlers(all_handlers);
     let analysis = tracekit::analyze_bytes(bytes, &options).map_err(|e| load_error(&e))?;
     Ok(RawTrace { analysis })
 }
@@ -274,6 +277,26 @@ impl RawTrace {
             header: data.header,
             columns: data.columns,
         })
+    }
+
+    /// The handlers' data (`tracekit data`): the handlers named in the
+    /// comma-separated `handlers` (every one when `None`), as JSON, exact
+    /// or by the conformance rules.
+    #[wasm_bindgen(js_name = "dataJson")]
+    pub fn data_json(&self, handlers: Option<String>, conformance: bool) -> Result<String, String> {
+        let names: Vec<&str> = handlers.as_deref().map_or_else(Vec::new, |h| h.split(',').collect());
+        let written = if conformance {
+            self.analysis.data_conformance(&names)
+        } else {
+            self.analysis.data_json(&names)
+        };
+        written.map_err(|e| format!("tracekit: {e}"))
+    }
+
+    /// The names of the handlers `dataJson` knows, comma-separated.
+    #[wasm_bindgen(js_name = "dataHandlers")]
+    pub fn data_handlers() -> String {
+        tracekit::data::HANDLERS.join(",")
     }
 
     /// What was skipped or repaired ([`diagnostics_json`]).

@@ -237,3 +237,28 @@ for (const name of ['fixtures/traces/main-thread.json.gz', 'fixtures/handwritten
     }
   });
 }
+
+test('data() is `tracekit data`', () => {
+  const path = 'fixtures/traces/worker.json.gz';
+  const trace = tracekit.analyze(read(path), { allHandlers: true });
+  try {
+    for (const format of ['json', 'conformance']) {
+      const native = runCli(['data', path, '--format', format]);
+      assert.equal(native.status, 0, native.stderr);
+      assert.deepEqual(trace.data({ format }), JSON.parse(native.stdout), format);
+    }
+    const one = runCli(['data', path, '--handler', 'Workers']);
+    assert.deepEqual(trace.data({ handlers: ['Workers'] }), JSON.parse(one.stdout));
+    assert.throws(() => trace.data({ handlers: ['Nope'] }), { message: /^tracekit: no handler named 'Nope' \(handlers: .*Workers/ });
+    assert.throws(() => trace.data({ format: 'xml' }), TypeError);
+  } finally {
+    trace.free();
+  }
+  const tracksOnly = tracekit.analyze(read(path));
+  try {
+    assert.throws(() => tracksOnly.data(), { message: /with_all_handlers/ });
+  } finally {
+    tracksOnly.free();
+  }
+  assert.throws(() => new tracekit.Loader({ allHandlers: 1 }), TypeError);
+});

@@ -1,0 +1,185 @@
+//! The Flows handler: chains of events tied by the trace's flow events
+//! (`ph` `s`, `t`, `f`: a flow starts, steps and ends), each flow the
+//! events it passes through, in the order it reaches them.
+//!
+//! A flow event binds the flow to the event of the same time, process,
+//! thread and category (the first such event of the trace that is not a
+//! flow event). Flow events of one category, name and id go from a start
+//! to its end; a step or an end with no open start is ignored. A flow is
+//! its id: the events bound to every start, step and end of an id, one per
+//! time; a flow that reaches fewer than two events is left out.
+
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use tracekit_events::dump::{Dump, Object, Value};
+use tracekit_events::{Context, Event, EventIndex, Handler, Id, Phase, Sym, Wants};
+
+use crate::Map;
+
+const FLOW_START: Phase = Phase(b's');
+const FLOW_STEP: Phase = Phase(b't');
+const FLOW_END: Phase = Phase(b'f');
+
+/// What a flow event binds to: an event's time (its bits), and a hash of
+/// its process, thread and category. Only the first event of a binding
+/// is kept (the only one a flow can reach), so that a trace's events cost
+/// one small entry each, not a copy of their fields.
+type Binding = (u64, u64);
+
+/// A flow event, as the handler keeps it until the end.
+#[derive(Debug, Clone, Copy)]
+struct FlowEvent {
+    ph: Phase,
+    binding: Binding,
+    cat: Sym,
+    name: Sym,
+    id: Option<Id>,
+}
+
+/// The Flows handler (see the module documentation).
+#[derive(Debug, Default)]
+pub struct FlowsHandler {
+    flow_events: Vec<FlowEvent>,
+    /// The first event of each binding that is not a flow event, with its
+    /// time.
+    first_of_binding: ahash::AHashMap<Binding, (EventIndex, u64)>,
+    hasher: ahash::RandomState,
+}
+
+/// The flows of a trace.
+#[derive(Debug, Clone, Default)]
+pub struct Flows {
+    /// Each flow: the events it reaches, in order (at least two).
+    pub flows: Vec<Vec<EventIndex>>,
+}
+
+impl FlowsHandler {
+    fn binding(&self, event: &Event<'_>) -> Binding {
+        let mut h = self.hasher.build_hasher();
+        (event.pid, event.tid, event.cat).hash(&mut h);
+        (event.ts.0.to_bits(), h.finish())
+    }
+}
+
+impl Handler for FlowsHandler {
+    type Deps<'d> = ();
+    type Data = Flows;
+
+    const WANTS: Wants = Wants::Every;
+
+    fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
+        options.all_handlers
+    }
+
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, _cx: &mut Context) {
+        let binding = self.binding(event);
+        if matches!(event.ph, FLOW_START | FLOW_STEP | FLOW_END) {
+            self.flow_events.push(FlowEvent {
+                ph: event.ph,
+                binding,
+                cat: event.cat,
+                name: event.name,
+                id: event.id,
+            });
+        } else {
+            self.first_of_binding
+                .entry(binding)
+                .or_insert((index, event.ts.0.to_bits()));
+        }
+    }
+
+    fn finalize(self, (): (), _cx: &mut Context) -> Flows {
+        // The flows bound to each binding, in the order they were bound.
+        // A flow is its id, as DevTools keys it: two flows of one id (of
+        // two names, or one after the other) are one.
+        let mut bound: Map<Binding, Vec<Option<Id>>> = Map::default();
+        let mut open: ahash::AHashMap<(Sym, Sym, Option<Id>), Option<Id>> = ahash::AHashMap::default();
+        for flow in &self.flow_events {
+            let group = (flow.cat, flow.name, flow.id);
+            let id = match flow.ph {
+                FLOW_START => {
+                    open.insert(group, flow.id);
+                    flow.id
+                }
+                FLOW_STEP => match open.get(&group) {
+                    Some(&id) => id,
+                    None => continue,
+                },
+                _ => match open.remove(&group) {
+                    Some(id) => id,
+                    None => continue,
+                },
+            };
+            let flows = bound.entry(flow.binding).or_default();
+            if !flows.contains(&id) {
+                flows.push(id);
+            }
+        }
+        // Each bound event, in input order, joins its flows, once per time.
+        let mut reached: Vec<(EventIndex, Binding)> = bound
+            .keys()
+            .filter_map(|binding| self.first_of_binding.get(binding).map(|&(index, _)| (index, *binding)))
+            .collect();
+        reached.sort_unstable_by_key(|(index, _)| *index);
+        let mut by_flow: Map<Option<Id>, Map<u64, EventIndex>> = Map::default();
+        for (index, binding) in reached {
+            for id in &bound[&binding] {
+                by_flow.entry(*id).or_default().insert(binding.0, index);
+            }
+        }
+        let flows = by_flow
+            .into_values()
+            .map(|events| events.into_values().collect::<Vec<_>>())
+            .filter(|events| events.len() > 1)
+            .collect();
+        Flows { flows }
+    }
+}
+
+impl Flows {
+    /// This data in the data conformance dump.
+    pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
+        let flows = self.flows.iter().map(|f| Value::events(f.iter().copied())).collect();
+        Object::new().with("flows", Value::Array(flows)).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tracekit_events::{feed, AnalyzeOptions};
+
+    fn flows(trace: &str) -> Vec<Vec<EventIndex>> {
+        let mut cx = Context::new(AnalyzeOptions::default().with_all_handlers(true));
+        let mut handler = FlowsHandler::default();
+        feed(trace, &mut handler, &mut cx).unwrap();
+        handler.finalize((), &mut cx).flows
+    }
+
+    #[test]
+    fn a_flow_ties_the_events_bound_to_its_start_steps_and_end() {
+        let trace = r#"[
+            {"name":"A","cat":"c","ph":"X","ts":10,"dur":5,"pid":1,"tid":1},
+            {"name":"f","cat":"c","ph":"s","ts":10,"pid":1,"tid":1,"id":7},
+            {"name":"f","cat":"c","ph":"t","ts":20,"pid":1,"tid":2,"id":7},
+            {"name":"f","cat":"c","ph":"f","ts":30,"pid":1,"tid":1,"id":7},
+            {"name":"B","cat":"c","ph":"X","ts":20,"dur":5,"pid":1,"tid":2},
+            {"name":"B2","cat":"c","ph":"X","ts":20,"dur":5,"pid":1,"tid":2},
+            {"name":"C","cat":"other","ph":"X","ts":30,"dur":5,"pid":1,"tid":1},
+            {"name":"D","cat":"c","ph":"X","ts":30,"dur":5,"pid":1,"tid":1}
+        ]"#;
+        // B2 shares B's binding (only the first counts); C has another category.
+        assert_eq!(flows(trace), vec![vec![0, 4, 7]]);
+    }
+
+    #[test]
+    fn a_step_without_a_start_and_a_flow_of_one_event_are_left_out() {
+        let trace = r#"[
+            {"name":"A","cat":"c","ph":"X","ts":10,"dur":5,"pid":1,"tid":1},
+            {"name":"f","cat":"c","ph":"t","ts":10,"pid":1,"tid":1,"id":1},
+            {"name":"g","cat":"c","ph":"s","ts":10,"pid":1,"tid":1,"id":2},
+            {"name":"g","cat":"c","ph":"f","ts":11,"pid":1,"tid":1,"id":2}
+        ]"#;
+        assert!(flows(trace).is_empty());
+    }
+}
