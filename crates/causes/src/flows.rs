@@ -9,7 +9,7 @@
 //! its id: the events bound to every start, step and end of an id, one per
 //! time; a flow that reaches fewer than two events is left out.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::{Context, Event, EventIndex, Handler, Id, Phase, Sym, Wants};
@@ -55,9 +55,10 @@ pub struct Flows {
 
 impl FlowsHandler {
     fn binding(&self, event: &Event<'_>) -> Binding {
-        let mut h = self.hasher.build_hasher();
-        (event.pid, event.tid, event.cat).hash(&mut h);
-        (event.ts.0.to_bits(), h.finish())
+        (
+            event.ts.0.to_bits(),
+            self.hasher.hash_one((event.pid, event.tid, event.cat)),
+        )
     }
 }
 

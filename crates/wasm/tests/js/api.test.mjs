@@ -239,7 +239,7 @@ for (const name of ['fixtures/traces/main-thread.json.gz', 'fixtures/handwritten
 }
 
 test('data() is `tracekit data`', () => {
-  const path = 'fixtures/traces/worker.json.gz';
+  const path = join(root, 'fixtures/traces/worker.json.gz');
   const trace = tracekit.analyze(read(path), { allHandlers: true });
   try {
     for (const format of ['json', 'conformance']) {
