@@ -9,8 +9,6 @@
 //! its id: the events bound to every start, step and end of an id, one per
 //! time; a flow that reaches fewer than two events is left out.
 
-use std::hash::BuildHasher;
-
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::{Context, Event, EventIndex, Handler, Id, Phase, Sym, Wants};
 
