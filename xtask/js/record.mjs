@@ -11,7 +11,10 @@
 // about:blank, before the first navigation, as the panel's "record and reload" does.
 //
 // The pages are served by a small static server on 127.0.0.1; Chromium maps *.test to it, so
-// http://a.test:PORT and http://b.test:PORT are two sites in two renderer processes.
+// http://a.test:PORT and http://b.test:PORT are two sites in two renderer processes. Any URL
+// takes ?delay=MS (the server waits before answering: slow resources for the page-load
+// scenarios), and two URLs are generated rather than read (lib/assets.mjs):
+// /img.png?w=W&h=H, a WxH PNG, and /font.ttf, a small TrueType font.
 
 import { chromium } from 'playwright-core';
 import http from 'node:http';
@@ -21,19 +24,27 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { png, ttf } from './lib/assets.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PAGES_DIR = path.resolve(HERE, '../../fixtures/pages');
 const CHROMIUM = '/usr/bin/chromium';
 
-// The scenarios: start page (on site a). Each page says "tracekit:done" on the console when
-// its workload has finished, and "tracekit:click" when it wants #click-target clicked.
+// The scenarios: start page (on site a) and how it is recorded. Each page says "tracekit:done"
+// on the console when its workload has finished, "tracekit:click" when it wants #click-target
+// clicked and "tracekit:type" when it wants text typed into #type-target.
+//   screenshots: the panel's "Screenshots" checkbox on (SCREENSHOT_CATEGORY added);
+//   mobile: the panel's device mode and CPU throttling (MOBILE below), set before navigation.
+// The first five keep the panel's default categories (no screenshots): their recordings were
+// made so, and adding a category would change what they are compared against.
 const SCENARIOS = {
-  'main-thread': 'main-thread.html',
-  worker: 'worker.html',
-  iframe: 'iframe.html',
-  navigation: 'navigation-start.html',
-  'kitchen-sink': 'kitchen-sink.html',
+  'main-thread': { page: 'main-thread.html' },
+  worker: { page: 'worker.html' },
+  iframe: { page: 'iframe.html' },
+  navigation: { page: 'navigation-start.html' },
+  'kitchen-sink': { page: 'kitchen-sink.html' },
+  'page-load': { page: 'page-load.html', screenshots: true },
+  'page-load-mobile': { page: 'page-load.html', screenshots: true, mobile: true },
 };
 
 // Exactly the categories of the DevTools Performance panel (chrome-devtools-frontend,
@@ -63,6 +74,42 @@ const CATEGORIES = [
   'rail',
   'disabled-by-default-v8.cpu_profiler',
 ];
+
+// What the panel adds to CATEGORIES when "Screenshots" is checked
+// (TimelineController.startRecording: captureFilmStrip). Chrome then emits a "Screenshot"
+// event (a JPEG of the frame) for frames that changed.
+const SCREENSHOT_CATEGORY = 'disabled-by-default-devtools.screenshot';
+
+// The device mode the mobile scenario emulates, as the panel's device toolbar does it for its
+// "Moto G Power" preset (412x823, DPR 1.75, mobile, touch) with the Performance panel's CPU
+// throttling "4x slowdown". The panel sends these Emulation commands on the page's session;
+// they last as long as that session stays attached (the whole recording here).
+const MOBILE = {
+  metrics: {
+    width: 412,
+    height: 823,
+    deviceScaleFactor: 1.75,
+    mobile: true,
+    screenWidth: 412,
+    screenHeight: 823,
+    screenOrientation: { type: 'portraitPrimary', angle: 0 },
+  },
+  // The preset's user agent (Android, "Mobile" Chrome), with this browser's version put in as
+  // the device toolbar does.
+  userAgent: (version) =>
+    `Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Mobile Safari/537.36`,
+  cpuThrottlingRate: 4,
+};
+
+// Where the recorder clicks (CSS pixels of the main frame's viewport; the pages make these
+// elements position: fixed there, so no selector lookup is needed and no Playwright script
+// runs in the page): #click-target at (0,0) 200x50, #type-target at (0,50) 200x30.
+const CLICK_POINT = { x: 100, y: 25 };
+const TYPE_POINT = { x: 100, y: 65 };
+// What "tracekit:type" types, one key at a time with a pause between keys, so that every key
+// is its own interaction (keydown, keypress, keyup).
+const TYPED_TEXT = 'tk!';
+const TYPE_KEY_DELAY_MS = 120;
 
 // The complete Chromium command line (Playwright's own default switches are switched off with
 // ignoreDefaultArgs, so that the recording conditions are explicit and stay put across
@@ -177,37 +224,61 @@ const MIME = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.ttf': 'font/ttf',
 };
+
+// The generated URLs: path -> (query) -> body. Cached, as a page may load one several times.
+const GENERATED = {
+  '/img.png': (q) => png(Number(q.get('w') || 100), Number(q.get('h') || 100)),
+  '/font.ttf': () => ttf(),
+};
+const generatedCache = new Map();
 
 async function startServer() {
   const server = http.createServer((req, res) => {
-    let rel;
+    let rel, query;
     try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      const u = new URL(req.url, 'http://x');
+      rel = decodeURIComponent(u.pathname);
+      query = u.searchParams;
     } catch {
       res.writeHead(400).end();
       return;
     }
-    const file = path.join(PAGES_DIR, path.normalize(rel));
-    if (!file.startsWith(PAGES_DIR + path.sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': MIME[path.extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
+    // ?delay=MS: a slow resource (the server waits, then answers as usual), capped so that a
+    // typo cannot hang a recording.
+    const delay = Math.min(10_000, Math.max(0, Number(query.get('delay')) || 0));
+    setTimeout(() => answer(rel, query, res), delay);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
+}
+
+function answer(rel, query, res) {
+  if (GENERATED[rel]) {
+    const key = `${rel}?w=${query.get('w')}&h=${query.get('h')}`;
+    if (!generatedCache.has(key)) generatedCache.set(key, GENERATED[rel](query));
+    res.writeHead(200, { 'content-type': MIME[path.extname(rel)], 'cache-control': 'no-store' });
+    res.end(generatedCache.get(key));
+    return;
+  }
+  const file = path.join(PAGES_DIR, path.normalize(rel));
+  if (!file.startsWith(PAGES_DIR + path.sep)) {
+    res.writeHead(403).end();
+    return;
+  }
+  fs.readFile(file, (err, body) => {
+    if (err) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': MIME[path.extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
+    res.end(body);
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -293,6 +364,7 @@ async function streamToGzipFile(cdp, handle, file) {
 }
 
 async function recordScenario(name, { port, scale, outDir, browserSession }) {
+  const scenario = SCENARIOS[name];
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracekit-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -300,7 +372,9 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
     args: chromiumArgs(userDataDir),
   });
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // Desktop: Playwright's viewport (1280x720). Mobile: no Playwright emulation at all
+    // (viewport: null), the Emulation commands below set the device instead, as the panel does.
+    const context = await browser.newContext({ viewport: scenario.mobile ? null : { width: 1280, height: 720 } });
     const page = await context.newPage(); // about:blank
     // Tracing runs on the page target's session, as the panel does (it uses the tab target).
     // A browser-level session (--browser-session) records every process, but Chrome then emits
@@ -318,12 +392,29 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
       const text = msg.text();
       if (text === 'tracekit:done') resolveDone();
       else if (text === 'tracekit:click') {
-        // #click-target is fixed at (0,0) 200x50 in the main frame; no selector lookup, so no
-        // Playwright-injected script runs in the page.
-        page.mouse.click(100, 25).catch((e) => console.error(`click failed: ${e.message}`));
+        page.mouse.click(CLICK_POINT.x, CLICK_POINT.y).catch((e) => console.error(`click failed: ${e.message}`));
+      } else if (text === 'tracekit:type') {
+        // Focus the input with a real click (an interaction of its own), then real key events
+        // (Input.dispatchKeyEvent), so that the page's keydown handler runs as for a user.
+        (async () => {
+          await page.mouse.click(TYPE_POINT.x, TYPE_POINT.y);
+          await page.keyboard.type(TYPED_TEXT, { delay: TYPE_KEY_DELAY_MS });
+        })().catch((e) => console.error(`typing failed: ${e.message}`));
       }
     });
     page.on('pageerror', (err) => console.error(`[${name}] page error: ${err.message}`));
+
+    if (scenario.mobile) {
+      // Before Tracing.start: in the panel, device mode and CPU throttling are switched on
+      // before a recording starts; and before the navigation, so that the page loads as on
+      // the device from its first byte.
+      // (Emulation is a page domain: with --browser-session it goes on a page session of its own.)
+      const emu = browserSession ? await context.newCDPSession(page) : cdp;
+      await emu.send('Emulation.setDeviceMetricsOverride', MOBILE.metrics);
+      await emu.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 });
+      await emu.send('Emulation.setUserAgentOverride', { userAgent: MOBILE.userAgent(browser.version()), platform: 'Android' });
+      await emu.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuThrottlingRate });
+    }
 
     await cdp.send('Tracing.start', {
       transferMode: 'ReturnAsStream',
@@ -333,11 +424,11 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
         // As the panel's TracingManager: record until full, with a 1.2 GB buffer.
         recordMode: 'recordUntilFull',
         traceBufferSizeInKb: 1200 * 1000,
-        includedCategories: CATEGORIES,
+        includedCategories: scenario.screenshots ? [...CATEGORIES, SCREENSHOT_CATEGORY] : CATEGORIES,
       },
     });
 
-    const url = `http://a.test:${port}/${SCENARIOS[name]}?scale=${scale}`;
+    const url = `http://a.test:${port}/${scenario.page}?scale=${scale}`;
     const timeoutMs = 60_000 + 30_000 * scale;
     const started = Date.now();
     await page.goto(url, { waitUntil: 'commit' });

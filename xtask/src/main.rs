@@ -35,7 +35,8 @@ enum Command {
         /// Where to write the traces.
         #[arg(long, default_value = "fixtures/traces")]
         out: PathBuf,
-        /// Only these scenarios (main-thread, worker, iframe, navigation, kitchen-sink).
+        /// Only these scenarios (main-thread, worker, iframe, navigation, kitchen-sink, page-load,
+        /// page-load-mobile).
         #[arg(long)]
         scenario: Vec<String>,
         /// Multiply the workload (for benchmark traces).
