@@ -119,8 +119,15 @@ impl Walk<'_> {
     /// worklist), recursive only into a synthetic event's fields, once per
     /// event.
     fn value(&mut self, expected: &Value, ours: &Value, path: &str) {
-        let mut work: Vec<(&Value, &Value, String)> = vec![(expected, ours, path.to_owned())];
+        // An item is two values to compare, or (with no expected value) a
+        // member ours has in excess, reported after its siblings.
+        let mut work: Vec<(Option<&Value>, &Value, String)> = vec![(Some(expected), ours, path.to_owned())];
         while let Some((e, a, path)) = work.pop() {
+            let Some(e) = e else {
+                self.total += 1;
+                self.differ(&path, format!("not expected: {}", short(a)));
+                continue;
+            };
             if let Some(key) = self.synthetic_ref(e) {
                 self.total += 1;
                 if a.as_str() != e.as_str() {
@@ -141,18 +148,17 @@ impl Walk<'_> {
             }
             match (e, a) {
                 (Value::Object(eo), Value::Object(ao)) => {
+                    for (k, v) in ao.iter().rev().filter(|(k, _)| !eo.contains_key(*k)) {
+                        work.push((None, v, format!("{path}.{k}")));
+                    }
                     for (k, v) in eo.iter().rev() {
                         match ao.get(k) {
-                            Some(av) => work.push((v, av, format!("{path}.{k}"))),
+                            Some(av) => work.push((Some(v), av, format!("{path}.{k}"))),
                             None => {
                                 self.total += leaves(v).max(1);
                                 self.differ(&format!("{path}.{k}"), "missing".to_owned());
                             }
                         }
-                    }
-                    for k in ao.keys().filter(|k| !eo.contains_key(*k)) {
-                        self.total += 1;
-                        self.differ(&format!("{path}.{k}"), format!("not expected: {}", short(&ao[k])));
                     }
                 }
                 (Value::Array(el), Value::Array(al)) => {
@@ -161,7 +167,7 @@ impl Walk<'_> {
                         self.differ(&path, format!("expected {} items, got {}", el.len(), al.len()));
                     }
                     for (i, (x, y)) in el.iter().zip(al).enumerate().rev() {
-                        work.push((x, y, format!("{path}[{i}]")));
+                        work.push((Some(x), y, format!("{path}[{i}]")));
                     }
                 }
                 (Value::Object(_) | Value::Array(_), _) => {
