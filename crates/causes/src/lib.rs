@@ -1,9 +1,13 @@
 //! The handlers of why things happened: the flows that tie an event to the
-//! events it caused ([`flows`], DevTools' `FlowsHandler`). They run only
+//! events it caused ([`flows`], DevTools' `FlowsHandler`), and the DOM
+//! changes that made a style recalculation or a layout necessary
+//! ([`invalidations`], `InvalidationsHandler`). They run only
 //! with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
 
 pub mod flows;
+pub mod invalidations;
 
 pub use flows::{Flows, FlowsHandler};
+pub use invalidations::{Invalidations, InvalidationsHandler};
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;

@@ -9,7 +9,7 @@ use crate::{Analysis, HandlerData};
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["DOMStats", "Flows", "GPU", "Memory", "Workers"];
+pub const HANDLERS: &[&str] = &["DOMStats", "Flows", "GPU", "Invalidations", "Memory", "Workers"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,6 +91,7 @@ fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
         "DOMStats" => data.dom_stats().dump(dump),
         "Flows" => data.flows().dump(dump),
         "GPU" => data.gpu().dump(dump),
+        "Invalidations" => data.invalidations().dump(dump),
         "Memory" => data.memory().dump(dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),

@@ -10,7 +10,7 @@
 //! dependencies are the names of lines above it (a name used before its
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
-use tracekit_causes::{Flows, FlowsHandler};
+use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
@@ -143,6 +143,7 @@ handlers! {
     keep dom_stats: DomStatsHandler = ();
     keep gpu: GpuHandler = (&meta);
     keep flows: FlowsHandler = ();
+    keep invalidations: InvalidationsHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -188,6 +189,13 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn flows(&self) -> &Flows {
         &self.flows
+    }
+
+    /// The invalidations behind style recalculations and layouts
+    /// (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn invalidations(&self) -> &Invalidations {
+        &self.invalidations
     }
 
     /// The network requests (gathered when the analysis keeps the group

@@ -72,6 +72,9 @@ reasons! {
         /// A `DOMStats` event without `args.data` (DevTools would fail on
         /// the whole trace).
         DomStatsWithoutData => "DOM stats: DOMStats event without args.data",
+        /// An `UpdateLayoutTree` without args (DevTools' Invalidations
+        /// handler would fail on the whole trace).
+        InvalidationsRecalcWithoutArgs => "invalidations: UpdateLayoutTree without args",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

@@ -73,6 +73,14 @@ known_names! {
     GPU_TASK = "GPUTask",
     UPDATE_COUNTERS = "UpdateCounters",
     DOM_STATS = "DOMStats",
+    // The causes handlers (tracekit-causes).
+    UPDATE_LAYOUT_TREE = "UpdateLayoutTree",
+    LAYOUT = "Layout",
+    PAINT = "Paint",
+    SCHEDULE_STYLE_INVALIDATION_TRACKING = "ScheduleStyleInvalidationTracking",
+    STYLE_RECALC_INVALIDATION_TRACKING = "StyleRecalcInvalidationTracking",
+    STYLE_INVALIDATOR_INVALIDATION_TRACKING = "StyleInvalidatorInvalidationTracking",
+    LAYOUT_INVALIDATION_TRACKING = "LayoutInvalidationTracking",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.
