@@ -9,7 +9,7 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &["Meta", "PageFrames", "Workers"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +54,14 @@ impl Analysis {
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
+            if wanted("Meta") {
+                let value = data.meta().dump(&mut dump);
+                dump.handler("Meta", value);
+            }
+            if wanted("PageFrames") {
+                let value = data.page_frames().dump(&mut dump);
+                dump.handler("PageFrames", value);
+            }
             if wanted("Workers") {
                 let value = data.workers().dump(&mut dump);
                 dump.handler("Workers", value);

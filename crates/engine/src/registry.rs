@@ -11,7 +11,9 @@
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
-use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
+use tracekit_meta::{
+    AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers, WorkersHandler,
+};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
@@ -137,6 +139,7 @@ handlers! {
     keep meta: MetaHandler = ();
     keep worklets: AuctionWorkletsHandler = ();
     keep workers: WorkersHandler = ();
+    keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -158,6 +161,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn workers(&self) -> &Workers {
         &self.workers
+    }
+
+    /// The frames of the page (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn page_frames(&self) -> &PageFrames {
+        &self.page_frames
     }
 
     /// The network requests (gathered when the analysis keeps the group

@@ -69,6 +69,10 @@ known_names! {
     DECODE_IMAGE = "Decode Image",
     DRAW_LAZY_PIXEL_REF = "Draw LazyPixelRef",
     DECODE_LAZY_PIXEL_REF = "Decode LazyPixelRef",
+    NAVIGATION_START = "navigationStart",
+    SOFT_NAVIGATION_START = "SoftNavigationStart",
+    DID_COMMIT_SAME_DOCUMENT_NAVIGATION = "RenderFrameHostImpl::DidCommitSameDocumentNavigation",
+    PAINT_TIMING_VISUALIZER_VIEWPORT = "PaintTimingVisualizer::Viewport",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.
