@@ -12,7 +12,8 @@
 
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_meta::{
-    AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers, WorkersHandler,
+    AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
+    WorkersHandler,
 };
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};

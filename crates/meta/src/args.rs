@@ -93,13 +93,12 @@ fn read_frame<'a>(raw: &'a RawValue) -> Result<Frame<'a>, serde_json::Error> {
 /// The frames of a `TracingStartedInBrowser` event; `None` when the event
 /// has no `args.data` (old Chrome versions), which DevTools refuses.
 /// Counted as unreadable when `diag` is given.
-pub(crate) fn tracing_started_frames<'a>(
-    event: &Event<'a>,
-    diag: Option<&mut Diagnostics>,
-) -> Option<Vec<Frame<'a>>> {
+pub(crate) fn tracing_started_frames<'a>(event: &Event<'a>, diag: Option<&mut Diagnostics>) -> Option<Vec<Frame<'a>>> {
     let unreadable = |diag: Option<&mut Diagnostics>, e: serde_json::Error| {
         if let Some(diag) = diag {
-            diag.skip(Skip::MetaUnreadableTracingStarted, || format!("at ts {}: {e}", event.ts.0));
+            diag.skip(Skip::MetaUnreadableTracingStarted, || {
+                format!("at ts {}: {e}", event.ts.0)
+            });
         }
     };
     let args: TracingStartedArgs<'a> = match serde_json::from_str(event.args?) {
@@ -129,7 +128,9 @@ pub(crate) fn frame_committed<'a>(event: &Event<'a>, diag: &mut Diagnostics) -> 
     match read_frame(raw) {
         Ok(frame) => Some(frame),
         Err(e) => {
-            diag.skip(Skip::MetaUnreadableFrameCommitted, || format!("at ts {}: {e}", event.ts.0));
+            diag.skip(Skip::MetaUnreadableFrameCommitted, || {
+                format!("at ts {}: {e}", event.ts.0)
+            });
             None
         }
     }

@@ -58,7 +58,9 @@ impl MetaData {
             (Value::id(*pid), Value::Map(frames.collect()))
         });
         let threads = self.thread_name_events.iter().map(|(pid, threads)| {
-            let threads = threads.iter().map(|(tid, event)| (Value::id(*tid), Value::Event(*event)));
+            let threads = threads
+                .iter()
+                .map(|(tid, event)| (Value::id(*tid), Value::Event(*event)));
             (Value::id(*pid), Value::Map(threads.collect()))
         });
         let viewport = self.viewport_rect.map(|r| {
@@ -80,7 +82,12 @@ impl MetaData {
             .with("mainFrameNavigations", navigations(&nav.main_frame))
             .with(
                 "navigationsByFrameId",
-                Value::Map(nav.by_frame_id.iter().map(|(f, list)| (sym(*f), navigations(list))).collect()),
+                Value::Map(
+                    nav.by_frame_id
+                        .iter()
+                        .map(|(f, list)| (sym(*f), navigations(list)))
+                        .collect(),
+                ),
             )
             .with(
                 "navigationsByNavigationId",
@@ -93,7 +100,12 @@ impl MetaData {
             )
             .with(
                 "finalDisplayUrlByNavigationId",
-                Value::Map(nav.final_display_url.iter().map(|(id, url)| (sym(*id), sym(*url))).collect()),
+                Value::Map(
+                    nav.final_display_url
+                        .iter()
+                        .map(|(id, url)| (sym(*id), sym(*url)))
+                        .collect(),
+                ),
             )
             .with(
                 "softNavigationsById",

@@ -17,8 +17,8 @@ pub mod workers;
 mod worklets;
 
 use indexmap::IndexMap;
-use tracekit_events::json::js_truthy;
 use serde_json::value::RawValue;
+use tracekit_events::json::js_truthy;
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Phase, Skip, Sym};
 
 pub use navigations::{Navigation, Navigations, SoftNavigation};
@@ -284,7 +284,10 @@ impl MetaHandler {
                     .entry(event.pid)
                     .or_default()
                     .insert(event.tid, thread_name);
-                self.thread_name_events.entry(event.pid).or_default().insert(event.tid, index);
+                self.thread_name_events
+                    .entry(event.pid)
+                    .or_default()
+                    .insert(event.tid, index);
             }
             names::TRACING_STARTED_IN_BROWSER => self.on_tracing_started(event, interner, diag, all),
             names::FRAME_COMMITTED_IN_BROWSER => {
@@ -335,7 +338,10 @@ impl MetaHandler {
                         self.device_pixel_ratio = dpr;
                     }
                     None => cx.diagnostics.skip(Skip::MetaUnreadableViewport, || {
-                        format!("PaintTimingVisualizer::Viewport (event #{index}): {}", event.args.unwrap_or("no args"))
+                        format!(
+                            "PaintTimingVisualizer::Viewport (event #{index}): {}",
+                            event.args.unwrap_or("no args")
+                        )
                     }),
                 }
             }
@@ -496,3 +502,5 @@ fn js_truthy_raw(raw: &serde_json::value::RawValue) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_frames;

@@ -98,7 +98,11 @@ impl NavigationState {
         };
         self.data.by_navigation_id.insert(navigation_id, navigation);
         self.data.final_display_url.insert(navigation_id, navigation.url);
-        self.data.by_frame_id.entry(navigation.frame).or_default().push(navigation);
+        self.data
+            .by_frame_id
+            .entry(navigation.frame)
+            .or_default()
+            .push(navigation);
         if navigation.frame == Some(main_frame) {
             self.data.main_frame.push(navigation);
         }
@@ -107,7 +111,9 @@ impl NavigationState {
 
     /// Reads a `SoftNavigationStart`.
     pub(crate) fn soft_navigation(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        let Some(raw) = event.args.and_then(|a| member_path(a, &["context", "performanceTimelineNavigationId"]))
+        let Some(raw) = event
+            .args
+            .and_then(|a| member_path(a, &["context", "performanceTimelineNavigationId"]))
         else {
             cx.diagnostics.skip(Skip::MetaUnreadableSoftNavigation, || {
                 format!("SoftNavigationStart (event #{index}) without args.context")
@@ -118,13 +124,21 @@ impl NavigationState {
             Some(x) => Id::num(x),
             None => as_str(raw).map_or(Id::MISSING, |s| Id::str(cx.interner.intern(&s))),
         };
-        self.data.soft_by_id.insert(id, SoftNavigation { event: index, ts: event.ts });
+        self.data.soft_by_id.insert(
+            id,
+            SoftNavigation {
+                event: index,
+                ts: event.ts,
+            },
+        );
     }
 
     /// Reads a `ResourceSendRequest`: a redirect of a navigation's
     /// document changes the URL it shows.
     pub(crate) fn send_request(&mut self, event: &Event<'_>, cx: &mut Context) {
-        let Some(data) = event.args.and_then(|a| member(a, "data")) else { return };
+        let Some(data) = event.args.and_then(|a| member(a, "data")) else {
+            return;
+        };
         if member(data, "resourceType").and_then(as_str).as_deref() != Some("Document") {
             return;
         }
@@ -208,8 +222,10 @@ impl NavigationState {
         let mut soft: Vec<Micros> = self.data.soft_by_id.values().map(|s| s.ts).collect();
         soft.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
         let hard = &self.data.main_frame;
-        let starts = std::iter::once((Micros::ZERO, Some(names::EMPTY)))
-            .chain(hard.iter().map(|n| (n.ts, Some(n.navigation_id.unwrap_or(names::EMPTY)))));
+        let starts = std::iter::once((Micros::ZERO, Some(names::EMPTY))).chain(
+            hard.iter()
+                .map(|n| (n.ts, Some(n.navigation_id.unwrap_or(names::EMPTY)))),
+        );
         let ends = hard.iter().map(|n| n.ts).chain(std::iter::once(Micros(f64::INFINITY)));
         let mut updates = Vec::new();
         for ((min, key), max) in starts.zip(ends) {
