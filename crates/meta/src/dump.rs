@@ -71,6 +71,11 @@ impl MetaData {
                 .with("height", Value::Num(r.height))
                 .into()
         });
+        // A main frame found without a URL has DevTools' `undefined` one.
+        let main_frame_url = match (self.main_frame_id, self.main_frame_url) {
+            (Some(_), None) => Value::Null,
+            (_, url) => sym_or_empty(url),
+        };
         Object::new()
             .with("traceBounds", window(self.bounds.min, self.bounds.max))
             .with("browserProcessId", id_or_minus_one(self.browser_process_id))
@@ -78,7 +83,7 @@ impl MetaData {
             .with("gpuProcessId", id_or_minus_one(self.gpu_process_id))
             .with("gpuThreadId", Value::opt(self.gpu_thread_id, Value::id))
             .with("mainFrameId", sym_or_empty(self.main_frame_id))
-            .with("mainFrameURL", sym_or_empty(self.main_frame_url))
+            .with("mainFrameURL", main_frame_url)
             .with("mainFrameNavigations", navigations(&nav.main_frame))
             .with(
                 "navigationsByFrameId",

@@ -124,7 +124,10 @@ pub struct MetaData {
     pub gpu_thread_id: Option<Id>,
     /// The frame id of the main frame, from `TracingStartedInBrowser`.
     pub main_frame_id: Option<Sym>,
-    /// The main frame's URL at tracing start.
+    /// The main frame's URL at tracing start, or the URL of its first
+    /// navigation when that started within half a second of the trace's
+    /// start (the URL at tracing start is often still the previous page's
+    /// or `about:blank`).
     pub main_frame_url: Option<Sym>,
     /// By frame id, then by process id: the windows in which that process
     /// rendered that frame (in the order they were seen).

@@ -63,8 +63,6 @@ pub struct Navigations {
 #[derive(Debug, Default)]
 pub(crate) struct NavigationState {
     data: Navigations,
-    /// Every navigation kept, before those of unknown frames are dropped.
-    all: Vec<Navigation>,
     /// The primary main frame's history API navigations: time and URL.
     same_document: Vec<(Micros, Option<Sym>)>,
 }
@@ -106,7 +104,6 @@ impl NavigationState {
         if navigation.frame == Some(main_frame) {
             self.data.main_frame.push(navigation);
         }
-        self.all.push(navigation);
     }
 
     /// Reads a `SoftNavigationStart`.
@@ -142,16 +139,16 @@ impl NavigationState {
         if member(data, "resourceType").and_then(as_str).as_deref() != Some("Document") {
             return;
         }
-        let request = member(data, "requestId").and_then(as_str);
-        // A request id never seen as a string is no navigation's id.
-        let Some(id) = request.map(|r| cx.interner.lookup(&r)) else {
-            if self.data.by_navigation_id.contains_key(&None) {
-                let url = string(member(data, "url"), cx);
-                self.data.final_display_url.insert(None, url);
-            }
-            return;
+        // The navigation of this id (`None`: of none given); an id that is
+        // not a string, or a string never seen, is no navigation's.
+        let id = match member(data, "requestId") {
+            None => None,
+            Some(raw) => match as_str(raw).and_then(|r| cx.interner.lookup(&r)) {
+                Some(sym) => Some(sym),
+                None => return,
+            },
         };
-        if id.is_some() && self.data.by_navigation_id.contains_key(&id) {
+        if self.data.by_navigation_id.contains_key(&id) {
             let url = string(member(data, "url"), cx);
             self.data.final_display_url.insert(id, url);
         }
