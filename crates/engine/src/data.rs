@@ -9,7 +9,16 @@ use crate::{Analysis, HandlerData};
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["DOMStats", "Flows", "GPU", "Invalidations", "Memory", "Workers"];
+pub const HANDLERS: &[&str] = &[
+    "DOMStats",
+    "Flows",
+    "GPU",
+    "Invalidations",
+    "Memory",
+    "Meta",
+    "PageFrames",
+    "Workers",
+];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +102,8 @@ fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
         "GPU" => data.gpu().dump(dump),
         "Invalidations" => data.invalidations().dump(dump),
         "Memory" => data.memory().dump(dump),
+        "Meta" => data.meta().dump(dump),
+        "PageFrames" => data.page_frames().dump(dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),
     }

@@ -39,7 +39,8 @@ pub use tracekit_events::{
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
 pub use tracekit_meta::{
-    AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler, Workers, WorkersHandler,
+    AuctionWorklets, AuctionWorkletsHandler, Bounds, FrameInfo, MetaData, MetaHandler, Navigation, Navigations,
+    PageFrames, PageFramesHandler, ProcessWindow, SoftNavigation, ViewportRect, Workers, WorkersHandler,
 };
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};

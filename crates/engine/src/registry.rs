@@ -12,7 +12,10 @@
 
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
-use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
+use tracekit_meta::{
+    AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
+    WorkersHandler,
+};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
@@ -144,6 +147,7 @@ handlers! {
     keep gpu: GpuHandler = (&meta);
     keep flows: FlowsHandler = ();
     keep invalidations: InvalidationsHandler = ();
+    keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
@@ -196,6 +200,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn invalidations(&self) -> &Invalidations {
         &self.invalidations
+    }
+
+    /// The frames of the page (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn page_frames(&self) -> &PageFrames {
+        &self.page_frames
     }
 
     /// The network requests (gathered when the analysis keeps the group

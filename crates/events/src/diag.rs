@@ -64,6 +64,13 @@ reasons! {
         MetaUnreadableFrameCommitted => "meta: unreadable args of FrameCommittedInBrowser",
         /// A `CommitLoad` whose args could not be read.
         MetaUnreadableCommitLoad => "meta: unreadable args of CommitLoad",
+        /// A `SoftNavigationStart` without `args.context`.
+        MetaUnreadableSoftNavigation => "meta: SoftNavigationStart without args.context",
+        /// A `DidCommitSameDocumentNavigation` without `args.render_frame_host`.
+        MetaUnreadableSameDocumentNavigation => "meta: DidCommitSameDocumentNavigation without args.render_frame_host",
+        /// A `PaintTimingVisualizer::Viewport` without a readable
+        /// `args.data.viewport_rect`.
+        MetaUnreadableViewport => "meta: PaintTimingVisualizer::Viewport without a readable viewport_rect",
         /// An auction worklet event whose args could not be read.
         MetaUnreadableWorklet => "meta: unreadable auction worklet event",
         /// A `TracingSessionIdForWorker` whose worker id or URL is not a

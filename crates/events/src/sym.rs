@@ -81,6 +81,10 @@ known_names! {
     STYLE_RECALC_INVALIDATION_TRACKING = "StyleRecalcInvalidationTracking",
     STYLE_INVALIDATOR_INVALIDATION_TRACKING = "StyleInvalidatorInvalidationTracking",
     LAYOUT_INVALIDATION_TRACKING = "LayoutInvalidationTracking",
+    NAVIGATION_START = "navigationStart",
+    SOFT_NAVIGATION_START = "SoftNavigationStart",
+    DID_COMMIT_SAME_DOCUMENT_NAVIGATION = "RenderFrameHostImpl::DidCommitSameDocumentNavigation",
+    PAINT_TIMING_VISUALIZER_VIEWPORT = "PaintTimingVisualizer::Viewport",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.
@@ -89,11 +93,11 @@ known_names! {
 /// ```
 /// # use tracekit_events::Interner;
 /// let mut interner = Interner::new();
-/// let layout = interner.intern("Layout");
+/// let name = interner.intern("MyFunction");
 /// let strings = interner.into_strings();
-/// assert_eq!(strings.resolve(layout), "Layout");
-/// assert_eq!(strings.lookup("Layout"), Some(layout));
-/// assert_eq!(strings.lookup("Paint"), None);
+/// assert_eq!(strings.resolve(name), "MyFunction");
+/// assert_eq!(strings.lookup("MyFunction"), Some(name));
+/// assert_eq!(strings.lookup("NotInTheTrace"), None);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Strings {
@@ -386,11 +390,11 @@ mod tests {
     #[test]
     fn interning_is_idempotent() {
         let mut interner = Interner::new();
-        let a = interner.intern("Layout");
-        let b = interner.intern("Layout");
+        let a = interner.intern("MyFunction");
+        let b = interner.intern("MyFunction");
         assert_eq!(a, b);
-        assert_eq!(interner.lookup("Layout"), Some(a));
-        assert_eq!(interner.lookup("Paint"), None);
+        assert_eq!(interner.lookup("MyFunction"), Some(a));
+        assert_eq!(interner.lookup("NotInTheTrace"), None);
         assert!(interner.starts_with_v8(interner.lookup("V8.Execute").unwrap()));
     }
 }

@@ -1,20 +1,28 @@
 //! The Meta handler of tracekit: what the trace is about. It finds the
 //! trace bounds, the thread names, the browser and GPU processes, the
 //! frames and the renderer process of each (with the time window in which
-//! that process rendered it), the main frame, whether the trace is generic
-//! (not recorded by DevTools' Performance panel). It mirrors DevTools'
-//! `MetaHandler`. The crate also holds the handler of auction worklet
-//! processes ([`AuctionWorkletsHandler`], DevTools'
-//! `AuctionWorkletsHandler`), which needs the same `args` readers.
+//! that process rendered it), the main frame, the navigations, the
+//! viewport, whether the trace is generic (not recorded by DevTools'
+//! Performance panel). It mirrors DevTools' `MetaHandler`. The crate also
+//! holds the handlers that need the same `args` readers: the frames of
+//! the page ([`PageFramesHandler`], DevTools' `PageFramesHandler`), the
+//! workers ([`WorkersHandler`]) and the auction worklet processes
+//! ([`AuctionWorkletsHandler`]).
 
 mod args;
+mod dump;
+pub mod navigations;
+pub mod page_frames;
 pub mod workers;
 mod worklets;
 
 use indexmap::IndexMap;
+use serde_json::value::RawValue;
 use tracekit_events::json::js_truthy;
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Phase, Sym};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Phase, Skip, Sym};
 
+pub use navigations::{Navigation, Navigations, SoftNavigation};
+pub use page_frames::{PageFrames, PageFramesHandler};
 pub use workers::{Workers, WorkersHandler};
 pub use worklets::{AuctionWorklets, AuctionWorkletsHandler};
 
@@ -60,6 +68,29 @@ pub struct FrameInfo {
     /// The renderer process: the frame data's `processId`, or the pid of
     /// the event for `CommitLoad`; [`Id::MISSING`] when absent.
     pub process_id: Id,
+    /// The frame's name (`None` when not a string).
+    pub name: Option<Sym>,
+    /// The frame object as DevTools holds it, as JSON text: the trace's
+    /// own object for `TracingStartedInBrowser` and
+    /// `FrameCommittedInBrowser`, the one made of a `CommitLoad`'s `frame`,
+    /// `name`, `url` and pid otherwise. Kept with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+    /// only (the data dump writes it), `None` otherwise.
+    pub object: Option<Box<str>>,
+}
+
+/// The main frame's viewport, from the first
+/// `PaintTimingVisualizer::Viewport` event, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportRect {
+    /// Its left edge.
+    pub x: f64,
+    /// Its top edge.
+    pub y: f64,
+    /// Its width.
+    pub width: f64,
+    /// Its height.
+    pub height: f64,
 }
 
 /// One period in which a process rendered a frame with a given URL.
@@ -93,7 +124,10 @@ pub struct MetaData {
     pub gpu_thread_id: Option<Id>,
     /// The frame id of the main frame, from `TracingStartedInBrowser`.
     pub main_frame_id: Option<Sym>,
-    /// The main frame's URL at tracing start.
+    /// The main frame's URL at tracing start, or the URL of its first
+    /// navigation when that started within half a second of the trace's
+    /// start (the URL at tracing start is often still the previous page's
+    /// or `about:blank`).
     pub main_frame_url: Option<Sym>,
     /// By frame id, then by process id: the windows in which that process
     /// rendered that frame (in the order they were seen).
@@ -105,6 +139,19 @@ pub struct MetaData {
     pub threads_in_process: Map<Id, Map<Id, Option<Sym>>>,
     /// `process_name` metadata by process (the last name given).
     pub process_names: Map<Id, Sym>,
+    /// The last `process_name` event of each process, named or not.
+    pub process_name_events: Map<Id, EventIndex>,
+    /// The last `thread_name` event of each thread, by process and thread
+    /// (the same threads as `threads_in_process`).
+    pub thread_name_events: Map<Id, Map<Id, EventIndex>>,
+    /// By renderer process, then by frame id: the frame as last described.
+    pub frame_by_process_id: Map<Id, Map<Option<Sym>, FrameInfo>>,
+    /// The navigations of the trace.
+    pub navigations: Navigations,
+    /// The main frame's viewport.
+    pub viewport_rect: Option<ViewportRect>,
+    /// The device pixel ratio, from the same event as the viewport.
+    pub device_pixel_ratio: Option<f64>,
     /// True unless the trace shows it was recorded by Chrome's DevTools
     /// (`TracingStartedInBrowser`, `TracingStartedInPage`,
     /// `TracingSessionIdForWorker` or a `CpuProfile` event).
@@ -130,6 +177,13 @@ pub struct MetaHandler {
     top_level_renderer_ids: Vec<Id>,
     threads_in_process: Map<Id, Map<Id, Option<Sym>>>,
     process_names: Map<Id, Sym>,
+    process_name_events: Map<Id, EventIndex>,
+    thread_name_events: Map<Id, Map<Id, EventIndex>>,
+    frame_by_process_id: Map<Id, Map<Option<Sym>, FrameInfo>>,
+    navigations: navigations::NavigationState,
+    viewport_seen: bool,
+    viewport_rect: Option<ViewportRect>,
+    device_pixel_ratio: Option<f64>,
     trace_is_generic: bool,
     devtools_refuses: bool,
 }
@@ -155,12 +209,20 @@ impl MetaHandler {
             top_level_renderer_ids: Vec::new(),
             threads_in_process: Map::default(),
             process_names: Map::default(),
+            process_name_events: Map::default(),
+            thread_name_events: Map::default(),
+            frame_by_process_id: Map::default(),
+            navigations: navigations::NavigationState::default(),
+            viewport_seen: false,
+            viewport_rect: None,
+            device_pixel_ratio: None,
             trace_is_generic: true,
             devtools_refuses: false,
         }
     }
 
-    fn on_event(&mut self, event: &Event<'_>, cx: &mut Context) {
+    fn on_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        let all = cx.options.all_handlers;
         let interner = &mut cx.interner;
         let diag = &mut cx.diagnostics;
         let name = event.name;
@@ -199,6 +261,7 @@ impl MetaHandler {
 
         match name {
             names::PROCESS_NAME => {
+                self.process_name_events.insert(event.pid, index);
                 let Some(process_name) = args::name_arg(event, interner) else {
                     return;
                 };
@@ -224,13 +287,17 @@ impl MetaHandler {
                     .entry(event.pid)
                     .or_default()
                     .insert(event.tid, thread_name);
+                self.thread_name_events
+                    .entry(event.pid)
+                    .or_default()
+                    .insert(event.tid, index);
             }
-            names::TRACING_STARTED_IN_BROWSER => self.on_tracing_started(event, interner, diag),
+            names::TRACING_STARTED_IN_BROWSER => self.on_tracing_started(event, interner, diag, all),
             names::FRAME_COMMITTED_IN_BROWSER => {
-                let Some(frame) = args::frame_committed(event, diag) else {
+                let Some((frame, raw)) = args::frame_committed(event, diag) else {
                     return;
                 };
-                let info = self.frame_info(&frame, interner);
+                let info = frame_info(&frame, raw, interner, all);
                 self.update_renderer_process_by_frame(event.ts, info.clone());
                 if frame.parent.is_some_and(js_truthy_raw) {
                     return;
@@ -238,15 +305,48 @@ impl MetaHandler {
                 self.add_top_level_renderer(info.process_id);
             }
             names::COMMIT_LOAD => {
-                let Some(data) = args::commit_load(event, diag) else {
+                let Some((data, raw)) = args::commit_load(event, diag) else {
                     return;
                 };
                 let info = FrameInfo {
                     frame: data.frame.map(|f| interner.intern(&f)),
                     url: data.url.map(|u| interner.intern(&u)),
                     process_id: event.pid,
+                    name: data.name.map(|n| interner.intern(&n)),
+                    object: all.then(|| args::commit_load_object(raw, event.pid, interner)),
                 };
                 self.update_renderer_process_by_frame(event.ts, info);
+            }
+            _ => self.on_page_event(index, event, cx),
+        }
+    }
+
+    /// The events of the page beyond its frames: navigations and the
+    /// viewport.
+    fn on_page_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        match event.name {
+            names::NAVIGATION_START => {
+                let main_frame = self.main_frame_id.unwrap_or(names::EMPTY);
+                self.navigations.navigation_start(index, event, main_frame, cx);
+            }
+            names::SOFT_NAVIGATION_START => self.navigations.soft_navigation(index, event, cx),
+            // Requests are many: read only for the data dump.
+            names::RESOURCE_SEND_REQUEST if cx.options.all_handlers => self.navigations.send_request(event, cx),
+            names::DID_COMMIT_SAME_DOCUMENT_NAVIGATION => self.navigations.same_document(index, event, cx),
+            names::PAINT_TIMING_VISUALIZER_VIEWPORT if !self.viewport_seen => {
+                self.viewport_seen = true;
+                match args::viewport(event) {
+                    Some((rect, dpr)) => {
+                        self.viewport_rect = Some(rect);
+                        self.device_pixel_ratio = dpr;
+                    }
+                    None => cx.diagnostics.skip(Skip::MetaUnreadableViewport, || {
+                        format!(
+                            "PaintTimingVisualizer::Viewport (event #{index}): {}",
+                            event.args.unwrap_or("no args")
+                        )
+                    }),
+                }
             }
             _ => {}
         }
@@ -257,15 +357,16 @@ impl MetaHandler {
         event: &Event<'_>,
         interner: &mut Interner,
         diag: &mut tracekit_events::Diagnostics,
+        all: bool,
     ) {
         self.tracing_started_at = Some(event.ts);
-        let Some(frames) = args::tracing_started_frames(event, diag) else {
+        let Some(frames) = args::tracing_started_frames(event, Some(diag)) else {
             // DevTools gives up on the whole trace here ("No frames found").
             self.devtools_refuses = true;
             return;
         };
-        for frame in frames {
-            let info = self.frame_info(&frame, interner);
+        for (frame, raw) in frames {
+            let info = frame_info(&frame, raw, interner, all);
             self.update_renderer_process_by_frame(event.ts, info.clone());
             let has_parent = frame.parent.is_some_and(js_truthy_raw);
             if !has_parent {
@@ -284,14 +385,6 @@ impl MetaHandler {
         }
     }
 
-    fn frame_info(&self, frame: &args::FrameJson<'_>, interner: &mut Interner) -> FrameInfo {
-        FrameInfo {
-            frame: frame.frame.as_ref().map(|f| interner.intern(f)),
-            url: frame.url.as_ref().map(|u| interner.intern(u)),
-            process_id: frame.process_id.map_or(Id::MISSING, Id::num),
-        }
-    }
-
     fn add_top_level_renderer(&mut self, pid: Id) {
         if !self.top_level_renderer_ids.contains(&pid) {
             self.top_level_renderer_ids.push(pid);
@@ -299,6 +392,10 @@ impl MetaHandler {
     }
 
     fn update_renderer_process_by_frame(&mut self, ts: Micros, frame: FrameInfo) {
+        self.frame_by_process_id
+            .entry(frame.process_id)
+            .or_default()
+            .insert(frame.frame, frame.clone());
         let windows = self
             .renderer_processes_by_frame
             .entry(frame.frame)
@@ -316,7 +413,7 @@ impl MetaHandler {
         });
     }
 
-    fn into_data(mut self) -> MetaData {
+    fn into_data(mut self, all_handlers: bool) -> MetaData {
         if self.devtools_refuses {
             self.trace_is_generic = true;
         }
@@ -337,6 +434,13 @@ impl MetaHandler {
                 };
             }
         }
+        let frames = &self.renderer_processes_by_frame;
+        let navigations = self.navigations.finish(
+            |frame| frames.contains_key(&frame),
+            self.bounds.min,
+            &mut self.main_frame_url,
+            all_handlers,
+        );
         MetaData {
             bounds: self.bounds,
             browser_process_id: self.browser_process_id,
@@ -349,6 +453,12 @@ impl MetaHandler {
             top_level_renderer_ids: self.top_level_renderer_ids,
             threads_in_process: self.threads_in_process,
             process_names: self.process_names,
+            process_name_events: self.process_name_events,
+            thread_name_events: self.thread_name_events,
+            frame_by_process_id: self.frame_by_process_id,
+            navigations,
+            viewport_rect: self.viewport_rect,
+            device_pixel_ratio: self.device_pixel_ratio,
             trace_is_generic: self.trace_is_generic,
             devtools_refuses: self.devtools_refuses,
         }
@@ -359,12 +469,12 @@ impl Handler for MetaHandler {
     type Deps<'d> = ();
     type Data = MetaData;
 
-    fn handle_event(&mut self, _index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(event, cx);
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        self.on_event(index, event, cx);
     }
 
     fn finalize(self, (): (), cx: &mut Context) -> MetaData {
-        let data = self.into_data();
+        let data = self.into_data(cx.options.all_handlers);
         if data.devtools_refuses {
             cx.diagnostics
                 .diverge(tracekit_events::Divergence::TracingStartedWithoutFrames, || {
@@ -378,9 +488,22 @@ impl Handler for MetaHandler {
     }
 }
 
+/// What the tracks and the data dump keep of a frame object.
+pub(crate) fn frame_info(frame: &args::FrameJson<'_>, raw: &RawValue, interner: &mut Interner, all: bool) -> FrameInfo {
+    FrameInfo {
+        frame: frame.frame.as_ref().map(|f| interner.intern(f)),
+        url: frame.url.as_ref().map(|u| interner.intern(u)),
+        process_id: frame.process_id.map_or(Id::MISSING, Id::num),
+        name: frame.name.as_ref().map(|n| interner.intern(n)),
+        object: all.then(|| raw.get().into()),
+    }
+}
+
 fn js_truthy_raw(raw: &serde_json::value::RawValue) -> bool {
     js_truthy(raw.get())
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_frames;
