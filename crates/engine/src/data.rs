@@ -9,7 +9,13 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &[
+    "AnimationFrames",
+    "Animations",
+    "LayoutShifts",
+    "UserInteractions",
+    "Workers",
+];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +60,22 @@ impl Analysis {
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
+            if wanted("AnimationFrames") {
+                let value = data.animation_frames().dump(&mut dump);
+                dump.handler("AnimationFrames", value);
+            }
+            if wanted("Animations") {
+                let value = data.animations().dump(&mut dump);
+                dump.handler("Animations", value);
+            }
+            if wanted("LayoutShifts") {
+                let value = data.layout_shifts().dump(&mut dump);
+                dump.handler("LayoutShifts", value);
+            }
+            if wanted("UserInteractions") {
+                let value = data.user_interactions().dump(&mut dump);
+                dump.handler("UserInteractions", value);
+            }
             if wanted("Workers") {
                 let value = data.workers().dump(&mut dump);
                 dump.handler("Workers", value);

@@ -69,6 +69,9 @@ reasons! {
         /// A `TracingSessionIdForWorker` whose worker id or URL is not a
         /// string.
         WorkersUnreadableSession => "workers: TracingSessionIdForWorker with a worker id or URL that is not a string",
+        /// An `EventTiming` begin whose `type` or `interactionId` is of
+        /// another type (no interaction is made of it).
+        TimelineUnreadableInteraction => "timeline: EventTiming begin whose type or interactionId is not a string or number",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

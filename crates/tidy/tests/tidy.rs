@@ -115,10 +115,21 @@ const LAYERS: &[Layer] = &[
             "tracekit-samples",
             "tracekit-page",
             "tracekit-renderer",
+            "tracekit-timeline",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
     // the handler crates below it.
+    only(
+        "tracekit-timeline",
+        "handlers",
+        &[
+            "tracekit-events",
+            "tracekit-cpuprofile",
+            "tracekit-meta",
+            "tracekit-page",
+        ],
+    ),
     only(
         "tracekit-renderer",
         "handlers",
@@ -175,6 +186,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "tracekit-meta",
     "tracekit-samples",
     "tracekit-page",
+    "tracekit-timeline",
     "tracekit-renderer",
     "tracekit-engine",
     "tracekit-views",
