@@ -192,8 +192,9 @@ pub struct RemoteFont {
 pub struct ScoreRecord {
     /// When.
     pub ts: Micros,
-    /// The score of the cluster then (0 between clusters).
-    pub score: f64,
+    /// The score of the cluster then (0 between clusters); `None` at a
+    /// cluster's start when its first shift has no score.
+    pub score: Option<f64>,
 }
 
 /// The layout shifts of a trace.
@@ -608,25 +609,20 @@ fn score_windows_and_worst(data: &mut LayoutShifts, navs: &[Navigation], trace_e
 /// its end.
 fn score_records(data: &mut LayoutShifts, trace_start: Micros) {
     let records = &mut data.score_records;
-    records.push(ScoreRecord {
-        ts: trace_start,
-        score: 0.0,
-    });
+    let record = |ts: Micros, score: f64| ScoreRecord { ts, score: Some(score) };
+    records.push(record(trace_start, 0.0));
     for cluster in &data.clusters {
         if let Some(first) = cluster.shifts.first() {
-            records.push(ScoreRecord {
-                ts: cluster.window.min,
-                score: first.weighted_score_delta,
-            });
+            // DevTools records the first shift's score as it is (missing: no
+            // score), not as the sum it adds (missing: NaN).
+            let score = Some(first.weighted_score_delta).filter(|x| !x.is_nan());
+            records.push(ScoreRecord { ts: cluster.window.min, score });
         }
         let mut score = 0.0;
         for shift in &cluster.shifts {
             score += shift.weighted_score_delta;
-            records.push(ScoreRecord { ts: shift.ts, score });
+            records.push(record(shift.ts, score));
         }
-        records.push(ScoreRecord {
-            ts: cluster.window.max,
-            score: 0.0,
-        });
+        records.push(record(cluster.window.max, 0.0));
     }
 }

@@ -29,7 +29,7 @@ impl LayoutShifts {
         let records = self.score_records.iter().map(|r| {
             Object::new()
                 .with("ts", Value::Num(r.ts.0))
-                .with("score", Value::Num(r.score))
+                .with("score", Value::opt(r.score, Value::Num))
                 .into()
         });
         let nodes = self.backend_node_ids.iter().map(|n| match n {
