@@ -348,12 +348,11 @@ fn remove_nested(xs: &mut [Interaction], cx: &mut Context) -> Vec<usize> {
             continue;
         };
         let processing = |x: &Interaction| x.processing_end.0 - x.processing_start.0;
-        if xs[i].ts.0 < xs[e].ts.0 {
-            by_category[category].insert(end, i);
-        } else if xs[i].ts.0 == xs[e].ts.0
+        let earlier = xs[i].ts.0 < xs[e].ts.0;
+        let as_early_with_longer_processing = xs[i].ts.0 == xs[e].ts.0
             && xs[i].interaction_id == xs[e].interaction_id
-            && processing(&xs[i]) > processing(&xs[e])
-        {
+            && processing(&xs[i]) > processing(&xs[e]);
+        if earlier || as_early_with_longer_processing {
             by_category[category].insert(end, i);
         }
         if xs[i].processing_start.0 < xs[e].processing_start.0 {

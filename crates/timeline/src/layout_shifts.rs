@@ -616,7 +616,10 @@ fn score_records(data: &mut LayoutShifts, trace_start: Micros) {
             // DevTools records the first shift's score as it is (missing: no
             // score), not as the sum it adds (missing: NaN).
             let score = Some(first.weighted_score_delta).filter(|x| !x.is_nan());
-            records.push(ScoreRecord { ts: cluster.window.min, score });
+            records.push(ScoreRecord {
+                ts: cluster.window.min,
+                score,
+            });
         }
         let mut score = 0.0;
         for shift in &cluster.shifts {
