@@ -116,10 +116,14 @@ pub(crate) fn array_items(text: &str) -> Vec<&str> {
         let Ok(end) = skip_value(b, i) else {
             break;
         };
+        if end <= i {
+            break;
+        }
         out.push(&text[i..end]);
         i = skip_ws(b, end);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            _ => break,
         }
     }
     out
@@ -154,6 +158,8 @@ mod tests {
             vec!["1", r#"{"a":[2]}"#, "\"x\""]
         );
         assert!(array_items("{}").is_empty());
+        assert_eq!(array_items("[1 2]"), vec!["1"]);
+        assert_eq!(array_items("[1,"), vec!["1"]);
     }
 
     #[test]
