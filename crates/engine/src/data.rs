@@ -10,13 +10,17 @@ use crate::{Analysis, HandlerData};
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
 pub const HANDLERS: &[&str] = &[
+    "AnimationFrames",
+    "Animations",
     "DOMStats",
     "Flows",
     "GPU",
     "Invalidations",
+    "LayoutShifts",
     "Memory",
     "Meta",
     "PageFrames",
+    "UserInteractions",
     "Workers",
 ];
 
@@ -97,13 +101,17 @@ impl Analysis {
 /// The data of the handler named `name` (one of [`HANDLERS`]) in the dump.
 fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
     match name {
+        "AnimationFrames" => data.animation_frames().dump(dump),
+        "Animations" => data.animations().dump(dump),
         "DOMStats" => data.dom_stats().dump(dump),
         "Flows" => data.flows().dump(dump),
         "GPU" => data.gpu().dump(dump),
         "Invalidations" => data.invalidations().dump(dump),
+        "LayoutShifts" => data.layout_shifts().dump(dump),
         "Memory" => data.memory().dump(dump),
         "Meta" => data.meta().dump(dump),
         "PageFrames" => data.page_frames().dump(dump),
+        "UserInteractions" => data.user_interactions().dump(dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),
     }

@@ -45,7 +45,10 @@ pub use tracekit_meta::{
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_samples::SamplesHandler;
-pub use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
+pub use tracekit_timeline::{
+    AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, Interaction, LayoutShift,
+    LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, UserInteractions, UserInteractionsHandler,
+};
 
 /// What the crates built on the engine (views, exports, the bindings)
 /// share with it to read and write what the handlers kept: numbers and

@@ -20,6 +20,10 @@ use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, Networ
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
+use tracekit_timeline::{
+    AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, LayoutShifts, LayoutShiftsHandler,
+    UserInteractions, UserInteractionsHandler,
+};
 
 /// A handler whose data an analysis can hand out by the handler's type
 /// ([`Analysis::data`](crate::Analysis::data)).
@@ -150,6 +154,10 @@ handlers! {
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
+    keep layout_shifts: LayoutShiftsHandler = (&meta);
+    keep user_interactions: UserInteractionsHandler = (&meta);
+    keep animations: AnimationsHandler = ();
+    keep animation_frames: AnimationFramesHandler = ();
     taken samples: SamplesHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
 }
@@ -218,5 +226,29 @@ impl HandlerData {
     /// args).
     pub fn image_painting(&self) -> &ImagePainting {
         &self.images
+    }
+
+    /// The layout shifts and their clusters (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn layout_shifts(&self) -> &LayoutShifts {
+        &self.layout_shifts
+    }
+
+    /// The user interactions (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn user_interactions(&self) -> &UserInteractions {
+        &self.user_interactions
+    }
+
+    /// The animations (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn animations(&self) -> &Animations {
+        &self.animations
+    }
+
+    /// The animation frames (none unless DevTools'
+    /// `enableAnimationsFrameHandler` is set, as by default it is not).
+    pub fn animation_frames(&self) -> &AnimationFrames {
+        &self.animation_frames
     }
 }

@@ -82,6 +82,9 @@ reasons! {
         /// An `UpdateLayoutTree` without args (DevTools' Invalidations
         /// handler would fail on the whole trace).
         InvalidationsRecalcWithoutArgs => "invalidations: UpdateLayoutTree without args",
+        /// An `EventTiming` begin whose `type` or `interactionId` is of
+        /// another type (no interaction is made of it).
+        TimelineUnreadableInteraction => "timeline: EventTiming begin whose type or interactionId is not a string or number",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

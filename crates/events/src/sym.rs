@@ -85,6 +85,20 @@ known_names! {
     SOFT_NAVIGATION_START = "SoftNavigationStart",
     DID_COMMIT_SAME_DOCUMENT_NAVIGATION = "RenderFrameHostImpl::DidCommitSameDocumentNavigation",
     PAINT_TIMING_VISUALIZER_VIEWPORT = "PaintTimingVisualizer::Viewport",
+    LAYOUT_SHIFT = "LayoutShift",
+    PRE_PAINT = "PrePaint",
+    RENDER_FRAME_IMPL_CREATE_CHILD_FRAME = "RenderFrameImpl::createChildFrame",
+    DOM_LOADING = "domLoading",
+    LAYOUT_IMAGE_UNSIZED = "LayoutImageUnsized",
+    BEGIN_REMOTE_FONT_LOAD = "BeginRemoteFontLoad",
+    REMOTE_FONT_LOADED = "RemoteFontLoaded",
+    SCREENSHOT = "Screenshot",
+    EVENT_TIMING = "EventTiming",
+    BEGIN_COMMIT_COMPOSITOR_FRAME = "BeginCommitCompositorFrame",
+    PARSE_META_VIEWPORT = "ParseMetaViewport",
+    ANIMATION = "Animation",
+    ANIMATION_FRAME = "AnimationFrame",
+    ANIMATION_FRAME_PRESENTATION = "AnimationFrame::Presentation",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

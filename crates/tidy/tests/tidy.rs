@@ -117,10 +117,21 @@ const LAYERS: &[Layer] = &[
             "tracekit-renderer",
             "tracekit-system",
             "tracekit-causes",
+            "tracekit-timeline",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
     // the handler crates below it.
+    only(
+        "tracekit-timeline",
+        "handlers",
+        &[
+            "tracekit-events",
+            "tracekit-cpuprofile",
+            "tracekit-meta",
+            "tracekit-page",
+        ],
+    ),
     only(
         "tracekit-renderer",
         "handlers",
@@ -183,6 +194,9 @@ const LIBRARY_CRATES: &[&str] = &[
     "tracekit-meta",
     "tracekit-samples",
     "tracekit-page",
+    "tracekit-timeline",
+    "tracekit-system",
+    "tracekit-causes",
     "tracekit-renderer",
     "tracekit-engine",
     "tracekit-views",

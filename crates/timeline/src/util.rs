@@ -1,0 +1,170 @@
+//! What the timeline handlers share: JavaScript's number conversion of a
+//! raw JSON value, DevTools' binary search for the nearest item, its time
+//! order of events, and the members of an event object as a spread copies
+//! them.
+
+use std::cmp::Ordering;
+
+use tracekit_events::json::{as_f64, as_str, object_members};
+use tracekit_events::Micros;
+
+/// What JavaScript's arithmetic makes of a raw JSON value (`undefined`
+/// when `None`): numbers as they are, `null` and `false` 0, `true` 1, a
+/// string its number (blank: 0), anything else `NaN`.
+pub(crate) fn js_number(raw: Option<&str>) -> f64 {
+    let Some(raw) = raw.map(str::trim) else {
+        return f64::NAN;
+    };
+    match raw {
+        "null" | "false" => 0.0,
+        "true" => 1.0,
+        _ => {
+            if let Some(x) = as_f64(raw) {
+                x
+            } else if let Some(s) = as_str(raw) {
+                let t = s.trim();
+                if t.is_empty() {
+                    0.0
+                } else {
+                    t.parse().unwrap_or(f64::NAN)
+                }
+            } else {
+                f64::NAN
+            }
+        }
+    }
+}
+
+/// The index DevTools' `nearestIndexFromEnd` finds: the last item for
+/// which `pred` holds, by bisection (on an unsorted list, what the
+/// bisection meets, as DevTools' does).
+pub(crate) fn nearest_from_end(len: usize, pred: impl Fn(usize) -> bool) -> Option<usize> {
+    nearest(len, pred, true)
+}
+
+/// The index DevTools' `nearestIndexFromBeginning` finds: the first item
+/// for which `pred` holds, by bisection.
+pub(crate) fn nearest_from_beginning(len: usize, pred: impl Fn(usize) -> bool) -> Option<usize> {
+    nearest(len, pred, false)
+}
+
+fn nearest(len: usize, pred: impl Fn(usize) -> bool, from_end: bool) -> Option<usize> {
+    if len == 0 {
+        return None;
+    }
+    let (mut left, mut right) = (0usize, len - 1);
+    while right != left {
+        let span = right - left;
+        // The middle rounded up when searching from the end, down else.
+        let pivot = if from_end {
+            left + span.div_ceil(2)
+        } else {
+            left + span / 2
+        };
+        let to_the_right = pred(pivot) == from_end;
+        if to_the_right {
+            left = right.min(pivot + usize::from(left == pivot));
+        } else {
+            right = left.max(if right == pivot { pivot - 1 } else { pivot });
+        }
+    }
+    pred(left).then_some(left)
+}
+
+/// DevTools' time order of events (`eventTimeComparator`): by start, then
+/// the longer first; `dur` missing counts as 0.
+pub(crate) fn time_order(a: (Micros, Option<Micros>), b: (Micros, Option<Micros>)) -> Ordering {
+    let end = |(ts, dur): (Micros, Option<Micros>)| ts.0 + dur.map_or(0.0, |d| d.0);
+    if a.0 .0 < b.0 .0 {
+        Ordering::Less
+    } else if a.0 .0 > b.0 .0 {
+        Ordering::Greater
+    } else if end(a) > end(b) {
+        Ordering::Less
+    } else if end(a) < end(b) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+/// The members of the JSON object `text` as a spread (`{...object}`)
+/// copies them: each key once, at its first place, with its last value.
+pub(crate) fn spread_members(text: &str) -> Vec<(String, &str)> {
+    let mut out: Vec<(String, &str)> = Vec::new();
+    for (key, value) in object_members(text) {
+        match out.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => out.push((key.into_owned(), value)),
+        }
+    }
+    out
+}
+
+/// The items of the JSON array `text`, as raw text, in order (none when
+/// `text` is not an array; stops early on malformed input).
+pub(crate) fn array_items(text: &str) -> Vec<&str> {
+    use tracekit_events::scan::{skip_value, skip_ws};
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    i = skip_ws(b, i + 1);
+    while i < b.len() && b[i] != b']' {
+        let Ok(end) = skip_value(b, i) else {
+            break;
+        };
+        if end <= i {
+            break;
+        }
+        out.push(&text[i..end]);
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            _ => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bisection_finds_the_nearest_items() {
+        let xs = [1.0, 3.0, 5.0, 7.0];
+        assert_eq!(nearest_from_end(4, |i| xs[i] < 6.0), Some(2));
+        assert_eq!(nearest_from_end(4, |i| xs[i] < 0.5), None);
+        assert_eq!(nearest_from_beginning(4, |i| xs[i] > 3.0), Some(2));
+        assert_eq!(nearest_from_beginning(4, |i| xs[i] > 9.0), None);
+        assert_eq!(nearest_from_end(1, |i| xs[i] < 2.0), Some(0));
+    }
+
+    #[test]
+    fn numbers_convert_as_javascript_does() {
+        assert_eq!(js_number(Some("null")), 0.0);
+        assert_eq!(js_number(Some("\"12\"")), 12.0);
+        assert!(js_number(None).is_nan());
+        assert!(js_number(Some("{}")).is_nan());
+    }
+
+    #[test]
+    fn arrays_are_read_item_by_item() {
+        assert_eq!(
+            array_items(r#" [1, {"a":[2]} ,"x"]"#),
+            vec!["1", r#"{"a":[2]}"#, "\"x\""]
+        );
+        assert!(array_items("{}").is_empty());
+        assert_eq!(array_items("[1 2]"), vec!["1"]);
+        assert_eq!(array_items("[1,"), vec!["1"]);
+    }
+
+    #[test]
+    fn a_spread_keeps_the_last_value_at_the_first_place() {
+        let m = spread_members(r#"{"a":1,"b":2,"a":3}"#);
+        assert_eq!(m, vec![("a".to_owned(), "3"), ("b".to_owned(), "2")]);
+    }
+}
