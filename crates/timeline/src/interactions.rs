@@ -10,7 +10,7 @@ use tracekit_events::json::{as_f64, as_str, js_truthy, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
 use tracekit_meta::MetaData;
 
-use crate::stand_in::{Navigation, NavigationReader};
+use crate::stand_in::{Navigation, Navigations};
 use crate::util::{js_number, nearest_from_end, time_order};
 use crate::Map;
 
@@ -25,7 +25,6 @@ pub struct UserInteractionsHandler {
     /// order.
     begins: Vec<Timing>,
     ends: Vec<Timing>,
-    navigations: NavigationReader,
 }
 
 /// An `EventTiming` event as read.
@@ -128,8 +127,6 @@ impl Handler for UserInteractionsHandler {
         names::BEGIN_COMMIT_COMPOSITOR_FRAME,
         names::PARSE_META_VIEWPORT,
         names::EVENT_TIMING,
-        names::NAVIGATION_START,
-        names::SOFT_NAVIGATION_START,
     ]);
 
     fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
@@ -143,19 +140,12 @@ impl Handler for UserInteractionsHandler {
             self.data.parse_meta_viewport_events.push(index);
         } else if event.name == names::EVENT_TIMING {
             self.timing(index, event, cx);
-        } else {
-            self.navigations.handle(index, event, cx);
         }
     }
 
     fn finalize(self, meta: &MetaData, cx: &mut Context) -> UserInteractions {
-        let UserInteractionsHandler {
-            mut data,
-            begins,
-            ends,
-            navigations,
-        } = self;
-        let navigations = navigations.finish(meta);
+        let UserInteractionsHandler { mut data, begins, ends } = self;
+        let navigations = Navigations::of(meta);
         let merged = merge_ordered(&begins, &ends);
         let mut open: Map<Option<Id>, Vec<&Timing>> = Map::default();
         for timing in merged {

@@ -13,7 +13,7 @@ use tracekit_events::json::{as_f64, as_str, js_truthy, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Sym, Wants};
 use tracekit_meta::MetaData;
 
-use crate::stand_in::{Navigation, NavigationReader, ScreenshotReader, Screenshots};
+use crate::stand_in::{Navigation, Navigations, ScreenshotReader, Screenshots};
 use crate::util::{js_number, nearest_from_beginning, nearest_from_end};
 
 /// The longest a cluster lasts: five seconds.
@@ -33,7 +33,6 @@ pub struct LayoutShiftsHandler {
     /// The node ids of the invalidation events, with the event's time.
     layout_invalidation_nodes: Vec<(Micros, Option<RawKey>)>,
     schedule_invalidation_nodes: Vec<Option<RawKey>>,
-    navigations: NavigationReader,
     screenshots: ScreenshotReader,
 }
 
@@ -261,8 +260,6 @@ impl Handler for LayoutShiftsHandler {
         names::BEGIN_REMOTE_FONT_LOAD,
         names::REMOTE_FONT_LOADED,
         names::PAINT_IMAGE,
-        names::NAVIGATION_START,
-        names::SOFT_NAVIGATION_START,
         names::SCREENSHOT,
     ]);
 
@@ -319,7 +316,7 @@ impl Handler for LayoutShiftsHandler {
                 self.font(index, event, cx);
             }
             n if n == names::SCREENSHOT => self.screenshots.handle(index, event),
-            _ => self.navigations.handle(index, event, cx),
+            _ => {}
         }
     }
 
@@ -329,7 +326,6 @@ impl Handler for LayoutShiftsHandler {
             mut data,
             mut layout_invalidation_nodes,
             schedule_invalidation_nodes,
-            navigations,
             screenshots,
         } = self;
         data.sort_lists();
@@ -337,7 +333,7 @@ impl Handler for LayoutShiftsHandler {
         shifts.sort_by(|a, b| a.ts.0.total_cmp(&b.ts.0));
         layout_invalidation_nodes.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
         data.screenshots = screenshots.finish();
-        let navigations = navigations.finish(meta);
+        let navigations = Navigations::of(meta);
         let mut navs: Vec<Navigation> = navigations
             .by_frame
             .get(&meta.main_frame_id)

@@ -1,14 +1,12 @@
-//! The few events of other handlers that the timeline handlers read,
-//! gathered here meanwhile: the page's navigations (`navigationStart` and
-//! `SoftNavigationStart`, as DevTools' Meta handler keeps them in
-//! `navigationsByFrameId` and `softNavigationsById`) and its screenshots
-//! (`Screenshot`, as DevTools' Screenshots handler keeps them). Each
-//! handler that needs them embeds a reader and finishes it in its
-//! `finalize`; once those handlers' data exist, theirs replaces these.
+//! What the timeline handlers read of other handlers: the page's
+//! navigations (the Meta handler's `navigationsByFrameId` and
+//! `softNavigationsById`, [`Navigations::of`]) and its screenshots
+//! (`Screenshot`, as DevTools' Screenshots handler keeps them, gathered
+//! here by a reader each handler embeds).
 
 use tracekit_events::dump::{Dump, Object, Synthetic, Value};
-use tracekit_events::json::{as_f64, as_str, member, member_path};
-use tracekit_events::{names, Context, Event, EventIndex, Id, Micros, Phase, Sym};
+use tracekit_events::json::{as_f64, as_str, member};
+use tracekit_events::{names, Event, EventIndex, Id, Micros, Phase, Sym};
 use tracekit_meta::MetaData;
 
 use crate::Map;
@@ -38,72 +36,38 @@ pub struct Navigations {
     pub soft: Vec<Navigation>,
 }
 
-/// Gathers the navigations from their events.
-#[derive(Debug, Default)]
-pub struct NavigationReader {
-    ids: ahash::AHashSet<Option<Sym>>,
-    by_frame: Map<Option<Sym>, Vec<Navigation>>,
-    soft: Map<Box<str>, Navigation>,
-}
-
-impl NavigationReader {
-    /// The event names to hand to [`NavigationReader::handle`].
-    pub const NAMES: [Sym; 2] = [names::NAVIGATION_START, names::SOFT_NAVIGATION_START];
-
-    /// Reads a `navigationStart` or `SoftNavigationStart` (other events
-    /// are ignored).
-    pub fn handle(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        let args = event.args.unwrap_or("{}");
-        if event.name == names::SOFT_NAVIGATION_START {
-            let Some(key) = member_path(args, &["context", "performanceTimelineNavigationId"]) else {
-                return;
-            };
-            let nav = Navigation {
-                event: index,
-                ts: event.ts,
+impl Navigations {
+    /// The navigations of the Meta handler, as the timeline handlers read
+    /// them.
+    pub fn of(meta: &MetaData) -> Navigations {
+        let navigations = &meta.navigations;
+        let by_frame = navigations
+            .by_frame_id
+            .iter()
+            .map(|(frame, navs)| {
+                let navs = navs
+                    .iter()
+                    .map(|n| Navigation {
+                        event: n.event,
+                        ts: n.ts,
+                        navigation_id: n.navigation_id,
+                        hard: true,
+                    })
+                    .collect();
+                (*frame, navs)
+            })
+            .collect();
+        let soft = navigations
+            .soft_by_id
+            .values()
+            .map(|n| Navigation {
+                event: n.event,
+                ts: n.ts,
                 navigation_id: None,
                 hard: false,
-            };
-            self.soft.insert(key.into(), nav);
-            return;
-        }
-        if event.name != names::NAVIGATION_START {
-            return;
-        }
-        let Some(data) = member(args, "data").filter(|d| tracekit_events::json::js_truthy(d)) else {
-            return;
-        };
-        if member(data, "documentLoaderURL")
-            .and_then(as_str)
-            .is_some_and(|u| u.is_empty())
-        {
-            return;
-        }
-        let mut sym = |raw: Option<&str>| raw.and_then(as_str).map(|s| cx.interner.intern(&s));
-        let navigation_id = sym(member(data, "navigationId"));
-        if !self.ids.insert(navigation_id) {
-            return;
-        }
-        let frame = sym(member(args, "frame"));
-        let nav = Navigation {
-            event: index,
-            ts: event.ts,
-            navigation_id,
-            hard: true,
-        };
-        self.by_frame.entry(frame).or_default().push(nav);
-    }
-
-    /// The navigations, once every event was read: those of frames that
-    /// have no renderer process are left out, as DevTools' Meta handler
-    /// leaves them.
-    pub fn finish(mut self, meta: &MetaData) -> Navigations {
-        self.by_frame
-            .retain(|frame, _| meta.renderer_processes_by_frame.contains_key(frame));
-        Navigations {
-            by_frame: self.by_frame,
-            soft: self.soft.into_values().collect(),
-        }
+            })
+            .collect();
+        Navigations { by_frame, soft }
     }
 }
 
