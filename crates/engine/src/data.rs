@@ -9,7 +9,7 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &["Workers", "Frames", "LayerTree"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +66,14 @@ impl Analysis {
             if wanted("Workers") {
                 let value = data.workers().dump(&mut dump);
                 dump.handler("Workers", value);
+            }
+            if wanted("Frames") {
+                let value = data.frames().dump(&mut dump);
+                dump.handler("Frames", value);
+            }
+            if wanted("LayerTree") {
+                let value = data.layer_tree().dump(&mut dump);
+                dump.handler("LayerTree", value);
             }
         }
         let mut out = String::new();

@@ -37,6 +37,9 @@ pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
+pub use tracekit_frames::{
+    ArgValue, Frame, Frames, FramesHandler, LayerPaint, LayerTree, LayerTreeHandler, LayerTreeSnapshot,
+};
 pub use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler, Workers, WorkersHandler,
 };

@@ -11,6 +11,7 @@
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
+use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
@@ -33,7 +34,9 @@ pub trait Registered: Handler {
 ///
 /// - `keep`: kept in [`HandlerData`] under `name`;
 /// - `taken`: handed by value to a later handler, and not kept;
-/// - `tracks`: the tracks of the analysis (`Result<RendererData, _>`).
+/// - `tracks`: the tracks of the analysis: its handler gives
+///   `Result<RendererData, LoadError>`, whose error ends the finalizing;
+///   the lines below it take the tracks as `&name` (a `&RendererData`).
 macro_rules! handlers {
     ($($kind:ident $name:ident : $handler:ty = ($($dep:expr),* $(,)?);)*) => {
         /// The handlers of a trace, fed the events in input order.
@@ -80,11 +83,17 @@ macro_rules! handlers {
                 cx: &mut Context,
             ) -> Result<(HandlerData, RendererData), LoadError> {
                 $(
-                    let $name = self.$name.finalize(($($dep),*), cx);
+                    let $name = handlers!(@finalized $kind self.$name.finalize(($($dep),*), cx));
                 )*
                 handlers!(@finish [] [] $($kind $name;)*)
             }
         }
+    };
+    (@finalized tracks $data:expr) => {
+        $data?
+    };
+    (@finalized $other:ident $data:expr) => {
+        $data
     };
     (@store [$($kept:ident: $kept_handler:ty,)*] keep $name:ident: $handler:ty; $($rest:tt)*) => {
         handlers!(@store [$($kept: $kept_handler,)* $name: $handler,] $($rest)*);
@@ -127,7 +136,7 @@ macro_rules! handlers {
         handlers!(@finish [$($kept)*] [$name] $($rest)*)
     };
     (@finish [$($kept:ident)*] [$tracks:ident]) => {
-        Ok((HandlerData { $($kept,)* }, $tracks?))
+        Ok((HandlerData { $($kept,)* }, $tracks))
     };
 }
 
@@ -140,7 +149,9 @@ handlers! {
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
+    keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
+    keep frames: FramesHandler = (&meta, &renderer, &layer_tree);
 }
 
 impl HandlerData {
@@ -170,5 +181,17 @@ impl HandlerData {
     /// args).
     pub fn image_painting(&self) -> &ImagePainting {
         &self.images
+    }
+
+    /// The layer tree's paints and their snapshots (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn layer_tree(&self) -> &LayerTree {
+        &self.layer_tree
+    }
+
+    /// The frames (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn frames(&self) -> &Frames {
+        &self.frames
     }
 }

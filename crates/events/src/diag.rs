@@ -69,6 +69,10 @@ reasons! {
         /// A `TracingSessionIdForWorker` whose worker id or URL is not a
         /// string.
         WorkersUnreadableSession => "workers: TracingSessionIdForWorker with a worker id or URL that is not a string",
+        /// A `SetLayerTreeId`, `Paint` or `BeginMainThreadFrame` without
+        /// `args.data` (which DevTools' frame model reads, and throws on):
+        /// read as if its members were absent.
+        FramesArgsWithoutData => "frames: SetLayerTreeId, Paint or BeginMainThreadFrame without args.data",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

@@ -69,6 +69,24 @@ known_names! {
     DECODE_IMAGE = "Decode Image",
     DRAW_LAZY_PIXEL_REF = "Draw LazyPixelRef",
     DECODE_LAZY_PIXEL_REF = "Decode LazyPixelRef",
+    PAINT = "Paint",
+    UPDATE_LAYER = "UpdateLayer",
+    SET_LAYER_TREE_ID = "SetLayerTreeId",
+    DISPLAY_ITEM_LIST = "cc::DisplayItemList",
+    DISPLAY_ITEM_LIST_SNAPSHOT = "cc::DisplayItemList:snapshot",
+    LAYER_TREE_HOST_IMPL = "cc::LayerTreeHostImpl",
+    BEGIN_FRAME = "BeginFrame",
+    DROPPED_FRAME = "DroppedFrame",
+    DRAW_FRAME = "DrawFrame",
+    ACTIVATE_LAYER_TREE = "ActivateLayerTree",
+    REQUEST_MAIN_THREAD_FRAME = "RequestMainThreadFrame",
+    NEEDS_BEGIN_FRAME_CHANGED = "NeedsBeginFrameChanged",
+    COMMIT = "Commit",
+    COMPOSITE_LAYERS = "CompositeLayers",
+    BEGIN_MAIN_THREAD_FRAME = "BeginMainThreadFrame",
+    SCHEDULE_STYLE_RECALCULATION = "ScheduleStyleRecalculation",
+    INVALIDATE_LAYOUT = "InvalidateLayout",
+    SCROLL_LAYER = "ScrollLayer",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.
@@ -378,7 +396,7 @@ mod tests {
         let b = interner.intern("Layout");
         assert_eq!(a, b);
         assert_eq!(interner.lookup("Layout"), Some(a));
-        assert_eq!(interner.lookup("Paint"), None);
+        assert_eq!(interner.lookup("PrePaint"), None);
         assert!(interner.starts_with_v8(interner.lookup("V8.Execute").unwrap()));
     }
 }
