@@ -38,6 +38,9 @@ pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
+pub use tracekit_frames::{
+    ArgValue, Frame, Frames, FramesHandler, LayerPaint, LayerTree, LayerTreeHandler, LayerTreeSnapshot,
+};
 pub use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, Bounds, FrameInfo, MetaData, MetaHandler, Navigation, Navigations,
     PageFrames, PageFramesHandler, ProcessWindow, SoftNavigation, ViewportRect, Workers, WorkersHandler,

@@ -12,6 +12,7 @@
 
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
+use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
     WorkersHandler,
@@ -42,7 +43,9 @@ pub trait Registered: Handler {
 ///
 /// - `keep`: kept in [`HandlerData`] under `name`;
 /// - `taken`: handed by value to a later handler, and not kept;
-/// - `tracks`: the tracks of the analysis (`Result<RendererData, _>`).
+/// - `tracks`: the tracks of the analysis: its handler gives
+///   `Result<RendererData, LoadError>`, whose error ends the finalizing;
+///   the lines below it take the tracks as `&name` (a `&RendererData`).
 macro_rules! handlers {
     ($($kind:ident $name:ident : $handler:ty = ($($dep:expr),* $(,)?);)*) => {
         /// The handlers of a trace, fed the events in input order.
@@ -89,11 +92,17 @@ macro_rules! handlers {
                 cx: &mut Context,
             ) -> Result<(HandlerData, RendererData), LoadError> {
                 $(
-                    let $name = self.$name.finalize(($($dep),*), cx);
+                    let $name = handlers!(@finalized $kind self.$name.finalize(($($dep),*), cx));
                 )*
                 handlers!(@finish [] [] $($kind $name;)*)
             }
         }
+    };
+    (@finalized tracks $data:expr) => {
+        $data?
+    };
+    (@finalized $other:ident $data:expr) => {
+        $data
     };
     (@store [$($kept:ident: $kept_handler:ty,)*] keep $name:ident: $handler:ty; $($rest:tt)*) => {
         handlers!(@store [$($kept: $kept_handler,)* $name: $handler,] $($rest)*);
@@ -136,7 +145,7 @@ macro_rules! handlers {
         handlers!(@finish [$($kept)*] [$name] $($rest)*)
     };
     (@finish [$($kept:ident)*] [$tracks:ident]) => {
-        Ok((HandlerData { $($kept,)* }, $tracks?))
+        Ok((HandlerData { $($kept,)* }, $tracks))
     };
 }
 
@@ -159,7 +168,9 @@ handlers! {
     keep animations: AnimationsHandler = ();
     keep animation_frames: AnimationFramesHandler = ();
     taken samples: SamplesHandler = (&meta);
+    keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
+    keep frames: FramesHandler = (&meta, &renderer, &layer_tree);
 }
 
 impl HandlerData {
@@ -250,5 +261,17 @@ impl HandlerData {
     /// `enableAnimationsFrameHandler` is set, as by default it is not).
     pub fn animation_frames(&self) -> &AnimationFrames {
         &self.animation_frames
+    }
+
+    /// The layer tree's paints and their snapshots (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn layer_tree(&self) -> &LayerTree {
+        &self.layer_tree
+    }
+
+    /// The frames (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn frames(&self) -> &Frames {
+        &self.frames
     }
 }

@@ -85,6 +85,10 @@ reasons! {
         /// An `EventTiming` begin whose `type` or `interactionId` is of
         /// another type (no interaction is made of it).
         TimelineUnreadableInteraction => "timeline: EventTiming begin whose type or interactionId is not a string or number",
+        /// A `SetLayerTreeId`, `Paint` or `BeginMainThreadFrame` without
+        /// `args.data` (which DevTools' frame model reads, and throws on):
+        /// read as if its members were absent.
+        FramesArgsWithoutData => "frames: SetLayerTreeId, Paint or BeginMainThreadFrame without args.data",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

@@ -99,6 +99,23 @@ known_names! {
     ANIMATION = "Animation",
     ANIMATION_FRAME = "AnimationFrame",
     ANIMATION_FRAME_PRESENTATION = "AnimationFrame::Presentation",
+    UPDATE_LAYER = "UpdateLayer",
+    SET_LAYER_TREE_ID = "SetLayerTreeId",
+    DISPLAY_ITEM_LIST = "cc::DisplayItemList",
+    DISPLAY_ITEM_LIST_SNAPSHOT = "cc::DisplayItemList:snapshot",
+    LAYER_TREE_HOST_IMPL = "cc::LayerTreeHostImpl",
+    BEGIN_FRAME = "BeginFrame",
+    DROPPED_FRAME = "DroppedFrame",
+    DRAW_FRAME = "DrawFrame",
+    ACTIVATE_LAYER_TREE = "ActivateLayerTree",
+    REQUEST_MAIN_THREAD_FRAME = "RequestMainThreadFrame",
+    NEEDS_BEGIN_FRAME_CHANGED = "NeedsBeginFrameChanged",
+    COMMIT = "Commit",
+    COMPOSITE_LAYERS = "CompositeLayers",
+    BEGIN_MAIN_THREAD_FRAME = "BeginMainThreadFrame",
+    SCHEDULE_STYLE_RECALCULATION = "ScheduleStyleRecalculation",
+    INVALIDATE_LAYOUT = "InvalidateLayout",
+    SCROLL_LAYER = "ScrollLayer",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

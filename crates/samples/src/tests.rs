@@ -503,6 +503,7 @@ fn prepared_indices_saturate() {
         id: Some(Id::num(1.0)),
         args: Some(args),
         sample_trace_id: None,
+        text: "",
     };
     let mut handler = SamplesHandler::default();
     handler.prepare(EventIndex::MAX - 1, &[event, event, event], Parallelism::Sequential);

@@ -118,10 +118,22 @@ const LAYERS: &[Layer] = &[
             "tracekit-system",
             "tracekit-causes",
             "tracekit-timeline",
+            "tracekit-frames",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
     // the handler crates below it.
+    only(
+        "tracekit-frames",
+        "handlers",
+        &[
+            "tracekit-events",
+            "tracekit-cpuprofile",
+            "tracekit-meta",
+            "tracekit-page",
+            "tracekit-renderer",
+        ],
+    ),
     only(
         "tracekit-timeline",
         "handlers",

@@ -276,10 +276,11 @@ impl Handler for LayoutShiftsHandler {
         };
         let d = &mut self.data;
         match event.name {
-            n if n == names::LAYOUT_SHIFT => {
-                if !data.and_then(|d| member(d, "had_recent_input")).is_some_and(js_truthy) {
-                    self.shifts.push(read_shift(index, event, data));
-                }
+            // A shift right after an input is expected: not counted.
+            n if n == names::LAYOUT_SHIFT
+                && !data.and_then(|d| member(d, "had_recent_input")).is_some_and(js_truthy) =>
+            {
+                self.shifts.push(read_shift(index, event, data));
             }
             n if n == names::LAYOUT_INVALIDATION_TRACKING => {
                 d.layout_invalidation_events.push(index);
@@ -306,11 +307,9 @@ impl Handler for LayoutShiftsHandler {
                 d.layout_image_unsized_events.push(index);
                 d.times.unsized_images.push(event.ts);
             }
-            n if n == names::PAINT_IMAGE => {
-                if event.ph == tracekit_events::Phase::COMPLETE {
-                    d.paint_image_events.push(index);
-                    d.times.paint_images.push(event.ts);
-                }
+            n if n == names::PAINT_IMAGE && event.ph == tracekit_events::Phase::COMPLETE => {
+                d.paint_image_events.push(index);
+                d.times.paint_images.push(event.ts);
             }
             n if n == names::BEGIN_REMOTE_FONT_LOAD || n == names::REMOTE_FONT_LOADED => {
                 self.font(index, event, cx);
