@@ -9,7 +9,7 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &["NetworkRequests", "Workers"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +54,10 @@ impl Analysis {
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
+            if wanted("NetworkRequests") {
+                let value = data.network_requests().dump(&mut dump);
+                dump.handler("NetworkRequests", value);
+            }
             if wanted("Workers") {
                 let value = data.workers().dump(&mut dump);
                 dump.handler("Workers", value);

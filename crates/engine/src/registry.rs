@@ -137,7 +137,7 @@ handlers! {
     keep meta: MetaHandler = ();
     keep worklets: AuctionWorkletsHandler = ();
     keep workers: WorkersHandler = ();
-    keep network: NetworkRequestsHandler = ();
+    keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = ();
     taken samples: SamplesHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
@@ -160,8 +160,9 @@ impl HandlerData {
         &self.workers
     }
 
-    /// The network requests (gathered when the analysis keeps the group
-    /// args).
+    /// The network requests (their URLs when the analysis keeps the group
+    /// args; the whole with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn network_requests(&self) -> &NetworkRequests {
         &self.network
     }
