@@ -41,7 +41,7 @@ pub enum Entity {
 
 impl Entity {
     /// The entity's name (what DevTools shows, and keys the dump by).
-    pub fn name<'s>(self, strings: &'s Strings) -> &'s str {
+    pub fn name(self, strings: &Strings) -> &str {
         match self {
             Entity::Known(i) => &dataset().names[i as usize],
             Entity::MadeUp(root) => strings.resolve(root),
@@ -183,7 +183,9 @@ fn parse_domains(url: &str) -> Option<(&str, &str)> {
     if url.starts_with("data:") || (url.len() > 10_000 && js_len(url) > 10_000) {
         return None;
     }
-    let domain = domain_characters(url).or_else(|| domain_in_url(url)).filter(|d| !d.is_empty())?;
+    let domain = domain_characters(url)
+        .or_else(|| domain_in_url(url))
+        .filter(|d| !d.is_empty())?;
     if is_ip(domain) {
         return Some((domain, domain));
     }
@@ -210,7 +212,9 @@ fn domain_characters(s: &str) -> Option<&str> {
             .rev()
             .find(|&k| b[k] == b'.' && b.get(k + 1).is_some_and(u8::is_ascii_alphanumeric));
         if let Some(k) = dot {
-            let end = (k + 1..b.len()).find(|&j| !b[j].is_ascii_alphanumeric()).unwrap_or(b.len());
+            let end = (k + 1..b.len())
+                .find(|&j| !b[j].is_ascii_alphanumeric())
+                .unwrap_or(b.len());
             return Some(&s[i..end]);
         }
         // Where the first alternative fails at the run's start, it fails
@@ -259,7 +263,10 @@ fn domain_in_url(s: &str) -> Option<&str> {
 /// `/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/`.
 fn is_ip(s: &str) -> bool {
     let parts: Vec<&str> = s.split('.').collect();
-    parts.len() == 4 && parts.iter().all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The match of `/[^.]+\.([^.]+|(gov|com|co|ne)\.\w{2})$/i` in a domain:
@@ -279,7 +286,9 @@ fn root_of_domain(domain: &str) -> Option<&str> {
             return Some(rest);
         }
         if let Some((second, country)) = tail.split_once('.') {
-            let second_ok = ["gov", "com", "co", "ne"].iter().any(|w| second.eq_ignore_ascii_case(w));
+            let second_ok = ["gov", "com", "co", "ne"]
+                .iter()
+                .any(|w| second.eq_ignore_ascii_case(w));
             let country_ok = country.len() == 2 && country.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
             if second_ok && country_ok {
                 return Some(rest);
@@ -295,12 +304,18 @@ mod tests {
 
     #[test]
     fn domains_are_found_as_third_party_web_finds_them() {
-        assert_eq!(parse_domains("http://localhost:8080/"), Some(("localhost", "localhost")));
+        assert_eq!(
+            parse_domains("http://localhost:8080/"),
+            Some(("localhost", "localhost"))
+        );
         assert_eq!(
             parse_domains("https://fonts.googleapis.com/css2?family=A"),
             Some(("googleapis.com", "fonts.googleapis.com"))
         );
-        assert_eq!(parse_domains("https://www.bbc.co.uk/x"), Some(("bbc.co.uk", "www.bbc.co.uk")));
+        assert_eq!(
+            parse_domains("https://www.bbc.co.uk/x"),
+            Some(("bbc.co.uk", "www.bbc.co.uk"))
+        );
         assert_eq!(parse_domains("http://10.0.0.1:80/a"), Some(("10.0.0.1", "10.0.0.1")));
         assert_eq!(parse_domains("http://intranet/page"), Some(("intranet", "intranet")));
         assert_eq!(parse_domains("*.google.com"), Some(("google.com", ".google.com")));

@@ -172,9 +172,15 @@ mod tests {
         let mut interner = Interner::new();
         let empty = JsValue::read(Some("\"\""), &mut interner);
         assert!(!empty.is_truthy() && !empty.is_nullish());
-        assert_eq!(JsValue::read(None, &mut interner).or(JsValue::Num(1.0)), JsValue::Num(1.0));
+        assert_eq!(
+            JsValue::read(None, &mut interner).or(JsValue::Num(1.0)),
+            JsValue::Num(1.0)
+        );
         assert_eq!(JsValue::read(Some("null"), &mut interner).dump(), Value::Null);
-        assert_eq!(JsValue::read(Some("{\"a\":1}"), &mut interner), JsValue::Raw("{\"a\":1}".into()));
+        assert_eq!(
+            JsValue::read(Some("{\"a\":1}"), &mut interner),
+            JsValue::Raw("{\"a\":1}".into())
+        );
         assert_eq!(js_number(Some("null")), 0.0);
         assert!(js_number(None).is_nan());
         assert_eq!(js_number(Some("\" 5 \"")), 5.0);

@@ -36,7 +36,8 @@ pub(super) fn build(handler: NetworkRequestsHandler, meta: &MetaData, cx: &mut C
         let url = cx.interner.resolve(request.url).to_owned();
         if let Some(entity) = Entity::for_url(&url, &mut cx.interner) {
             let events = request.events.iter().map(|&e| EntityEvent::Event(e));
-            data.entities.add(entity, std::iter::once(EntityEvent::Request(position)).chain(events));
+            data.entities
+                .add(entity, std::iter::once(EntityEvent::Request(position)).chain(events));
         }
         if let Some(initiator) = initiator_url(&request, devtools, &mut cx.interner) {
             initiated_by_url.entry(initiator).or_default().push(position);
@@ -120,7 +121,8 @@ fn make_request(key: ArgKey, events: &RequestEvents, meta: &MetaData, cx: &mut C
     let str_value = |s: &str, interner: &mut Interner| JsValue::Str(interner.intern(s));
     let preload = events.preload_status.last().map(|p| p.1.clone()).unwrap_or_default();
     let non_blocking = str_value("non_blocking", interner);
-    let from_response = |f: fn(&super::gather::Response) -> &JsValue| response.map(|r| f(r).clone()).unwrap_or_default();
+    let from_response =
+        |f: fn(&super::gather::Response) -> &JsValue| response.map(|r| f(r).clone()).unwrap_or_default();
     Some(NetworkRequest {
         request_id: key,
         event: last.index,
@@ -136,7 +138,10 @@ fn make_request(key: ArgKey, events: &RequestEvents, meta: &MetaData, cx: &mut C
         is_memory_cached,
         is_pushed_resource,
         initial_priority: last.priority.clone(),
-        priority: events.change_priority.as_ref().map_or_else(|| last.priority.clone(), |c| c.1.clone()),
+        priority: events
+            .change_priority
+            .as_ref()
+            .map_or_else(|| last.priority.clone(), |c| c.1.clone()),
         render_blocking: preload.or(last.render_blocking.or(non_blocking)),
         frame: last.frame.clone(),
         requesting_frame_url: frame_url_at(&last.frame, last.ts, meta).unwrap_or(names::EMPTY),
@@ -145,6 +150,7 @@ fn make_request(key: ArgKey, events: &RequestEvents, meta: &MetaData, cx: &mut C
         fetch_priority_hint: last.fetch_priority_hint.or(str_value("auto", interner)),
         is_link_preload: last.is_link_preload.or_falsy(JsValue::Bool(false)),
         initiator: last.initiator.clone(),
+        initiator_has_stack: false,
         stack_trace: last.stack_trace.clone(),
         from_service_worker: from_sw,
         mime_type: from_response(|r| &r.mime_type).or(JsValue::Str(names::EMPTY)),
@@ -156,7 +162,10 @@ fn make_request(key: ArgKey, events: &RequestEvents, meta: &MetaData, cx: &mut C
         connection_reused: from_response(|r| &r.connection_reused),
         encoded_data_length: finish.map_or(JsValue::Num(0.0), |f| f.encoded_data_length.clone()),
         decoded_body_length: finish.map_or(JsValue::Num(0.0), |f| f.decoded_body_length.clone()),
-        failed: finish.map(|f| f.did_fail.clone()).unwrap_or_default().or(JsValue::Bool(false)),
+        failed: finish
+            .map(|f| f.did_fail.clone())
+            .unwrap_or_default()
+            .or(JsValue::Bool(false)),
         finished: finish.is_some(),
         has_response: response.is_some(),
         redirects,

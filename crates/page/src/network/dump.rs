@@ -24,13 +24,25 @@ impl NetworkRequests {
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
         let by_id = (0..self.requests.len())
-            .map(|i| (id_value(self.requests[i].request_id, dump), Value::Synthetic(self.dump_request(i, dump))))
+            .map(|i| {
+                (
+                    id_value(self.requests[i].request_id, dump),
+                    Value::Synthetic(self.dump_request(i, dump)),
+                )
+            })
             .collect();
-        let by_time = (0..self.requests.len()).map(|i| Value::Synthetic(self.dump_request(i, dump))).collect();
+        let by_time = (0..self.requests.len())
+            .map(|i| Value::Synthetic(self.dump_request(i, dump)))
+            .collect();
         let ids_by_url = self
             .ids_by_url
             .iter()
-            .map(|(url, ids)| (Value::Sym(*url), Value::Array(ids.iter().map(|&k| id_value(k, dump)).collect())))
+            .map(|(url, ids)| {
+                (
+                    Value::Sym(*url),
+                    Value::Array(ids.iter().map(|&k| id_value(k, dump)).collect()),
+                )
+            })
             .collect();
         // DevTools 2026-10 keeps the initiators in a WeakMap, which has no
         // members to show.
@@ -43,7 +55,12 @@ impl NetworkRequests {
             });
             Value::Map(rows.collect())
         };
-        let web_sockets = self.web_sockets.iter().enumerate().map(|(i, w)| w.dump(i, dump)).collect();
+        let web_sockets = self
+            .web_sockets
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w.dump(i, dump))
+            .collect();
         let entities = self
             .entities
             .events_by_entity
@@ -66,7 +83,10 @@ impl NetworkRequests {
             .with("requestIdsByURL", Value::Map(ids_by_url))
             .with("incompleteInitiator", initiators)
             .with("webSocket", Value::Array(web_sockets))
-            .with("linkPreconnectEvents", Value::events(self.link_preconnects.iter().copied()))
+            .with(
+                "linkPreconnectEvents",
+                Value::events(self.link_preconnects.iter().copied()),
+            )
             .with(
                 "entityMappings",
                 Object::new().with("eventsByEntity", Value::Map(entities)).into(),
@@ -93,9 +113,16 @@ impl NetworkRequests {
 
     /// A request's fields, as DevTools' synthetic event has them.
     fn request_fields(&self, r: &NetworkRequest, dump: &Dump<'_>) -> Value {
+        let shows_urls = self.devtools >= DevTools::V2026_10;
         let stack_trace = match &r.stack_trace {
-            JsValue::Raw(stack) if self.devtools >= DevTools::V2026_10 => shown_stack(stack),
+            JsValue::Raw(stack) if shows_urls => shown_stack(stack, true),
             other => other.dump(),
+        };
+        let initiator = match (&r.initiator, &r.stack_trace) {
+            (JsValue::Raw(initiator), JsValue::Raw(stack)) if r.initiator_has_stack => {
+                super::lantern::initiator_with_stack(initiator, &shown_stack(stack, shows_urls))
+            }
+            (other, _) => other.dump(),
         };
         let data = Object::new()
             .with("syntheticData", synthetic_data(r))
@@ -117,7 +144,7 @@ impl NetworkRequests {
             .with("statusCode", r.status_code.dump())
             .with("responseHeaders", r.response_headers.dump())
             .with("fetchPriorityHint", r.fetch_priority_hint.dump())
-            .with("initiator", r.initiator.dump())
+            .with("initiator", initiator)
             .with("stackTrace", stack_trace)
             .with("timing", r.timing.dump())
             .with("lrServerResponseTime", Value::Null)
@@ -143,9 +170,9 @@ impl NetworkRequests {
     }
 }
 
-/// A stack trace as DevTools 2026-10 copies it: each frame with `url`
-/// `""` where its scheme is not allowed.
-fn shown_stack(stack: &str) -> Value {
+/// A stack trace as DevTools 2026-10 copies it (`hide`): each frame with
+/// `url` `""` where its scheme is not allowed.
+fn shown_stack(stack: &str, hide: bool) -> Value {
     let Ok(frames) = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(stack) else {
         return Value::Json(stack.into());
     };
@@ -154,7 +181,7 @@ fn shown_stack(stack: &str) -> Value {
         let mut url = Value::str("");
         for (key, value) in object_members(frame.get()) {
             if key == "url" {
-                if let Some(u) = as_str(value).filter(|u| allowed(u)) {
+                if let Some(u) = as_str(value).filter(|u| !hide || allowed(u)) {
                     url = Value::str(u.into_owned());
                 }
             } else {
@@ -178,7 +205,10 @@ fn redirect(r: &Redirect) -> Value {
 
 fn synthetic_data(r: &NetworkRequest) -> Value {
     let t: &RequestTimings = &r.timings;
-    let disk_cached = r.disk_cached_value.as_ref().map_or(Value::Bool(r.is_disk_cached), JsValue::dump);
+    let disk_cached = r
+        .disk_cached_value
+        .as_ref()
+        .map_or(Value::Bool(r.is_disk_cached), JsValue::dump);
     Object::new()
         .with("dnsLookup", Value::Num(t.dns_lookup.0))
         .with("download", Value::Num(t.download.0))

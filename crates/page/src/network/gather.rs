@@ -351,8 +351,10 @@ fn timing_of(raw: &str) -> Timing {
 }
 
 fn finish(index: EventIndex, event: &Event<'_>, data: &str, interner: &mut Interner) -> Finish {
-    let [encoded, decoded, finish_time, did_fail] =
-        pick(data, ["encodedDataLength", "decodedBodyLength", "finishTime", "didFail"]);
+    let [encoded, decoded, finish_time, did_fail] = pick(
+        data,
+        ["encodedDataLength", "decodedBodyLength", "finishTime", "didFail"],
+    );
     let mut read = |raw| JsValue::read(raw, interner);
     Finish {
         index,

@@ -18,6 +18,7 @@
 mod build;
 mod dump;
 mod gather;
+mod lantern;
 #[cfg(test)]
 mod tests;
 mod websocket;
@@ -139,6 +140,10 @@ pub struct NetworkRequest {
     pub is_link_preload: JsValue,
     /// The last send's `initiator`.
     pub initiator: JsValue,
+    /// Whether DevTools' page load simulation gave the initiator the
+    /// request's stack trace as its `stack`
+    /// ([`NetworkRequests::add_simulation_initiator_stacks`]).
+    pub initiator_has_stack: bool,
     /// The last send's `stackTrace` (frames whose URL has a scheme
     /// DevTools does not allow show `""`).
     pub stack_trace: JsValue,
@@ -299,7 +304,11 @@ impl Handler for NetworkRequestsHandler {
                 continue;
             };
             let last_text = strings.resolve(last);
-            let scheme_of = if first_scheme { strings.resolve(first) } else { last_text };
+            let scheme_of = if first_scheme {
+                strings.resolve(first)
+            } else {
+                last_text
+            };
             if !last_text.starts_with("data:") && allowed(scheme_of) {
                 urls.insert(key, last);
             }
