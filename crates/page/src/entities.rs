@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use tracekit_events::{EventIndex, Interner, Strings, Sym};
+use tracekit_events::{EventIndex, Id, Interner, Strings, Sym};
 
 use crate::Map;
 
@@ -71,27 +71,63 @@ impl Entity {
 }
 
 /// An event of an entity: a network request (its position in
-/// [`crate::NetworkRequests::requests`]) or an event of the input.
+/// [`crate::NetworkRequests::requests`]), an event of the input, or a
+/// JavaScript call of a CPU profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EntityEvent {
     /// The synthetic event of a network request, by its position.
     Request(u32),
     /// An event of the input, by its index.
     Event(EventIndex),
+    /// A ProfileCall, as the dump keys it.
+    ProfileCall {
+        /// Its process.
+        pid: Id,
+        /// Its thread.
+        tid: Id,
+        /// Its start, in microseconds (the bits of the `f64`).
+        ts_bits: u64,
+        /// Its profile node.
+        node_id: u32,
+        /// The sample it starts at.
+        sample_index: u32,
+    },
 }
 
 /// The events of each entity, in the order they were added (DevTools'
-/// `entityMappings.eventsByEntity`).
+/// `entityMappings.eventsByEntity`): the NetworkRequests handler adds its
+/// requests' events; the Renderer handler then adds, once each, the
+/// events of its tracks that have a URL ([`EntityMappings::add_once`]).
 #[derive(Debug, Clone, Default)]
 pub struct EntityMappings {
     /// Each entity's events, entities in the order first met.
     pub events_by_entity: Map<Entity, Vec<EntityEvent>>,
+    /// The input events already given an entity.
+    mapped: ahash::AHashSet<EventIndex>,
 }
 
 impl EntityMappings {
     /// Adds events to an entity's list.
     pub fn add(&mut self, entity: Entity, events: impl IntoIterator<Item = EntityEvent>) {
-        self.events_by_entity.entry(entity).or_default().extend(events);
+        let list = self.events_by_entity.entry(entity).or_default();
+        for event in events {
+            if let EntityEvent::Event(index) = event {
+                self.mapped.insert(index);
+            }
+            list.push(event);
+        }
+    }
+
+    /// Adds an event to an entity's list unless it has one already (as
+    /// DevTools' `addEventToEntityMapping`); returns whether it was added.
+    pub fn add_once(&mut self, entity: Entity, event: EntityEvent) -> bool {
+        if let EntityEvent::Event(index) = event {
+            if self.mapped.contains(&index) {
+                return false;
+            }
+        }
+        self.add(entity, [event]);
+        true
     }
 }
 

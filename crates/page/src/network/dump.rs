@@ -23,6 +23,14 @@ fn id_value(key: ArgKey, dump: &Dump<'_>) -> Value {
 impl NetworkRequests {
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
+        self.dump_with(&self.entities, dump)
+    }
+
+    /// This data in the data conformance dump, with `entities` as its
+    /// entity mappings: DevTools' Renderer handler adds its events to the
+    /// very map this handler made, so the dump shows them here too once
+    /// the Renderer's mappings (these, extended) are given.
+    pub fn dump_with(&self, entities: &crate::EntityMappings, dump: &mut Dump<'_>) -> Value {
         let by_id = (0..self.requests.len())
             .map(|i| {
                 (
@@ -61,8 +69,7 @@ impl NetworkRequests {
             .enumerate()
             .map(|(i, w)| w.dump(i, dump))
             .collect();
-        let entities = self
-            .entities
+        let entities = entities
             .events_by_entity
             .iter()
             .map(|(entity, events)| {
@@ -72,6 +79,7 @@ impl NetworkRequests {
                     .map(|e| match *e {
                         EntityEvent::Request(i) => Value::Synthetic(self.dump_request(i as usize, dump)),
                         EntityEvent::Event(index) => Value::Event(index),
+                        EntityEvent::ProfileCall { .. } => Value::Synthetic(profile_call(*e, dump)),
                     })
                     .collect();
                 (Value::str(name), Value::Array(events))
@@ -168,6 +176,33 @@ impl NetworkRequests {
             .with("rawSourceEvent", Value::Event(r.event))
             .into()
     }
+}
+
+/// A ProfileCall's synthetic event, registered once whichever handler's
+/// data refers to it first.
+fn profile_call(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
+    use std::hash::{Hash, Hasher};
+    let EntityEvent::ProfileCall {
+        pid,
+        tid,
+        ts_bits,
+        node_id,
+        sample_index,
+    } = event
+    else {
+        unreachable!("only called for a ProfileCall")
+    };
+    let mut hasher = std::hash::DefaultHasher::new();
+    event.hash(&mut hasher);
+    dump.shared("ProfileCall", hasher.finish(), |_| Synthetic {
+        name: "ProfileCall".into(),
+        pid: Value::id(pid),
+        tid: Value::id(tid),
+        ts: f64::from_bits(ts_bits),
+        raw: None,
+        profile_call: Some((node_id, sample_index)),
+        fields: None,
+    })
 }
 
 /// A stack trace as DevTools 2026-10 copies it (`hide`): each frame with
