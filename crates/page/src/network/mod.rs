@@ -14,6 +14,10 @@
 //! the tracks and views pay for no more. Either way, DevTools keeps a
 //! request whose last URL is not a `data:` URL and has an allowed scheme
 //! (the first URL's scheme, in DevTools 2026-06), under that last URL.
+//!
+//! DevTools' adjustments for Lightrider (Lighthouse's hosted runner, on
+//! only when its global flag is set) are not made: sizes and timings are
+//! the trace's, and `lrServerResponseTime` is always absent.
 
 mod build;
 mod dump;
