@@ -161,7 +161,7 @@ handlers! {
     keep flows: FlowsHandler = ();
     keep invalidations: InvalidationsHandler = ();
     keep page_frames: PageFramesHandler = ();
-    keep network: NetworkRequestsHandler = ();
+    keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta);
     keep user_interactions: UserInteractionsHandler = (&meta);
@@ -227,8 +227,9 @@ impl HandlerData {
         &self.page_frames
     }
 
-    /// The network requests (gathered when the analysis keeps the group
-    /// args).
+    /// The network requests (their URLs when the analysis keeps the group
+    /// args; the whole with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn network_requests(&self) -> &NetworkRequests {
         &self.network
     }

@@ -89,6 +89,12 @@ reasons! {
         /// `args.data` (which DevTools' frame model reads, and throws on):
         /// read as if its members were absent.
         FramesArgsWithoutData => "frames: SetLayerTreeId, Paint or BeginMainThreadFrame without args.data",
+        /// A network or web socket event without `args.data`, or whose
+        /// request id or identifier is not a string or a number (DevTools
+        /// throws, or keys it by the object).
+        NetworkUnreadableEvent => "network: event without args.data or a usable request id",
+        /// A network request whose URL is not a string (DevTools throws).
+        NetworkRequestWithoutUrl => "network: request whose URL is not a string",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

@@ -116,6 +116,17 @@ known_names! {
     SCHEDULE_STYLE_RECALCULATION = "ScheduleStyleRecalculation",
     INVALIDATE_LAYOUT = "InvalidateLayout",
     SCROLL_LAYER = "ScrollLayer",
+    RESOURCE_WILL_SEND_REQUEST = "ResourceWillSendRequest",
+    RESOURCE_CHANGE_PRIORITY = "ResourceChangePriority",
+    RESOURCE_MARK_AS_CACHED = "ResourceMarkAsCached",
+    PRELOAD_RENDER_BLOCKING_STATUS_CHANGE = "PreloadRenderBlockingStatusChange",
+    WEB_SOCKET_CREATE = "WebSocketCreate",
+    WEB_SOCKET_SEND_HANDSHAKE_REQUEST = "WebSocketSendHandshakeRequest",
+    WEB_SOCKET_RECEIVE_HANDSHAKE_RESPONSE = "WebSocketReceiveHandshakeResponse",
+    WEB_SOCKET_DESTROY = "WebSocketDestroy",
+    WEB_SOCKET_SEND = "WebSocketSend",
+    WEB_SOCKET_RECEIVE = "WebSocketReceive",
+    LINK_PRECONNECT = "LinkPreconnect",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

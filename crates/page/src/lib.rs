@@ -1,14 +1,20 @@
 //! The handlers of the page in tracekit: its network requests
-//! ([`network`], DevTools' `NetworkRequestsHandler`) and its painted images
-//! ([`images`], DevTools' `ImagePaintingHandler`), so far as far as the
-//! aggregated views' grouping by URL reads them, and the readers of the
-//! events' args they share with the Renderer handler ([`args`]).
+//! ([`network`], DevTools' `NetworkRequestsHandler`, with the third-party
+//! entities of [`entities`]) and its painted images ([`images`], DevTools'
+//! `ImagePaintingHandler`, so far as far as the aggregated views' grouping
+//! by URL reads them), the readers of the events' args they share with the
+//! Renderer handler ([`args`]), and the args' values copied as they are
+//! ([`value`]).
 
 pub mod args;
+pub mod entities;
 pub mod images;
 pub mod network;
+pub mod value;
 
+pub use entities::{Entity, EntityEvent, EntityMappings};
 pub use images::{ImagePainting, ImagePaintingHandler};
-pub use network::{NetworkRequests, NetworkRequestsHandler};
+pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
+pub use value::JsValue;
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;
