@@ -14,6 +14,7 @@ use crate::error::CliError;
 use crate::export::ExportArgs;
 use crate::flamegraph::FlamegraphArgs;
 use crate::info::InfoArgs;
+use crate::network::NetworkArgs;
 use crate::summary::SummaryArgs;
 use crate::tracks::TracksArgs;
 
@@ -87,6 +88,10 @@ pub enum Command {
     /// window, as the DevTools Performance panel's Summary tab shows it
     /// for a selected thread (docs/views.md).
     Summary(SummaryArgs),
+    /// Print the network requests of a trace: when each started, its
+    /// phases, size, status, priority, whether it blocked rendering, what
+    /// started it, its URL.
+    Network(NetworkArgs),
     /// Print the data of DevTools' handlers (workers, and more to come)
     /// as one JSON document (docs/data.md).
     Data(DataArgs),
@@ -122,7 +127,7 @@ pub enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "network", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
         subcommand: Option<String>,
     },
 }

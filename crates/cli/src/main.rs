@@ -29,6 +29,7 @@ mod flamegraph;
 mod info;
 mod input;
 mod man;
+mod network;
 mod output;
 mod query;
 mod summary;
@@ -106,6 +107,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Calltree(args) => calltree::run(args, common),
         Command::Summary(args) => summary::run(args, common),
         Command::Data(args) => data::run(args, common),
+        Command::Network(args) => network::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),

@@ -53,3 +53,41 @@ fn a_profile_has_no_handler_data() {
         "tracekit: handwritten/node.cpuprofile: a CPU profile has no handler data: only a Chrome trace has (tracks, calltree and summary read profiles)"
     );
 }
+
+#[test]
+fn network_lists_the_requests_of_a_page_load() {
+    let out = tracekit(&["network", "traces/page-load.json.gz"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("   start    total   queue"), "{text}");
+    let css = text.lines().find(|l| l.contains("/page-load.css")).unwrap();
+    assert!(css.contains(" blocking ") && css.contains(" parser "), "{css}");
+    let json = tracekit(&["network", "traces/page-load.json.gz", "--format", "json"]);
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&json.stdout).unwrap();
+    // One row per line of the table but its header and its footnote.
+    assert_eq!(rows.len(), text.lines().count() - 2);
+    let starts: Vec<f64> = rows.iter().map(|r| r["start"].as_f64().unwrap()).collect();
+    assert!(starts.windows(2).all(|w| w[0] <= w[1]), "sorted by start");
+    let css = rows
+        .iter()
+        .find(|r| r["url"].as_str().unwrap().contains("/page-load.css"))
+        .unwrap();
+    assert_eq!(css["renderBlocking"], "blocking");
+    assert_eq!(css["status"], 200.0);
+    assert!(
+        css["wait"].as_f64().unwrap() >= 250.0,
+        "served with a 300 ms delay: {css}"
+    );
+}
+
+#[test]
+fn network_of_a_trace_without_requests_says_so() {
+    let out = tracekit(&["network", "handwritten/nesting.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "tracekit: handwritten/nesting.json: the trace has no network requests (no ResourceSendRequest event)"
+    );
+    let json = tracekit(&["network", "handwritten/nesting.json", "--format", "json"]);
+    assert_eq!(String::from_utf8_lossy(&json.stdout).trim(), "[]");
+}

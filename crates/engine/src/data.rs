@@ -61,6 +61,13 @@ impl std::fmt::Display for DataError {
 impl std::error::Error for DataError {}
 
 impl Analysis {
+    /// Whether every handler ran
+    /// ([`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)):
+    /// the page's data is there.
+    pub fn has_all_handlers(&self) -> bool {
+        self.all_handlers
+    }
+
     /// The data conformance dump of the handlers named in `only` (all of
     /// [`HANDLERS`] when empty), as one line of JSON. A profile on its own
     /// has no handler data (an error); a trace's analysis must have been

@@ -53,6 +53,18 @@ pub use tracekit_timeline::{
     LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, UserInteractions, UserInteractionsHandler,
 };
 
+/// The handler crates, whole: every handler's data type and the types it
+/// is made of (a request's timings, a layout shift's cluster, ...), by
+/// domain. The most used are also at the root.
+pub mod handlers {
+    pub use tracekit_causes as causes;
+    pub use tracekit_frames as frames;
+    pub use tracekit_meta as meta;
+    pub use tracekit_page as page;
+    pub use tracekit_system as system;
+    pub use tracekit_timeline as timeline;
+}
+
 /// What the crates built on the engine (views, exports, the bindings)
 /// share with it to read and write what the handlers kept: numbers and
 /// strings as JavaScript writes them, the names of the events the engine

@@ -11,3 +11,4 @@
 pub mod export;
 mod in_order;
 pub mod output;
+pub mod page;

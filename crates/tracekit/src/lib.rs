@@ -54,5 +54,5 @@
 
 pub use tracekit_engine::support;
 pub use tracekit_engine::*;
-pub use tracekit_export::{export, output};
+pub use tracekit_export::{export, output, page};
 pub use tracekit_views as views;

@@ -1,0 +1,50 @@
+//! `tracekit network`: the network requests of a trace, as a table or
+//! JSON.
+
+use clap::ValueEnum;
+
+use crate::args::{OutputArg, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+pub struct NetworkArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = NetworkFormat::Text)]
+    format: NetworkFormat,
+}
+
+/// The formats of `network --format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum NetworkFormat {
+    /// A table: start, duration and phases (ms), size, status, priority,
+    /// render blocking, initiator, URL.
+    Text,
+    /// An array of requests, every field, times in ms (docs/data.md).
+    Json,
+}
+
+pub fn run(args: NetworkArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let rows = tracekit::page::requests(&analysis).map_err(|error| CliError::Data {
+        file: input.name(),
+        message: error.to_string(),
+    })?;
+    if rows.is_empty() && matches!(args.format, NetworkFormat::Text) {
+        return Err(CliError::Data {
+            file: input.name(),
+            message: "the trace has no network requests (no ResourceSendRequest event)".to_owned(),
+        });
+    }
+    let text = match args.format {
+        NetworkFormat::Text => tracekit::page::requests_text(&rows),
+        NetworkFormat::Json => tracekit::page::requests_json(&rows) + "\n",
+    };
+    args.output.open().write(&text)
+}
