@@ -9,7 +9,7 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers"];
+pub const HANDLERS: &[&str] = &["Workers", "PageLoadMetrics", "LargestTextPaint", "LargestImagePaint"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +57,19 @@ impl Analysis {
             if wanted("Workers") {
                 let value = data.workers().dump(&mut dump);
                 dump.handler("Workers", value);
+            }
+            if wanted("PageLoadMetrics") {
+                let value = data.page_load_metrics().dump(&mut dump);
+                dump.handler("PageLoadMetrics", value);
+            }
+            if wanted("LargestTextPaint") {
+                let value = data.largest_text_paint().dump(&mut dump);
+                dump.handler("LargestTextPaint", value);
+            }
+            if wanted("LargestImagePaint") {
+                // To wire up: the NetworkRequests handler's synthetic request at this position.
+                let value = data.largest_image_paint().dump(&mut dump, |_, _| tracekit_events::dump::Value::Null);
+                dump.handler("LargestImagePaint", value);
             }
         }
         let mut out = String::new();

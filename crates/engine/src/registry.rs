@@ -13,6 +13,8 @@
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
+use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 
@@ -139,6 +141,9 @@ handlers! {
     keep workers: WorkersHandler = ();
     keep network: NetworkRequestsHandler = ();
     keep images: ImagePaintingHandler = ();
+    keep page_load_metrics: PageLoadMetricsHandler = (&meta);
+    keep largest_text_paint: LargestTextPaintHandler = ();
+    keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
     taken samples: SamplesHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
 }
@@ -170,5 +175,23 @@ impl HandlerData {
     /// args).
     pub fn image_painting(&self) -> &ImagePainting {
         &self.images
+    }
+
+    /// The page load metrics (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn page_load_metrics(&self) -> &PageLoadMetrics {
+        &self.page_load_metrics
+    }
+
+    /// The last largest text paint candidate of each DOM node (gathered
+    /// with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn largest_text_paint(&self) -> &LargestTextPaint {
+        &self.largest_text_paint
+    }
+
+    /// The request of each navigation's LCP image (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn largest_image_paint(&self) -> &LargestImagePaint {
+        &self.largest_image_paint
     }
 }

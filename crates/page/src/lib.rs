@@ -6,9 +6,14 @@
 
 pub mod args;
 pub mod images;
+pub mod lcp;
+pub mod metrics;
+pub mod navigations;
 pub mod network;
 
 pub use images::{ImagePainting, ImagePaintingHandler};
+pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequests, NetworkRequestsHandler};
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;
