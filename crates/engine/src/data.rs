@@ -9,7 +9,7 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers", "PageLoadMetrics", "LargestTextPaint", "LargestImagePaint"];
+pub const HANDLERS: &[&str] = &["Workers", "PageLoadMetrics", "LargestTextPaint", "LargestImagePaint", "UserTimings", "Screenshots"];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +70,14 @@ impl Analysis {
                 // To wire up: the NetworkRequests handler's synthetic request at this position.
                 let value = data.largest_image_paint().dump(&mut dump, |_, _| tracekit_events::dump::Value::Null);
                 dump.handler("LargestImagePaint", value);
+            }
+            if wanted("UserTimings") {
+                let value = data.user_timings().dump(&mut dump);
+                dump.handler("UserTimings", value);
+            }
+            if wanted("Screenshots") {
+                let value = data.screenshots().dump(&mut dump);
+                dump.handler("Screenshots", value);
             }
         }
         let mut out = String::new();

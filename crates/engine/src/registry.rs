@@ -14,7 +14,8 @@ use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError}
 use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, Workers, WorkersHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
-use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler};
+use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
+use tracekit_page::{UserTimings, UserTimingsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 
@@ -144,6 +145,8 @@ handlers! {
     keep page_load_metrics: PageLoadMetricsHandler = (&meta);
     keep largest_text_paint: LargestTextPaintHandler = ();
     keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
+    keep user_timings: UserTimingsHandler = ();
+    keep screenshots: ScreenshotsHandler = ();
     taken samples: SamplesHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
 }
@@ -193,5 +196,18 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn largest_image_paint(&self) -> &LargestImagePaint {
         &self.largest_image_paint
+    }
+
+    /// The performance marks and measures, console timings and time
+    /// stamps (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn user_timings(&self) -> &UserTimings {
+        &self.user_timings
+    }
+
+    /// The screenshots (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn screenshots(&self) -> &Screenshots {
+        &self.screenshots
     }
 }
