@@ -9,7 +9,14 @@ use crate::Analysis;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
-pub const HANDLERS: &[&str] = &["Workers", "PageLoadMetrics", "LargestTextPaint", "LargestImagePaint", "UserTimings", "Screenshots"];
+pub const HANDLERS: &[&str] = &[
+    "Workers",
+    "PageLoadMetrics",
+    "LargestTextPaint",
+    "LargestImagePaint",
+    "UserTimings",
+    "Screenshots",
+];
 
 /// Why the handlers' data cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +75,9 @@ impl Analysis {
             }
             if wanted("LargestImagePaint") {
                 // To wire up: the NetworkRequests handler's synthetic request at this position.
-                let value = data.largest_image_paint().dump(&mut dump, |_, _| tracekit_events::dump::Value::Null);
+                let value = data
+                    .largest_image_paint()
+                    .dump(&mut dump, |_, _| tracekit_events::dump::Value::Null);
                 dump.handler("LargestImagePaint", value);
             }
             if wanted("UserTimings") {

@@ -37,7 +37,9 @@ pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,
 };
-pub use tracekit_meta::{AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler, Workers, WorkersHandler};
+pub use tracekit_meta::{
+    AuctionWorklets, AuctionWorkletsHandler, Bounds, MetaData, MetaHandler, Workers, WorkersHandler,
+};
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_samples::SamplesHandler;

@@ -496,7 +496,13 @@ mod tests {
             d.handler(
                 "H",
                 Object::new()
-                    .with("b", Value::Map(vec![(Value::Num(10.0), Value::Null), (Value::Num(2.0), Value::Bool(true))]))
+                    .with(
+                        "b",
+                        Value::Map(vec![
+                            (Value::Num(10.0), Value::Null),
+                            (Value::Num(2.0), Value::Bool(true)),
+                        ]),
+                    )
                     .with("a", Value::Set(vec![Value::str("y"), Value::str("x")]))
                     .into(),
             );
@@ -521,7 +527,10 @@ mod tests {
             };
             let a = d.synthetic(make(Some(7)));
             let b = d.synthetic(make(Some(7)));
-            d.handler("H", Value::Array(vec![Value::Synthetic(a), Value::Synthetic(b), Value::Synthetic(a)]));
+            d.handler(
+                "H",
+                Value::Array(vec![Value::Synthetic(a), Value::Synthetic(b), Value::Synthetic(a)]),
+            );
         });
         assert_eq!(
             out,
@@ -537,7 +546,9 @@ mod tests {
         let digest = sha1_smol::Sha1::from(long.as_bytes()).digest();
         assert_eq!(
             out,
-            format!(r#"{{"handlers":{{"H":{{"a":["$str:1001:{digest}"],"z":1.235}}}},"insights":[],"synthetic":{{}}}}"#)
+            format!(
+                r#"{{"handlers":{{"H":{{"a":["$str:1001:{digest}"],"z":1.235}}}},"insights":[],"synthetic":{{}}}}"#
+            )
         );
     }
 }

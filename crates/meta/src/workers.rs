@@ -71,7 +71,10 @@ impl Workers {
     pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
         let sym = |s: &Option<Sym>| Value::opt(*s, Value::Sym);
         Object::new()
-            .with("workerSessionIdEvents", Value::events(self.session_events.iter().copied()))
+            .with(
+                "workerSessionIdEvents",
+                Value::events(self.session_events.iter().copied()),
+            )
             .with(
                 "workerIdByThread",
                 Value::Map(

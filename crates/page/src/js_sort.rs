@@ -67,7 +67,11 @@ fn count_and_make_run<T>(items: &mut [T], low: usize, high: usize, cmp: &mut imp
     let mut previous = next;
     for i in next + 1..high {
         let order = cmp(&items[i], &items[previous]);
-        let ends = if descending { order != Ordering::Less } else { order == Ordering::Less };
+        let ends = if descending {
+            order != Ordering::Less
+        } else {
+            order == Ordering::Less
+        };
         if ends {
             break;
         }
@@ -134,7 +138,7 @@ mod tests {
     #[test]
     fn sorts_stably_short_and_long_lists() {
         for n in [0usize, 1, 2, 5, 63, 64, 65, 200, 1000] {
-            let mut items: Vec<(u32, usize)> = (0..n).map(|i| (((i * 7919) % 13) as u32, i)).collect();
+            let mut items: Vec<(usize, usize)> = (0..n).map(|i| ((i * 7919) % 13, i)).collect();
             let mut expected = items.clone();
             expected.sort_by_key(|x| x.0);
             v8_sort_by(&mut items, |a, b| a.0.cmp(&b.0));

@@ -177,7 +177,11 @@ impl Handler for LargestImagePaintHandler {
         self.paints.entry(event.pid).or_default().insert(node, (event.ts, url));
     }
 
-    fn finalize(self, (metrics, requests): (&PageLoadMetrics, &NetworkRequests), _cx: &mut Context) -> LargestImagePaint {
+    fn finalize(
+        self,
+        (metrics, requests): (&PageLoadMetrics, &NetworkRequests),
+        _cx: &mut Context,
+    ) -> LargestImagePaint {
         let lcp_images = self.lcp_images(metrics);
         let lcp_request_by_navigation = lcp_request_lookup(&lcp_images, requests);
         LargestImagePaint {
@@ -207,7 +211,10 @@ impl LargestImagePaintHandler {
             if candidate.node_id.as_f64().is_none_or(|n| n == 0.0 || n.is_nan()) {
                 continue;
             }
-            let paint = self.paints.get(&candidate.pid).and_then(|nodes| nodes.get(&candidate.node_id));
+            let paint = self
+                .paints
+                .get(&candidate.pid)
+                .and_then(|nodes| nodes.get(&candidate.node_id));
             let Some(&(end, Some(url))) = paint else {
                 continue;
             };
@@ -235,3 +242,6 @@ impl LargestImagePaint {
         Object::new().with("lcpRequestByNavigationId", Value::Map(rows)).into()
     }
 }
+
+#[cfg(test)]
+mod tests;

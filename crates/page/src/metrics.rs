@@ -260,7 +260,9 @@ impl Handler for PageLoadMetricsHandler {
         }
         match Self::record(PageLoadEvent::Input(index), kind, event, event.ts, cx) {
             Some(record) => self.records.push(record),
-            None => cx.diagnostics.skip(Skip::MetricsUnplaceableEvent, || format!("event #{index}")),
+            None => cx
+                .diagnostics
+                .skip(Skip::MetricsUnplaceableEvent, || format!("event #{index}")),
         }
         if kind == Kind::SoftNavigation {
             self.take_soft_fcp(index, event, cx);
@@ -292,7 +294,10 @@ impl Handler for PageLoadMetricsHandler {
                 continue;
             }
             if let Some(navigation) = navigations.for_frame_event(frame, ts) {
-                data.meta_charset_checks_by_navigation.entry(navigation.event).or_default().push(index);
+                data.meta_charset_checks_by_navigation
+                    .entry(navigation.event)
+                    .or_default()
+                    .push(index);
             }
         }
         data.lcp_candidates = lcps.into_iter().map(|(e, (candidate, _))| (e, candidate)).collect();
@@ -437,7 +442,11 @@ impl PageLoadMetrics {
             Kind::Load => score(MetricName::Load, unclassified, since),
             Kind::Interactive => {
                 let tti = ScoreClassification::by_seconds(since, 3.8, 7.3);
-                self.set(record.frame, navigation, score(MetricName::TimeToInteractive, tti, since));
+                self.set(
+                    record.frame,
+                    navigation,
+                    score(MetricName::TimeToInteractive, tti, since),
+                );
                 let tbt = Millis(record.number.unwrap_or(f64::NAN)).to_micros();
                 let class = ScoreClassification::by_micros(tbt, Millis(200.0).to_micros(), Millis(600.0).to_micros());
                 score(MetricName::TotalBlockingTime, class, tbt)
@@ -463,7 +472,11 @@ impl PageLoadMetrics {
                     }
                 }
                 if let PageLoadEvent::Input(e) = record.event {
-                    let candidate = LcpCandidate { pid: record.pid, node_id: record.node_id, ts: record.ts };
+                    let candidate = LcpCandidate {
+                        pid: record.pid,
+                        node_id: record.node_id,
+                        ts: record.ts,
+                    };
                     lcps.insert(e, (candidate, index));
                 }
                 let class = ScoreClassification::by_seconds(since, 2.5, 4.0);
@@ -477,7 +490,11 @@ impl PageLoadMetrics {
 impl PageLoadMetrics {
     /// The metrics of a frame's navigation, made empty if new.
     fn metrics(&mut self, frame: Option<Sym>, navigation: EventIndex) -> &mut Map<MetricName, MetricScore> {
-        self.metric_scores_by_frame.entry(frame).or_default().entry(navigation).or_default()
+        self.metric_scores_by_frame
+            .entry(frame)
+            .or_default()
+            .entry(navigation)
+            .or_default()
     }
 
     /// Sets a metric, moving it to the end of its navigation's metrics
@@ -493,11 +510,15 @@ impl PageLoadMetrics {
         match event {
             PageLoadEvent::Input(e) => match self.lcp_candidates.get(&e) {
                 Some(candidate) => candidate.ts,
-                None => records.iter().find(|r| r.event == event).map_or(Micros(f64::NAN), |r| r.ts),
+                None => records
+                    .iter()
+                    .find(|r| r.event == event)
+                    .map_or(Micros(f64::NAN), |r| r.ts),
             },
-            PageLoadEvent::SoftFirstContentfulPaint(i) => {
-                self.soft_first_contentful_paints.get(i as usize).map_or(Micros(f64::NAN), |p| p.ts)
-            }
+            PageLoadEvent::SoftFirstContentfulPaint(i) => self
+                .soft_first_contentful_paints
+                .get(i as usize)
+                .map_or(Micros(f64::NAN), |p| p.ts),
         }
     }
 }
@@ -566,7 +587,11 @@ impl PageLoadMetrics {
     /// `MetaCharsetCheck` events in a `WeakMap`, which has nothing to
     /// show: the member is an empty object.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        let markers = self.all_marker_events.iter().map(|e| self.dump_event(*e, dump)).collect();
+        let markers = self
+            .all_marker_events
+            .iter()
+            .map(|e| self.dump_event(*e, dump))
+            .collect();
         let mut frames = Vec::with_capacity(self.metric_scores_by_frame.len());
         for (frame, navigations) in &self.metric_scores_by_frame {
             let mut rows = Vec::with_capacity(navigations.len());

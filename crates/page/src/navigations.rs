@@ -80,7 +80,13 @@ impl Navigations {
         };
         let key = member(context, "performanceTimelineNavigationId").unwrap_or("undefined");
         let key = cx.interner.intern(key);
-        self.soft_by_id.insert(key, SoftNavigation { event: index, ts: event.ts });
+        self.soft_by_id.insert(
+            key,
+            SoftNavigation {
+                event: index,
+                ts: event.ts,
+            },
+        );
         true
     }
 
@@ -126,20 +132,20 @@ pub fn nearest_index_from_end<T>(items: &[T], pred: impl Fn(&T) -> bool) -> Opti
     if items.is_empty() {
         return None;
     }
-    let (mut left, mut right) = (0i64, items.len() as i64 - 1);
+    let (mut left, mut right) = (0, items.len() - 1);
     loop {
         // The middle, rounded up: the search leans to the end.
-        let pivot = left + (right - left + 1) / 2;
-        if pred(&items[pivot as usize]) {
-            left = right.min(pivot + i64::from(left == pivot));
+        let pivot = left + (right - left).div_ceil(2);
+        if pred(&items[pivot]) {
+            left = right.min(pivot + usize::from(left == pivot));
         } else {
-            right = left.max(pivot - i64::from(right == pivot));
+            right = left.max(pivot.saturating_sub(usize::from(right == pivot)));
         }
         if right == left {
             break;
         }
     }
-    pred(&items[left as usize]).then_some(left as usize)
+    pred(&items[left]).then_some(left)
 }
 
 #[cfg(test)]

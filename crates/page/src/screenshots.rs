@@ -87,7 +87,8 @@ impl Handler for ScreenshotsHandler {
             return;
         }
         if legacy && event.args.is_none() {
-            cx.diagnostics.skip(Skip::ScreenshotWithoutArgs, || format!("Screenshot (event #{index})"));
+            cx.diagnostics
+                .skip(Skip::ScreenshotWithoutArgs, || format!("Screenshot (event #{index})"));
             return;
         }
         let image = match event.args.and_then(|a| member(a, "snapshot")) {
@@ -171,3 +172,6 @@ impl Screenshots {
             .into()
     }
 }
+
+#[cfg(test)]
+mod tests;

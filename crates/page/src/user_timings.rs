@@ -151,7 +151,9 @@ impl Handler for UserTimingsHandler {
         let console = event.cat == names::CAT_BLINK_CONSOLE;
         let stamp = event.ph == Phase::INSTANT && event.name == names::TIME_STAMP;
         let measure_trace = event.name == names::USER_TIMING_MEASURE;
-        if !(user_timing || console || stamp || measure_trace) || IGNORED_NAMES.contains(&cx.interner.resolve(event.name)) {
+        if !(user_timing || console || stamp || measure_trace)
+            || IGNORED_NAMES.contains(&cx.interner.resolve(event.name))
+        {
             return;
         }
         if measure_trace {
@@ -236,7 +238,11 @@ fn user_timing_order(a: (Micros, Micros, Track, usize), b: (Micros, Micros, Trac
 /// measure) its track.
 fn async_record(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> AsyncRecord {
     let id = pair_id(event, cx).map(|id| {
-        let text = format!("{}:{id}:{}", cx.interner.resolve(event.cat), cx.interner.resolve(event.name));
+        let text = format!(
+            "{}:{id}:{}",
+            cx.interner.resolve(event.cat),
+            cx.interner.resolve(event.name)
+        );
         cx.interner.intern(&text)
     });
     let track = if event.cat == names::CAT_BLINK_USER_TIMING {
@@ -270,7 +276,9 @@ fn pair_id(event: &Event<'_>, cx: &Context) -> Option<String> {
         }
         None => {
             let id2 = member(event.text, "id2").filter(|v| *v != "null")?;
-            member(id2, "global").filter(|v| *v != "null").or_else(|| member(id2, "local"))?
+            member(id2, "global")
+                .filter(|v| *v != "null")
+                .or_else(|| member(id2, "local"))?
         }
     };
     if !js_truthy(raw) {
@@ -340,7 +348,12 @@ fn stamp_record(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Stamp
         }
         None => Track::Undefined,
     };
-    StampRecord { index, start, end, track }
+    StampRecord {
+        index,
+        start,
+        end,
+        track,
+    }
 }
 
 /// Pairs the events (sorted by time) by id: each end with the last open
@@ -369,7 +382,10 @@ fn pair(events: &[AsyncRecord]) -> Vec<(UserTiming, Track)> {
                 let mut group = Vec::new();
                 if let Some(waiting) = instants.get_mut(&id) {
                     // DevTools checks the first and takes the last.
-                    while waiting.first().is_some_and(|first| events[*first].ts >= events[begin].ts) {
+                    while waiting
+                        .first()
+                        .is_some_and(|first| events[*first].ts >= events[begin].ts)
+                    {
                         group.extend(waiting.pop());
                     }
                 }
@@ -461,7 +477,8 @@ impl UserTiming {
 impl UserTimings {
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        let timings = |list: &[UserTiming], dump: &mut Dump<'_>| Value::Array(list.iter().map(|t| t.dump(dump)).collect());
+        let timings =
+            |list: &[UserTiming], dump: &mut Dump<'_>| Value::Array(list.iter().map(|t| t.dump(dump)).collect());
         let traces = self
             .measure_trace_by_trace_id
             .iter()
@@ -473,9 +490,15 @@ impl UserTimings {
         Object::new()
             .with("consoleTimings", timings(&self.console_timings, dump))
             .with("measureTraceByTraceId", Value::Map(traces))
-            .with("performanceMarks", Value::events(self.performance_marks.iter().copied()))
+            .with(
+                "performanceMarks",
+                Value::events(self.performance_marks.iter().copied()),
+            )
             .with("performanceMeasures", timings(&self.performance_measures, dump))
             .with("timestampEvents", Value::events(self.timestamp_events.iter().copied()))
             .into()
     }
 }
+
+#[cfg(test)]
+mod tests;
