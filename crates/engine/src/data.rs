@@ -17,13 +17,18 @@ pub const HANDLERS: &[&str] = &[
     "Frames",
     "GPU",
     "Invalidations",
+    "LargestImagePaint",
+    "LargestTextPaint",
     "LayerTree",
     "LayoutShifts",
     "Memory",
     "Meta",
     "NetworkRequests",
     "PageFrames",
+    "PageLoadMetrics",
+    "Screenshots",
     "UserInteractions",
+    "UserTimings",
     "Workers",
 ];
 
@@ -118,13 +123,23 @@ fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
         "Frames" => data.frames().dump(dump),
         "GPU" => data.gpu().dump(dump),
         "Invalidations" => data.invalidations().dump(dump),
+        "LargestImagePaint" => {
+            let network = data.network_requests();
+            data.largest_image_paint().dump(dump, |position, dump| {
+                Value::Synthetic(network.dump_request(position, dump))
+            })
+        }
+        "LargestTextPaint" => data.largest_text_paint().dump(dump),
         "LayerTree" => data.layer_tree().dump(dump),
         "LayoutShifts" => data.layout_shifts().dump(dump),
         "Memory" => data.memory().dump(dump),
         "Meta" => data.meta().dump(dump),
         "NetworkRequests" => data.network_requests().dump(dump),
         "PageFrames" => data.page_frames().dump(dump),
+        "PageLoadMetrics" => data.page_load_metrics().dump(dump),
+        "Screenshots" => data.screenshots().dump(dump),
         "UserInteractions" => data.user_interactions().dump(dump),
+        "UserTimings" => data.user_timings().dump(dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),
     }

@@ -18,6 +18,9 @@ use tracekit_meta::{
     WorkersHandler,
 };
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
+use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
+use tracekit_page::{UserTimings, UserTimingsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
@@ -167,6 +170,11 @@ handlers! {
     keep user_interactions: UserInteractionsHandler = (&meta);
     keep animations: AnimationsHandler = ();
     keep animation_frames: AnimationFramesHandler = ();
+    keep page_load_metrics: PageLoadMetricsHandler = (&meta);
+    keep largest_text_paint: LargestTextPaintHandler = ();
+    keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
+    keep user_timings: UserTimingsHandler = ();
+    keep screenshots: ScreenshotsHandler = ();
     taken samples: SamplesHandler = (&meta);
     keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
@@ -274,5 +282,36 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn frames(&self) -> &Frames {
         &self.frames
+    }
+
+    /// The page load metrics (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn page_load_metrics(&self) -> &PageLoadMetrics {
+        &self.page_load_metrics
+    }
+
+    /// The last largest text paint candidate of each DOM node (gathered
+    /// with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn largest_text_paint(&self) -> &LargestTextPaint {
+        &self.largest_text_paint
+    }
+
+    /// The request of each navigation's LCP image (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn largest_image_paint(&self) -> &LargestImagePaint {
+        &self.largest_image_paint
+    }
+
+    /// The performance marks and measures, console timings and time
+    /// stamps (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn user_timings(&self) -> &UserTimings {
+        &self.user_timings
+    }
+
+    /// The screenshots (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn screenshots(&self) -> &Screenshots {
+        &self.screenshots
     }
 }

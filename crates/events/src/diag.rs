@@ -95,6 +95,16 @@ reasons! {
         NetworkUnreadableEvent => "network: event without args.data or a usable request id",
         /// A network request whose URL is not a string (DevTools throws).
         NetworkRequestWithoutUrl => "network: request whose URL is not a string",
+        /// A page load event DevTools cannot place (an FCP, FP or LCP
+        /// without a navigation id, a DOMContentLoaded or load without a
+        /// frame, an LCP candidate without a candidate index, an
+        /// `InteractiveTime` without its args): DevTools throws on it.
+        MetricsUnplaceableEvent => "page load metrics: event without the navigation, frame or index DevTools needs (DevTools throws)",
+        /// A `SoftNavigationStart` without `args.context`: DevTools throws
+        /// on it.
+        MetricsSoftNavigationWithoutContext => "page load metrics: SoftNavigationStart without args.context (DevTools throws)",
+        /// A legacy `Screenshot` without args: DevTools throws on it.
+        ScreenshotWithoutArgs => "screenshots: legacy Screenshot without args (DevTools throws)",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

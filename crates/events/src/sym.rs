@@ -127,6 +127,20 @@ known_names! {
     WEB_SOCKET_SEND = "WebSocketSend",
     WEB_SOCKET_RECEIVE = "WebSocketReceive",
     LINK_PRECONNECT = "LinkPreconnect",
+    MARK_FIRST_PAINT = "firstPaint",
+    MARK_FCP = "firstContentfulPaint",
+    MARK_SOFT_FCP = "SyntheticSoftFirstContentfulPaint",
+    MARK_LCP_CANDIDATE = "largestContentfulPaint::Candidate",
+    MARK_LCP_CANDIDATE_FOR_SOFT_NAVIGATION = "largestContentfulPaint::CandidateForSoftNavigation",
+    MARK_DOM_CONTENT = "MarkDOMContent",
+    MARK_LOAD = "MarkLoad",
+    INTERACTIVE_TIME = "InteractiveTime",
+    META_CHARSET_CHECK = "MetaCharsetCheck",
+    LARGEST_IMAGE_PAINT_CANDIDATE = "LargestImagePaint::Candidate",
+    LARGEST_TEXT_PAINT_CANDIDATE = "LargestTextPaint::Candidate",
+    USER_TIMING_MEASURE = "UserTiming::Measure",
+    CAT_BLINK_USER_TIMING = "blink.user_timing",
+    CAT_BLINK_CONSOLE = "blink.console",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

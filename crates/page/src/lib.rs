@@ -9,12 +9,22 @@
 pub mod args;
 pub mod entities;
 pub mod images;
+mod js_sort;
+pub mod lcp;
+pub mod metrics;
+pub mod navigations;
 pub mod network;
+pub mod screenshots;
+pub mod user_timings;
 pub mod value;
 
 pub use entities::{Entity, EntityEvent, EntityMappings};
 pub use images::{ImagePainting, ImagePaintingHandler};
+pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
+pub use screenshots::{Screenshots, ScreenshotsHandler};
+pub use user_timings::{UserTimings, UserTimingsHandler};
 pub use value::JsValue;
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;
