@@ -4,6 +4,7 @@
 //! analysis must have gathered
 //! ([`AnalyzeOptions::all_handlers`](tracekit_engine::AnalyzeOptions::all_handlers)).
 
+mod metrics;
 mod requests;
 
 use std::fmt::Write as _;
@@ -12,6 +13,7 @@ use tracekit_engine::support::jsnum::write_json_number;
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::{Analysis, HandlerData, Millis};
 
+pub use metrics::{navigations, InteractionFacts, Metric, NavigationRow};
 pub use requests::{requests, RequestRow};
 
 /// Why the page cannot be summarized.
