@@ -14,6 +14,7 @@ use crate::error::CliError;
 use crate::export::ExportArgs;
 use crate::flamegraph::FlamegraphArgs;
 use crate::info::InfoArgs;
+use crate::metrics::MetricsArgs;
 use crate::network::NetworkArgs;
 use crate::summary::SummaryArgs;
 use crate::tracks::TracksArgs;
@@ -88,6 +89,10 @@ pub enum Command {
     /// window, as the DevTools Performance panel's Summary tab shows it
     /// for a selected thread (docs/views.md).
     Summary(SummaryArgs),
+    /// Print the metrics of each navigation of the main frame: FCP, LCP
+    /// and what it painted, DCL, load, CLS and its worst cluster, INP and
+    /// its interaction, rated as DevTools rates them.
+    Metrics(MetricsArgs),
     /// Print the network requests of a trace: when each started, its
     /// phases, size, status, priority, whether it blocked rendering, what
     /// started it, its URL.
@@ -127,7 +132,7 @@ pub enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "network", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "metrics", "network", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
         subcommand: Option<String>,
     },
 }

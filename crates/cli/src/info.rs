@@ -46,7 +46,7 @@ pub fn run(args: InfoArgs, common: &Common) -> Result<(), CliError> {
 
 /// `NAME: N bytes, gzip` and the summary of one input.
 fn section(input: &Input, common: &Common) -> Result<String, CliError> {
-    let options = common.options.with_all_processes(true);
+    let options = common.options.with_all_processes(true).with_all_handlers(true);
     let loaded = load(input, &options, common.quiet).map_err(|error| CliError::Load {
         file: input.name(),
         error,

@@ -29,6 +29,7 @@ mod flamegraph;
 mod info;
 mod input;
 mod man;
+mod metrics;
 mod network;
 mod output;
 mod query;
@@ -108,6 +109,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Summary(args) => summary::run(args, common),
         Command::Data(args) => data::run(args, common),
         Command::Network(args) => network::run(args, common),
+        Command::Metrics(args) => metrics::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),

@@ -444,7 +444,8 @@ fn info_of_a_recording() {
          \x20 thread 402: 1 node (1 event, 0 JS calls), no CPU profile\n\
          process 500 [not shown by DevTools]\n\
          \x20 thread 501: 1 node (1 event, 0 JS calls), no CPU profile\n\
-         skipped: nothing\n"
+         skipped 1 x frames: SetLayerTreeId, Paint or BeginMainThreadFrame without args.data \
+         (first: Paint (event #9) without args.data)\n"
     );
 }
 

@@ -91,3 +91,42 @@ fn network_of_a_trace_without_requests_says_so() {
     let json = tracekit(&["network", "handwritten/nesting.json", "--format", "json"]);
     assert_eq!(String::from_utf8_lossy(&json.stdout).trim(), "[]");
 }
+
+#[test]
+fn metrics_and_info_tell_the_page_load() {
+    let out = tracekit(&["metrics", "traces/page-load.json.gz"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap()
+            .to_owned()
+    };
+    // DevTools' own values for this recording (its PageLoadMetrics data).
+    assert!(line("FCP ").contains(" 489.0 ms  good"), "{text}");
+    assert!(
+        line("LCP ").contains(" 875.0 ms  good") && line("LCP ").contains("image http://a.test:"),
+        "{text}"
+    );
+    assert!(
+        line("CLS ").contains("0.1091") && line("CLS ").contains("3 shifts"),
+        "{text}"
+    );
+    assert!(
+        line("INP ").contains(" ok ") && line("INP ").contains("click at"),
+        "{text}"
+    );
+    let info = String::from_utf8(tracekit(&["info", "traces/page-load.json.gz"]).stdout).unwrap();
+    let page: Vec<&str> = info.lines().skip_while(|l| !l.starts_with("page: ")).take(4).collect();
+    assert!(
+        page[0].ends_with("/page-load.html?scale=1 (1 navigation of the main frame)"),
+        "{info}"
+    );
+    assert!(page[1].contains("FCP 489.0 ms, LCP 875.0 ms (image "), "{info}");
+    assert!(page[2].starts_with("  requests: 13 ("), "{info}");
+    assert_eq!(page[3], "  screenshots: 17");
+    let none = tracekit(&["metrics", "handwritten/nesting.json"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("the trace has no navigation of the main frame"));
+}

@@ -652,6 +652,9 @@ pub fn info(analysis: &Analysis) -> String {
             }
         }
     }
+    if let Some(page) = crate::page::info_text(analysis) {
+        out.push_str(&page);
+    }
     out.push_str(&diagnostics(analysis));
     out
 }

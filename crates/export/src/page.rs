@@ -192,3 +192,157 @@ impl<'a> JsonObject<'a> {
         self.out.push('}');
     }
 }
+
+/// CLS's rating by web.dev's thresholds (0.1, 0.25).
+fn cls_rating(score: f64) -> &'static str {
+    if score <= 0.1 {
+        "good"
+    } else if score <= 0.25 {
+        "ok"
+    } else {
+        "bad"
+    }
+}
+
+/// INP's rating by web.dev's thresholds (200 ms, 500 ms).
+fn inp_rating(ms: Millis) -> &'static str {
+    if ms.0 <= 200.0 {
+        "good"
+    } else if ms.0 <= 500.0 {
+        "ok"
+    } else {
+        "bad"
+    }
+}
+
+/// The metrics of each navigation, as lines of text.
+pub fn navigations_text(rows: &[NavigationRow]) -> String {
+    let mut out = String::new();
+    for (i, n) in rows.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "navigation {} at {:.1} ms: {}{}",
+            i + 1,
+            n.start.0,
+            n.url.as_deref().unwrap_or("(no URL)"),
+            n.navigation_id
+                .as_deref()
+                .map(|id| format!(" (id {id})"))
+                .unwrap_or_default()
+        );
+        let metric = |out: &mut String, name: &str, m: &Option<Metric>, extra: &str| {
+            if let Some(m) = m {
+                let rating = if m.rating == "unclassified" { "" } else { m.rating };
+                let line = format!("  {name:<5}{:>9.1} ms  {rating:<5}{extra}", m.value.0);
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        };
+        metric(&mut out, "FP", &n.fp, "");
+        metric(&mut out, "FCP", &n.fcp, "");
+        let mut lcp_what = String::new();
+        if let Some(image) = &n.lcp_image {
+            let _ = write!(lcp_what, "  image {image}");
+        } else if n.lcp.is_some() {
+            lcp_what.push_str("  text");
+        }
+        if let Some(node) = n.lcp_node {
+            let _ = write!(lcp_what, " (node {node})");
+        }
+        metric(&mut out, "LCP", &n.lcp, &lcp_what);
+        metric(&mut out, "DCL", &n.dcl, "");
+        metric(&mut out, "load", &n.load, "");
+        metric(&mut out, "TBT", &n.tbt, "");
+        if let Some(cls) = n.cls {
+            let cluster = n
+                .cls_cluster
+                .map(|(start, shifts)| {
+                    format!(
+                        "  worst cluster at {:.1} ms, {shifts} shift{}",
+                        start.0,
+                        if shifts == 1 { "" } else { "s" }
+                    )
+                })
+                .unwrap_or_else(|| "  no layout shift".to_owned());
+            let _ = writeln!(out, "  CLS  {cls:>9.4}     {:<5}{cluster}", cls_rating(cls));
+        }
+        match (&n.inp, &n.inp_interaction) {
+            (Some(inp), Some(i)) => {
+                let _ = writeln!(
+                    out,
+                    "  INP  {:>9.1} ms  {:<5}  {} at {:.1} ms (input delay {:.1}, processing {:.1}, presentation delay {:.1} ms)",
+                    inp.0,
+                    inp_rating(*inp),
+                    i.kind,
+                    i.start.0,
+                    i.input_delay.0,
+                    i.processing.0,
+                    i.presentation_delay.0
+                );
+            }
+            _ => out.push_str("  INP          -         no interaction\n"),
+        }
+    }
+    out.push_str("(metrics in ms from their navigation; starts in ms from the start of the trace)\n");
+    out
+}
+
+/// The page in a few lines, for `tracekit info`: its URL, each
+/// navigation's FCP, LCP (and what it painted), CLS and INP, the requests
+/// (how many block rendering, bytes transferred) and the screenshots.
+/// `None` when the analysis has no page data (a profile, or loaded
+/// without every handler) or the trace no page (no navigation, request
+/// or screenshot).
+pub fn info_text(analysis: &Analysis) -> Option<String> {
+    let data = handlers(analysis).ok()?;
+    let navigations = navigations(analysis).ok()?;
+    let requests = requests(analysis).ok()?;
+    let screenshots = data.screenshots();
+    let shots = screenshots.legacy.len() + screenshots.screenshots.len();
+    if navigations.is_empty() && requests.is_empty() && shots == 0 {
+        return None;
+    }
+    let mut out = String::new();
+    let url = data.meta().main_frame_url.map(|u| analysis.strings().resolve(u));
+    let _ = writeln!(
+        out,
+        "page: {} ({} navigation{} of the main frame)",
+        url.filter(|u| !u.is_empty()).unwrap_or("(no main frame URL)"),
+        navigations.len(),
+        if navigations.len() == 1 { "" } else { "s" }
+    );
+    for (i, n) in navigations.iter().enumerate() {
+        let ms = |m: &Option<Metric>| m.map_or("-".to_owned(), |m| format!("{:.1} ms", m.value.0));
+        let lcp_what = match (&n.lcp_image, n.lcp) {
+            (Some(image), _) => format!(" (image {image})"),
+            (None, Some(_)) => " (text)".to_owned(),
+            (None, None) => String::new(),
+        };
+        let inp = match (&n.inp, &n.inp_interaction) {
+            (Some(inp), Some(i)) => format!("{:.1} ms ({})", inp.0, i.kind),
+            _ => "-".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "  navigation {} at {:.1} ms: FCP {}, LCP {}{lcp_what}, CLS {}, INP {inp}",
+            i + 1,
+            n.start.0,
+            ms(&n.fcp),
+            ms(&n.lcp),
+            n.cls.map_or("-".to_owned(), |c| format!("{c:.4}"))
+        );
+    }
+    let blocking = requests
+        .iter()
+        .filter(|r| matches!(r.render_blocking.as_deref(), Some(b) if b != "non_blocking"))
+        .count();
+    let bytes: f64 = requests.iter().filter_map(|r| r.transfer_size).sum();
+    let _ = writeln!(
+        out,
+        "  requests: {} ({blocking} render-blocking), {:.1} kB transferred",
+        requests.len(),
+        bytes / 1000.0
+    );
+    let _ = writeln!(out, "  screenshots: {shots}");
+    Some(out)
+}

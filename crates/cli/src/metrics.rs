@@ -1,0 +1,47 @@
+//! `tracekit metrics`: the metrics of each navigation of the main frame
+//! (FCP, LCP and what it painted, DCL, load, CLS and its worst cluster,
+//! INP and its interaction).
+
+use clap::ValueEnum;
+
+use crate::args::{OutputArg, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+pub struct MetricsArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = MetricsFormat::Text)]
+    format: MetricsFormat,
+}
+
+/// The formats of `metrics --format`.
+#[derive(Clone, Copy, ValueEnum)]
+enum MetricsFormat {
+    /// A block per navigation: each metric, its value and rating.
+    Text,
+}
+
+pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let error = |message: String| CliError::Data {
+        file: input.name(),
+        message,
+    };
+    let rows = tracekit::page::navigations(&analysis).map_err(|e| error(e.to_string()))?;
+    if rows.is_empty() {
+        return Err(error(
+            "the trace has no navigation of the main frame (no navigationStart event): no page load metrics".to_owned(),
+        ));
+    }
+    let text = match args.format {
+        MetricsFormat::Text => tracekit::page::navigations_text(&rows),
+    };
+    args.output.open().write(&text)
+}
