@@ -130,3 +130,20 @@ fn metrics_and_info_tell_the_page_load() {
     assert_eq!(none.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&none.stderr).contains("the trace has no navigation of the main frame"));
 }
+
+#[test]
+fn bad_page_input_is_counted_and_reported() {
+    let out = tracekit(&["info", "handwritten/page-bad-input.json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "warning: 1 network request never finished (kept, unfinished; first: https://page.test/never-finished.js)",
+        "warning: 1 layout shift without a score (args.data.weighted_score_delta; first: event #10)",
+        "warning: 1 screenshot whose image is not base64 (kept, as DevTools keeps them; first: event #11)",
+        "skipped 1 x meta: navigation of an unknown frame, or of no frame (first: navigationStart (event #6)",
+        "skipped 1 x network: request events without a ResourceSendRequest (first: request R2 (event #8)",
+        "skipped 2 x user timings: measure or console timing end without a begin before it, or begin never ended (first: event #12",
+    ] {
+        assert!(text.contains(expected), "{expected}\nnot in\n{text}");
+    }
+}

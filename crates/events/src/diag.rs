@@ -95,6 +95,14 @@ reasons! {
         NetworkUnreadableEvent => "network: event without args.data or a usable request id",
         /// A network request whose URL is not a string (DevTools throws).
         NetworkRequestWithoutUrl => "network: request whose URL is not a string",
+        /// A navigation of a frame the trace gives no renderer process
+        /// (or of no frame): DevTools leaves it out.
+        MetaNavigationOfUnknownFrame => "meta: navigation of an unknown frame, or of no frame",
+        /// A measure's or console timing's end without a begin before it,
+        /// or a begin never ended (DevTools leaves them out).
+        UserTimingUnpaired => "user timings: measure or console timing end without a begin before it, or begin never ended",
+        /// Events of a request id without any `ResourceSendRequest`.
+        NetworkRequestWithoutSend => "network: request events without a ResourceSendRequest",
         /// A page load event DevTools cannot place (an FCP, FP or LCP
         /// without a navigation id, a DOMContentLoaded or load without a
         /// frame, an LCP candidate without a candidate index, an

@@ -413,7 +413,7 @@ impl MetaHandler {
         });
     }
 
-    fn into_data(mut self, all_handlers: bool) -> MetaData {
+    fn into_data(mut self, all_handlers: bool, diagnostics: &mut tracekit_events::Diagnostics) -> MetaData {
         if self.devtools_refuses {
             self.trace_is_generic = true;
         }
@@ -440,6 +440,17 @@ impl MetaHandler {
             self.bounds.min,
             &mut self.main_frame_url,
             all_handlers,
+            |navigation| {
+                // Only the page's outputs read navigations: said with them.
+                if all_handlers {
+                    diagnostics.skip(tracekit_events::Skip::MetaNavigationOfUnknownFrame, || {
+                        format!(
+                            "navigationStart (event #{}) of a frame without a renderer process, or without a frame",
+                            navigation.event
+                        )
+                    });
+                }
+            },
         );
         MetaData {
             bounds: self.bounds,
@@ -474,7 +485,7 @@ impl Handler for MetaHandler {
     }
 
     fn finalize(self, (): (), cx: &mut Context) -> MetaData {
-        let data = self.into_data(cx.options.all_handlers);
+        let data = self.into_data(cx.options.all_handlers, &mut cx.diagnostics);
         if data.devtools_refuses {
             cx.diagnostics
                 .diverge(tracekit_events::Divergence::TracingStartedWithoutFrames, || {

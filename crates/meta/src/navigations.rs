@@ -184,12 +184,14 @@ impl NavigationState {
         trace_start: Micros,
         main_frame_url: &mut Option<Sym>,
         final_urls: bool,
+        mut on_dropped: impl FnMut(&Navigation),
     ) -> Navigations {
         let data = &mut self.data;
         let mut dropped = Vec::new();
         data.by_frame_id.retain(|frame, navigations| {
             let keep = known_frame(*frame);
             if !keep {
+                navigations.iter().for_each(&mut on_dropped);
                 dropped.extend(navigations.iter().map(|n| n.navigation_id));
             }
             keep

@@ -69,6 +69,20 @@ pub struct Screenshots {
 #[derive(Debug, Default)]
 pub struct ScreenshotsHandler {
     data: Screenshots,
+    /// The screenshots whose image is not base64 (kept, as DevTools keeps
+    /// them; no picture can be made of them): how many, and the first.
+    not_base64: Option<(usize, EventIndex)>,
+}
+
+/// Whether `text` is base64 (RFC 4648's alphabet, padded to a multiple of
+/// 4), as a screenshot's JPEG must be.
+fn is_base64(text: &str) -> bool {
+    let body = text.trim_end_matches('=');
+    text.len() % 4 == 0
+        && text.len() - body.len() <= 2
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
 }
 
 impl Handler for ScreenshotsHandler {
@@ -91,13 +105,17 @@ impl Handler for ScreenshotsHandler {
                 .skip(Skip::ScreenshotWithoutArgs, || format!("Screenshot (event #{index})"));
             return;
         }
-        let image = match event.args.and_then(|a| member(a, "snapshot")) {
+        let image: Box<str> = match event.args.and_then(|a| member(a, "snapshot")) {
             None => "undefined".into(),
             Some(raw) => match as_str(raw) {
                 Some(text) => text.into(),
                 None => raw.into(),
             },
         };
+        if !is_base64(&image) {
+            let (count, _) = self.not_base64.get_or_insert((0, index));
+            *count += 1;
+        }
         let screenshot = Screenshot {
             event: index,
             ts: event.ts,
@@ -114,7 +132,13 @@ impl Handler for ScreenshotsHandler {
         }
     }
 
-    fn finalize(self, (): (), _cx: &mut Context) -> Screenshots {
+    fn finalize(self, (): (), cx: &mut Context) -> Screenshots {
+        if let Some((count, first)) = self.not_base64 {
+            cx.diagnostics.warn(format!(
+                "{count} screenshot{} whose image is not base64 (kept, as DevTools keeps them; first: event #{first})",
+                if count == 1 { "" } else { "s" }
+            ));
+        }
         self.data
     }
 }

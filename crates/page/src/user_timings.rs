@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use tracekit_events::dump::{Dump, Object, Synthetic, Value};
 use tracekit_events::json::{as_f64, as_str, js_truthy, member, member_path};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Sym, Wants};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
 
 use crate::js_sort::v8_sort_by;
 use crate::Map;
@@ -178,7 +178,7 @@ impl Handler for UserTimingsHandler {
         }
     }
 
-    fn finalize(self, (): (), _cx: &mut Context) -> UserTimings {
+    fn finalize(self, (): (), cx: &mut Context) -> UserTimings {
         let UserTimingsHandler {
             measures,
             consoles,
@@ -187,7 +187,14 @@ impl Handler for UserTimingsHandler {
         } = self;
         let mut events: Vec<AsyncRecord> = measures.into_iter().chain(consoles).collect();
         events.sort_by(|a, b| time_order(a.ts, a.ts + a.dur, b.ts, b.ts + b.dur));
-        let mut timings: Vec<(UserTiming, Track)> = pair(&events);
+        let mut unpaired = Vec::new();
+        let mut timings: Vec<(UserTiming, Track)> = pair(&events, &mut unpaired);
+        unpaired.sort_unstable();
+        for index in unpaired {
+            cx.diagnostics.skip(Skip::UserTimingUnpaired, || {
+                format!("event #{index}: an end without a begin before it, or a begin never ended")
+            });
+        }
         timings.sort_by(|a, b| time_order(a.0.ts, a.0.ts + a.0.dur, b.0.ts, b.0.ts + b.0.dur));
         let mut positioned: Vec<(usize, (UserTiming, Track))> = timings.into_iter().enumerate().collect();
         v8_sort_by(&mut positioned, |(ia, (a, ta)), (ib, (b, tb))| {
@@ -360,7 +367,9 @@ fn stamp_record(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Stamp
 /// begin of its id and the instants since, then each id's last begin left
 /// open with the instants left; each pair becomes one timing (with its
 /// begin's track), unless it would end before it began.
-fn pair(events: &[AsyncRecord]) -> Vec<(UserTiming, Track)> {
+/// `unpaired` gets the ends without a begin before them and the begins
+/// never ended (what DevTools leaves out), by event index.
+fn pair(events: &[AsyncRecord], unpaired: &mut Vec<EventIndex>) -> Vec<(UserTiming, Track)> {
     struct Group {
         begin: usize,
         end: Option<usize>,
@@ -377,6 +386,7 @@ fn pair(events: &[AsyncRecord]) -> Vec<(UserTiming, Track)> {
             b'n' => instants.entry(id).or_default().push(at),
             b'e' => {
                 let Some(begin) = begins.get_mut(&id).and_then(Vec::pop) else {
+                    unpaired.push(event.index);
                     continue;
                 };
                 let mut group = Vec::new();
@@ -400,6 +410,7 @@ fn pair(events: &[AsyncRecord]) -> Vec<(UserTiming, Track)> {
         }
     }
     for (id, open) in &mut begins {
+        unpaired.extend(open.iter().map(|&at| events[at].index));
         let Some(begin) = open.pop() else { continue };
         if let Some(waiting) = instants.get(id).filter(|w| !w.is_empty()) {
             groups.push(Group {

@@ -319,7 +319,7 @@ impl Handler for LayoutShiftsHandler {
         }
     }
 
-    fn finalize(self, meta: &MetaData, _cx: &mut Context) -> LayoutShifts {
+    fn finalize(self, meta: &MetaData, cx: &mut Context) -> LayoutShifts {
         let LayoutShiftsHandler {
             mut shifts,
             mut data,
@@ -330,6 +330,20 @@ impl Handler for LayoutShiftsHandler {
         data.sort_lists();
         remote_fonts_by_time(&mut data.remote_fonts);
         shifts.sort_by(|a, b| a.ts.0.total_cmp(&b.ts.0));
+        let unscored: Vec<EventIndex> = shifts
+            .iter()
+            .filter(|s| s.score.is_none_or(f64::is_nan))
+            .map(|s| s.event)
+            .collect();
+        if let Some(first) = unscored.first() {
+            // Kept, as DevTools keeps them: their cluster's score becomes
+            // NaN, as in DevTools. Said once, with the first.
+            cx.diagnostics.warn(format!(
+                "{} layout shift{} without a score (args.data.weighted_score_delta; first: event #{first}): the CLS of their cluster is NaN, as in DevTools",
+                unscored.len(),
+                if unscored.len() == 1 { "" } else { "s" }
+            ));
+        }
         layout_invalidation_nodes.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
         data.screenshots = screenshots.finish();
         let navigations = Navigations::of(meta);

@@ -25,10 +25,31 @@ pub(super) fn build(handler: NetworkRequestsHandler, meta: &MetaData, cx: &mut C
         ..NetworkRequests::default()
     };
     let mut initiated_by_url: Map<Sym, Vec<u32>> = Map::default();
+    let mut unfinished: Option<(usize, Sym)> = None;
     for (key, events) in handler.requests {
+        if events.sends.is_empty() {
+            // DevTools makes no request of events without a send.
+            let first = events
+                .finish
+                .as_ref()
+                .map(|f| f.index)
+                .or(events.received_data.first().copied());
+            cx.diagnostics.skip(Skip::NetworkRequestWithoutSend, || {
+                let id = cx.interner.resolve(key.text);
+                match first {
+                    Some(index) => format!("request {id} (event #{index}) has no ResourceSendRequest"),
+                    None => format!("request {id} has no ResourceSendRequest"),
+                }
+            });
+            continue;
+        }
         let Some(request) = make_request(key, &events, meta, cx) else {
             continue;
         };
+        if !request.finished {
+            let (count, _) = unfinished.get_or_insert((0, request.url));
+            *count += 1;
+        }
         let position = u32::try_from(data.requests.len()).unwrap_or(u32::MAX);
         data.urls.insert(key, request.url);
         data.by_id.insert(key, position);
@@ -56,6 +77,15 @@ pub(super) fn build(handler: NetworkRequestsHandler, meta: &MetaData, cx: &mut C
         socket.connect(meta.bounds, devtools);
     }
     add_simulation_stacks(&mut data, meta, cx);
+    if let Some((count, first)) = unfinished {
+        // Kept, as DevTools keeps them (the trace ended first, or the
+        // request was cancelled): said once, with the first.
+        cx.diagnostics.warn(format!(
+            "{count} network request{} never finished (kept, unfinished; first: {})",
+            if count == 1 { "" } else { "s" },
+            cx.interner.resolve(first)
+        ));
+    }
     data
 }
 
