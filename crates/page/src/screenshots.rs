@@ -78,7 +78,7 @@ pub struct ScreenshotsHandler {
 /// 4), as a screenshot's JPEG must be.
 fn is_base64(text: &str) -> bool {
     let body = text.trim_end_matches('=');
-    text.len() % 4 == 0
+    text.len().is_multiple_of(4)
         && text.len() - body.len() <= 2
         && body
             .bytes()
