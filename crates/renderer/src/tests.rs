@@ -31,7 +31,7 @@ fn analyze(text: &str, options: AnalyzeOptions) -> (Result<RendererData, LoadErr
     let meta = meta.finalize((), &mut cx);
     let worklets = worklets.finalize((), &mut cx);
     let samples = samples.finalize(&meta, &mut cx);
-    let network = network.finalize((), &mut cx);
+    let network = network.finalize(&meta, &mut cx);
     let images = images.finalize((), &mut cx);
     let data = renderer.finalize((&meta, samples, &worklets, &network, &images), &mut cx);
     (data, cx)
