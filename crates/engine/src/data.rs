@@ -131,7 +131,7 @@ fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
         }
         "LargestTextPaint" => data.largest_text_paint().dump(dump),
         "LayerTree" => data.layer_tree().dump(dump),
-        "LayoutShifts" => data.layout_shifts().dump(dump),
+        "LayoutShifts" => data.layout_shifts().dump(data.screenshots(), dump),
         "Memory" => data.memory().dump(dump),
         "Meta" => data.meta().dump(dump),
         "NetworkRequests" => data.network_requests().dump(dump),

@@ -166,7 +166,8 @@ handlers! {
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = ();
-    keep layout_shifts: LayoutShiftsHandler = (&meta);
+    keep screenshots: ScreenshotsHandler = ();
+    keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);
     keep animations: AnimationsHandler = ();
     keep animation_frames: AnimationFramesHandler = ();
@@ -174,7 +175,6 @@ handlers! {
     keep largest_text_paint: LargestTextPaintHandler = ();
     keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
     keep user_timings: UserTimingsHandler = ();
-    keep screenshots: ScreenshotsHandler = ();
     taken samples: SamplesHandler = (&meta);
     keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);

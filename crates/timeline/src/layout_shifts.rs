@@ -13,7 +13,7 @@ use tracekit_events::json::{as_f64, as_str, js_truthy, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Sym, Wants};
 use tracekit_meta::MetaData;
 
-use crate::stand_in::{Navigation, Navigations, ScreenshotReader, Screenshots};
+use crate::stand_in::{Navigation, Navigations, Screenshots};
 use crate::util::{js_number, nearest_from_beginning, nearest_from_end};
 
 /// The longest a cluster lasts: five seconds.
@@ -33,7 +33,6 @@ pub struct LayoutShiftsHandler {
     /// The node ids of the invalidation events, with the event's time.
     layout_invalidation_nodes: Vec<(Micros, Option<RawKey>)>,
     schedule_invalidation_nodes: Vec<Option<RawKey>>,
-    screenshots: ScreenshotReader,
 }
 
 /// A `LayoutShift` event as read.
@@ -245,7 +244,7 @@ struct Times {
 }
 
 impl Handler for LayoutShiftsHandler {
-    type Deps<'d> = &'d MetaData;
+    type Deps<'d> = (&'d MetaData, &'d tracekit_page::Screenshots);
     type Data = LayoutShifts;
 
     const WANTS: Wants = Wants::Named(&[
@@ -260,7 +259,6 @@ impl Handler for LayoutShiftsHandler {
         names::BEGIN_REMOTE_FONT_LOAD,
         names::REMOTE_FONT_LOADED,
         names::PAINT_IMAGE,
-        names::SCREENSHOT,
     ]);
 
     fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
@@ -314,18 +312,16 @@ impl Handler for LayoutShiftsHandler {
             n if n == names::BEGIN_REMOTE_FONT_LOAD || n == names::REMOTE_FONT_LOADED => {
                 self.font(index, event, cx);
             }
-            n if n == names::SCREENSHOT => self.screenshots.handle(index, event),
             _ => {}
         }
     }
 
-    fn finalize(self, meta: &MetaData, cx: &mut Context) -> LayoutShifts {
+    fn finalize(self, (meta, shots): (&MetaData, &tracekit_page::Screenshots), cx: &mut Context) -> LayoutShifts {
         let LayoutShiftsHandler {
             mut shifts,
             mut data,
             mut layout_invalidation_nodes,
             schedule_invalidation_nodes,
-            screenshots,
         } = self;
         data.sort_lists();
         remote_fonts_by_time(&mut data.remote_fonts);
@@ -345,7 +341,7 @@ impl Handler for LayoutShiftsHandler {
             ));
         }
         layout_invalidation_nodes.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
-        data.screenshots = screenshots.finish();
+        data.screenshots = Screenshots::of(shots);
         let navigations = Navigations::of(meta);
         let mut navs: Vec<Navigation> = navigations
             .by_frame

@@ -9,14 +9,16 @@ use crate::layout_shifts::{
     ClusterNavigation, LayoutShift, LayoutShiftCluster, LayoutShifts, RawKey, ScoreWindows, TraceWindow,
 };
 use crate::util::spread_members;
+use tracekit_page::Screenshots as PageScreenshots;
 
 impl LayoutShifts {
-    /// This data in the data conformance dump.
-    pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
+    /// This data in the data conformance dump; `shots` is the Screenshots
+    /// handler's data, which the shifts' screenshots are in.
+    pub fn dump(&self, shots: &PageScreenshots, dump: &mut Dump<'_>) -> Value {
         let clusters = self
             .clusters
             .iter()
-            .map(|c| Value::Synthetic(self.cluster(c, dump)))
+            .map(|c| Value::Synthetic(self.cluster(c, shots, dump)))
             .collect();
         let fonts = self.remote_fonts.iter().map(|f| {
             let sym = |s: Option<tracekit_events::Sym>| Value::opt(s, Value::Sym);
@@ -68,8 +70,8 @@ impl LayoutShifts {
             .into()
     }
 
-    fn cluster(&self, c: &LayoutShiftCluster, dump: &mut Dump<'_>) -> SyntheticId {
-        let shifts: Vec<SyntheticId> = c.shifts.iter().map(|s| self.shift(s, dump)).collect();
+    fn cluster(&self, c: &LayoutShiftCluster, shots: &PageScreenshots, dump: &mut Dump<'_>) -> SyntheticId {
+        let shifts: Vec<SyntheticId> = c.shifts.iter().map(|s| self.shift(s, shots, dump)).collect();
         let fields = Object::new()
             .with("name", Value::str("SyntheticLayoutShiftCluster"))
             .with("rawSourceEvent", Value::Event(c.source))
@@ -99,7 +101,7 @@ impl LayoutShifts {
         })
     }
 
-    fn shift(&self, s: &LayoutShift, dump: &mut Dump<'_>) -> SyntheticId {
+    fn shift(&self, s: &LayoutShift, shots: &PageScreenshots, dump: &mut Dump<'_>) -> SyntheticId {
         let mut fields = Object::new();
         for (key, raw) in spread_members(&s.text) {
             if key != "args" && key != "name" && key != "rawSourceEvent" && key != "parsedData" {
@@ -124,11 +126,11 @@ impl LayoutShifts {
         let screenshots = Object::new()
             .with(
                 "before",
-                Value::opt(s.screenshots.0, |i| self.screenshots.dump_one(i, dump)),
+                Value::opt(s.screenshots.0, |i| self.screenshots.dump_one(i, shots, dump)),
             )
             .with(
                 "after",
-                Value::opt(s.screenshots.1, |i| self.screenshots.dump_one(i, dump)),
+                Value::opt(s.screenshots.1, |i| self.screenshots.dump_one(i, shots, dump)),
             );
         let window_data = Object::new()
             .with("cumulativeWindowScore", Value::Num(s.session_window_score))

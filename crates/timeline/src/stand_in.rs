@@ -1,13 +1,12 @@
-//! What the timeline handlers read of other handlers: the page's
-//! navigations (the Meta handler's `navigationsByFrameId` and
-//! `softNavigationsById`, [`Navigations::of`]) and its screenshots
-//! (`Screenshot`, as DevTools' Screenshots handler keeps them, gathered
-//! here by a reader each handler embeds).
+//! What the timeline handlers read of other handlers, in the form they
+//! read it: the page's navigations (the Meta handler's
+//! `navigationsByFrameId` and `softNavigationsById`, [`Navigations::of`])
+//! and its screenshots (the Screenshots handler's, [`Screenshots::of`]).
 
-use tracekit_events::dump::{Dump, Object, Synthetic, Value};
-use tracekit_events::json::{as_f64, as_str, member};
-use tracekit_events::{names, Event, EventIndex, Id, Micros, Phase, Sym};
+use tracekit_events::dump::{Dump, Value};
+use tracekit_events::{EventIndex, Micros, Sym};
 use tracekit_meta::MetaData;
+use tracekit_page::Screenshots as PageScreenshots;
 
 use crate::Map;
 
@@ -71,124 +70,68 @@ impl Navigations {
     }
 }
 
-/// A screenshot of the page.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Screenshot {
-    /// Its `Screenshot` event.
-    pub event: EventIndex,
+/// A screenshot as the shifts refer to it: when it was taken, and where
+/// the Screenshots handler keeps it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShotRef {
     /// When it was taken.
     pub ts: Micros,
-    /// Its process.
-    pub pid: Id,
-    /// Its thread.
-    pub tid: Id,
-    /// Its category.
-    pub cat: Sym,
-    /// Its phase.
-    pub ph: Phase,
-    /// For a legacy screenshot (one with an `id`, for which DevTools makes
-    /// a synthetic event): its image as a `data:` URI.
-    pub data_uri: Option<Box<str>>,
+    /// Where it is.
+    pub at: ShotAt,
 }
 
-/// The screenshots of a trace: the modern ones (`args.source_id`) if
-/// there are any, else the legacy ones (an `id`).
+/// Where a screenshot is in the Screenshots handler's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShotAt {
+    /// A legacy screenshot (DevTools makes a synthetic event of it): its
+    /// position in `Screenshots::legacy`.
+    Legacy(usize),
+    /// A newer screenshot: its input event.
+    Event(EventIndex),
+}
+
+/// The screenshots the shifts are compared with: the newer ones if there
+/// are any, else the legacy ones, in input order (as DevTools picks them).
 #[derive(Debug, Clone, Default)]
 pub struct Screenshots {
-    /// The screenshots, in input order.
-    pub list: Vec<Screenshot>,
-}
-
-/// Gathers the screenshots from their events.
-#[derive(Debug, Default)]
-pub struct ScreenshotReader {
-    legacy: Vec<Screenshot>,
-    modern: Vec<Screenshot>,
-}
-
-impl ScreenshotReader {
-    /// Reads a `Screenshot` event.
-    pub fn handle(&mut self, index: EventIndex, event: &Event<'_>) {
-        if event.name != names::SCREENSHOT {
-            return;
-        }
-        let shot = |data_uri| Screenshot {
-            event: index,
-            ts: event.ts,
-            pid: event.pid,
-            tid: event.tid,
-            cat: event.cat,
-            ph: event.ph,
-            data_uri,
-        };
-        if member(event.text, "id").is_some() {
-            let snapshot = event.args.and_then(|a| member(a, "snapshot"));
-            let text = match snapshot {
-                None => "undefined".into(),
-                Some(raw) => match (as_str(raw), as_f64(raw)) {
-                    (Some(s), _) => s.into_owned(),
-                    (None, Some(x)) => tracekit_events::jsnum::js_number_string(x),
-                    _ => raw.trim().to_owned(),
-                },
-            };
-            self.legacy
-                .push(shot(Some(format!("data:image/jpg;base64,{text}").into())));
-        } else if event.args.and_then(|a| member(a, "source_id")).is_some() {
-            self.modern.push(shot(None));
-        }
-    }
-
-    /// The screenshots, once every event was read.
-    pub fn finish(self) -> Screenshots {
-        Screenshots {
-            list: if self.modern.is_empty() {
-                self.legacy
-            } else {
-                self.modern
-            },
-        }
-    }
+    /// The screenshots.
+    pub list: Vec<ShotRef>,
 }
 
 impl Screenshots {
+    /// The list of the Screenshots handler's data.
+    pub fn of(shots: &PageScreenshots) -> Screenshots {
+        let list = if shots.screenshots.is_empty() {
+            shots
+                .legacy
+                .iter()
+                .enumerate()
+                .map(|(i, s)| ShotRef {
+                    ts: s.ts,
+                    at: ShotAt::Legacy(i),
+                })
+                .collect()
+        } else {
+            shots
+                .screenshots
+                .iter()
+                .map(|s| ShotRef {
+                    ts: s.ts,
+                    at: ShotAt::Event(s.event),
+                })
+                .collect()
+        };
+        Screenshots { list }
+    }
+
     /// The screenshot at `at` in the dump: the input event, or DevTools'
-    /// synthetic event of a legacy screenshot (shared with the Screenshots
-    /// handler's data).
-    pub fn dump_one(&self, at: usize, dump: &mut Dump<'_>) -> Value {
-        let Some(shot) = self.list.get(at) else {
-            return Value::Null;
-        };
-        let Some(uri) = &shot.data_uri else {
-            return Value::Event(shot.event);
-        };
-        let id = dump.shared("Screenshot", u64::from(shot.event), |_| {
-            let ph = if shot.ph == Phase::OTHER {
-                Value::Null
-            } else {
-                Value::str(char::from(shot.ph.0).to_string())
-            };
-            let fields = Object::new()
-                .with("rawSourceEvent", Value::Event(shot.event))
-                .with("cat", Value::Sym(shot.cat))
-                .with("name", Value::str("Screenshot"))
-                .with("ph", ph)
-                .with("pid", Value::id(shot.pid))
-                .with("tid", Value::id(shot.tid))
-                .with("ts", Value::Num(shot.ts.0))
-                .with(
-                    "args",
-                    Object::new().with("dataUri", Value::str(uri.to_string())).into(),
-                );
-            Synthetic {
-                name: "Screenshot".into(),
-                pid: Value::id(shot.pid),
-                tid: Value::id(shot.tid),
-                ts: shot.ts.0,
-                raw: Some(shot.event),
-                profile_call: None,
-                fields: Some(fields.into()),
-            }
-        });
-        Value::Synthetic(id)
+    /// synthetic event of a legacy screenshot (the one the Screenshots
+    /// handler's data refers to).
+    pub fn dump_one(&self, at: usize, shots: &PageScreenshots, dump: &mut Dump<'_>) -> Value {
+        match self.list.get(at).map(|s| s.at) {
+            None => Value::Null,
+            Some(ShotAt::Event(index)) => Value::Event(index),
+            Some(ShotAt::Legacy(position)) => shots.dump_legacy(position, dump),
+        }
     }
 }

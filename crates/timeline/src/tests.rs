@@ -19,9 +19,12 @@ fn meta(text: &str) -> (MetaData, Context) {
 
 fn layout_shifts(text: &str) -> (LayoutShifts, Context) {
     let (meta, mut cx) = meta(text);
+    let mut shots = tracekit_page::ScreenshotsHandler::default();
+    feed(text, &mut shots, &mut cx).unwrap();
+    let shots = shots.finalize((), &mut cx);
     let mut h = LayoutShiftsHandler::default();
     feed(text, &mut h, &mut cx).unwrap();
-    (h.finalize(&meta, &mut cx), cx)
+    (h.finalize((&meta, &shots), &mut cx), cx)
 }
 
 /// A trace of a main frame F on process 1, its `navigationStart`s and
@@ -147,10 +150,8 @@ fn shifts_name_the_screenshots_around_them() {
     let shifts = &data.clusters[0].shifts;
     assert_eq!(shifts[0].screenshots, (Some(0), Some(1)));
     assert_eq!(shifts[1].screenshots, (Some(1), None));
-    assert_eq!(
-        data.screenshots.list[1].data_uri.as_deref(),
-        Some("data:image/jpg;base64,BBB")
-    );
+    assert_eq!(data.screenshots.list[1].at, crate::stand_in::ShotAt::Legacy(1));
+    assert_eq!(data.screenshots.list[1].ts, Micros(300.0));
 }
 
 fn interactions(text: &str) -> UserInteractions {
