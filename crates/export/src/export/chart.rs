@@ -16,6 +16,11 @@
 //! ([`Category::color`]), and the JS calls coloured by script
 //! ([`script_color`]). The data keeps every node, so that the page can
 //! also show all events, as the panel's "show all events" setting does.
+//!
+//! Above the threads, [`html_with_page`] draws the page's tracks as the
+//! panel does (network, frames, screenshots, timings, interactions,
+//! layout shifts) from [`PageTracks`], plain data the caller fills from
+//! the handlers (module `page`).
 
 use ahash::AHashMap;
 use indexmap::IndexSet;
