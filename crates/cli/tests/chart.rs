@@ -530,3 +530,273 @@ fn big_trace_figures() {
     assert!(first_draw < 2000.0, "first draw at {first_draw} ms");
     assert!(seen["pageErrors"].as_array().unwrap().is_empty());
 }
+
+/// Made-up page tracks over the first 2.2 s of a trace whose clock starts
+/// at `origin` µs: requests of every kind (one render-blocking), frames
+/// of every state, screenshots (the three small JPEGs of `tests/chart/shots/`,
+/// made in Chromium), timings, markers, interactions (one long),
+/// layout shifts.
+fn synthetic_page_tracks(origin: f64) -> tracekit::export::chart::PageTracks {
+    use tracekit::export::chart::*;
+    use tracekit::Micros;
+    let at = |ms: f64| Micros(origin + ms * 1000.0);
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/shots");
+    let images: Vec<Vec<u8>> = (1..=3)
+        .map(|i| std::fs::read(shots.join(format!("shot{i}.jpg"))).unwrap())
+        .collect();
+    let kinds = [
+        ("Document", "text/html", "/index.html"),
+        ("Stylesheet", "text/css", "/style.css"),
+        ("Script", "text/javascript", "/app.js"),
+        ("Font", "font/woff2", "/font.woff2"),
+        ("Image", "image/png", "/hero.png"),
+        ("Fetch", "application/json", "/api/data.json"),
+    ];
+    let mut network = Vec::new();
+    for i in 0..18 {
+        let (resource_type, mime, path) = kinds[i % kinds.len()];
+        let start = 20.0 + 60.0 * i as f64 + if i == 0 { 0.0 } else { 40.0 };
+        network.push(NetworkRequest {
+            url: format!("https://shop.example{path}?v={i}"),
+            kind: ResourceKind::of(Some(resource_type), mime),
+            priority: ["VeryHigh", "High", "Medium", "Low"][i % 4].to_owned(),
+            initial_priority: (i == 2).then(|| "Low".to_owned()),
+            status: Some(if i == 11 { 404 } else { 200 }),
+            mime_type: mime.to_owned(),
+            transfer_size: Some(1000 + 5000 * i as u64),
+            decoded_size: Some(3000 + 9000 * i as u64),
+            render_blocking: i == 1 || i == 2,
+            from_cache: i == 9,
+            start: at(start),
+            send_start: at(start + 15.0 + (i % 3) as f64 * 10.0),
+            download_start: at(start + 60.0 + (i % 4) as f64 * 25.0),
+            finish: at(start + 110.0 + (i % 5) as f64 * 30.0),
+            end: at(start + 125.0 + (i % 5) as f64 * 30.0),
+        });
+    }
+    let frames = (0..130)
+        .map(|i| Frame {
+            start: at(16.7 * i as f64),
+            end: at(16.7 * (i + 1) as f64),
+            state: match i % 23 {
+                5 => FrameState::Dropped,
+                11 => FrameState::Partial,
+                17 | 18 => FrameState::Idle,
+                _ => FrameState::Good,
+            },
+        })
+        .collect();
+    let screenshots = (0..22)
+        .map(|i| Screenshot {
+            time: at(100.0 * i as f64),
+            jpeg: images[(i / 4).min(2)].clone(),
+        })
+        .collect();
+    let timing = |kind, name: &str, start, dur| Timing {
+        kind,
+        name: name.to_owned(),
+        start: at(start),
+        dur: Micros(dur * 1000.0),
+    };
+    let timings = vec![
+        timing(TimingKind::Measure, "hydrate", 300.0, 700.0),
+        timing(TimingKind::Measure, "render list", 420.0, 250.0),
+        timing(TimingKind::Mark, "app ready", 1000.0, 0.0),
+        timing(TimingKind::ConsoleTime, "fetch data", 1250.0, 400.0),
+        timing(TimingKind::TimeStamp, "checkpoint", 1500.0, 0.0),
+    ];
+    let marker = |kind, ms| PageLoadMarker { kind, time: at(ms) };
+    let markers = vec![
+        marker(MarkerKind::FirstPaint, 180.0),
+        marker(MarkerKind::FirstContentfulPaint, 240.0),
+        marker(MarkerKind::DomContentLoaded, 520.0),
+        marker(MarkerKind::LargestContentfulPaint, 760.0),
+        marker(MarkerKind::Load, 1100.0),
+    ];
+    let interaction = |kind, event_type: &str, id, times: [f64; 4]| Interaction {
+        kind,
+        event_type: event_type.to_owned(),
+        interaction_id: id,
+        start: at(times[0]),
+        processing_start: at(times[1]),
+        processing_end: at(times[2]),
+        end: at(times[3]),
+    };
+    let interactions = vec![
+        interaction(
+            InteractionKind::Pointer,
+            "click",
+            7001,
+            [1320.0, 1335.0, 1420.0, 1450.0],
+        ),
+        interaction(
+            InteractionKind::Keyboard,
+            "keydown",
+            7002,
+            [1600.0, 1650.0, 1900.0, 1960.0],
+        ),
+    ];
+    let layout_shifts = vec![
+        LayoutShiftCluster {
+            start: at(600.0),
+            end: at(1700.0),
+            score: 0.21,
+            shifts: vec![
+                LayoutShift {
+                    time: at(600.0),
+                    score: 0.15,
+                },
+                LayoutShift {
+                    time: at(700.0),
+                    score: 0.01,
+                },
+                LayoutShift {
+                    time: at(820.0),
+                    score: 0.05,
+                },
+            ],
+        },
+        LayoutShiftCluster {
+            start: at(1900.0),
+            end: at(2200.0),
+            score: 0.002,
+            shifts: vec![LayoutShift {
+                time: at(1900.0),
+                score: 0.002,
+            }],
+        },
+    ];
+    PageTracks {
+        network,
+        frames,
+        screenshots,
+        timings,
+        markers,
+        interactions,
+        layout_shifts,
+    }
+}
+
+/// The page's tracks (a test-only chart: a recorded fixture's threads
+/// under made-up page tracks, `chart::html_with_page`) drawn in Chromium
+/// (`tests/chart/page.mjs`): every track has ink, hovering a request and
+/// an interaction shows their tooltips and the screenshot of that time,
+/// a track folds, and nothing is requested or fails.
+#[test]
+fn page_tracks_in_chromium() {
+    const TRACE: &str = "traces/main-thread.json.gz";
+    let dir = artifacts("page");
+    let html = dir.join("page.html");
+    let bytes = std::fs::read(fixtures().join(TRACE)).unwrap();
+    let analysis = tracekit::analyze_bytes(&bytes, &tracekit::AnalyzeOptions::default()).unwrap();
+    let origin = analysis.bounds().min.0;
+    let tracks = synthetic_page_tracks(origin);
+    let page = tracekit::export::chart::html_with_page(
+        &analysis,
+        &tracekit::query::Query::new(),
+        tracekit::Parallelism::Sequential,
+        "main-thread.json.gz",
+        Some(&tracks),
+    );
+    std::fs::write(&html, page).unwrap();
+
+    tools::browser();
+    let config = serde_json::json!({
+        "html": html.canonicalize().unwrap(),
+        "nodeModules": tools::node_packages(),
+        "screenshots": dir,
+    });
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/page.mjs");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(config.to_string())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "page.mjs failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
+    assert_drawn_without_errors(&seen);
+    assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
+
+    // The tracks, in the panel's order, above the lanes; each has ink.
+    let kinds: Vec<&str> = seen["tracks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "network",
+            "frames",
+            "screenshots",
+            "timings",
+            "interactions",
+            "layoutShifts"
+        ]
+    );
+    for track in seen["tracks"].as_array().unwrap() {
+        assert!(track["ink"].as_u64().unwrap() > 50, "nothing drawn in {track}");
+    }
+    // The requests are packed into rows; the timings have the markers'
+    // row and two of nested measures.
+    assert!(
+        seen["tracks"][0]["rows"].as_u64().unwrap() >= 2,
+        "{}",
+        seen["tracks"][0]
+    );
+    assert_eq!(seen["tracks"][3]["rows"], 3);
+    assert_eq!(seen["images"], 3, "three distinct images, decoded");
+
+    // A request's tooltip, with the screenshot of its time.
+    let request = &tracks.network[2];
+    let tip = seen["hover"]["request"]["tip"].as_str().unwrap();
+    for needed in [
+        request.url.as_str(),
+        "JS · Priority: Low → Medium",
+        "Render-blocking",
+        "200 · text/javascript · 11.0 kB transferred",
+        "Queuing and connecting: 35.000 ms",
+        "Content downloading: ",
+    ] {
+        assert!(tip.contains(needed), "{needed:?} not in {tip}");
+    }
+    let shot_time = |hover: &Value| hover["shot"].as_f64().expect("a screenshot shown");
+    let at = seen["hover"]["request"]["timeUs"].as_f64().unwrap();
+    let expected = tracks
+        .screenshots
+        .iter()
+        .map(|s| s.time.0 - origin)
+        .filter(|t| *t <= at)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(shot_time(&seen["hover"]["request"]), expected);
+    // An interaction's: its phases; a long one is flagged.
+    let tip = seen["hover"]["interaction"]["tip"].as_str().unwrap();
+    for needed in [
+        "Keyboard (keydown) · 360.000 ms",
+        "Long interaction (over 200 ms)",
+        "Input delay: 50.000 ms",
+        "Processing duration: 250.000 ms",
+        "Presentation delay: 60.000 ms",
+    ] {
+        assert!(tip.contains(needed), "{needed:?} not in {tip}");
+    }
+    // Over a thread's lane, no tooltip needed: the screenshot still shows.
+    assert!(shot_time(&seen["hover"]["lane"]) >= 0.0);
+    // A click pins a request's details.
+    let pinned = seen["pinned"].as_str().unwrap();
+    assert!(
+        pinned.contains(&format!("URL\t{}\n", request.url)) && pinned.contains("Render-blocking"),
+        "{pinned}"
+    );
+    // Folding the network track moves the lanes up.
+    let fold = &seen["fold"];
+    assert_eq!(fold["collapsed"], true);
+    assert!(fold["lanesTop"].as_f64().unwrap() < fold["lanesTopBefore"].as_f64().unwrap());
+}

@@ -69,7 +69,7 @@ const { bytes, columns } = lane([
 ]);
 const header = {
   format: 'tracekit-chart',
-  version: 1,
+  version: 2,
   title: 't',
   strings: ['', 'Task', 'Hidden'],
   colors: ['#c7c7c7'],
@@ -96,7 +96,7 @@ assert.deepEqual(Array.from(all.level), [0, 1, 2, 2, 3, 0]);
 assert.equal(all.levels, 4);
 
 // Wrong data is refused with a reason.
-assert.throws(() => decode({ ...header, version: 2 }, bytes), /version 1/);
+assert.throws(() => decode({ ...header, version: 1 }, bytes), /version 2/);
 assert.throws(() => decode(header, bytes.subarray(8)), /the header says/);
 // Columns at an odd offset are copied to an aligned buffer.
 const shifted = new Uint8Array(bytes.length + 1);
@@ -107,5 +107,39 @@ assert.deepEqual(Array.from(decode(header, shifted.subarray(1)).lanes[0].dur), [
 assert.deepEqual(Array.from(decodeBase64(' aGk= ')), [104, 105]);
 const packed = decodeBase64('y0jNyclXyECQAA==');
 assert.equal(new TextDecoder().decode(await inflate(packed)), 'hello hello hello');
+
+// Page tracks: requests packed into rows as the panel packs them (the
+// first row whose last item has ended), each row in time order with the
+// running maximum of the ends.
+const { packRows, pageTracks } = globalThis.TracekitChart;
+const rows = packRows([
+  { s: 0, e: 10 },
+  { s: 5, e: 8 },
+  { s: 10, e: 20 },
+  { s: 6, e: 30 },
+  { s: 9, e: 9 },
+]);
+assert.deepEqual(rows.map((r) => Array.from(r.order)), [[0, 2], [1, 4], [3]]);
+assert.deepEqual(rows.map((r) => Array.from(r.maxEnd)), [[10, 20], [8, 9], [30]]);
+assert.equal(model.page, null);
+assert.deepEqual(pageTracks(null), []);
+const page = decode({ ...header, bounds: [0, 300], page: {
+  network: [{ url: 'a', start: 0, end: 10 }, { url: 'b', start: 5, end: 8 }],
+  frames: [],
+  screenshots: [{ image: 0, time: 10 }, { image: 0, time: 100 }],
+  timings: [{ kind: 'measure', name: 'm', start: 0, dur: 50 }, { kind: 'mark', name: 'k', start: 10, dur: 0 }],
+  markers: [{ label: 'FCP', time: 20 }],
+  interactions: [],
+  layoutShifts: [{ start: 0, end: 40, score: 0.2, shifts: [{ time: 0, score: 0.2 }] }],
+} }, bytes, [new Uint8Array([1])]).page;
+// A screenshot shows until the next, the last until the trace ends.
+assert.deepEqual(page.screenshots.map((s) => s.until), [100, 300]);
+const tracks = pageTracks(page);
+// Empty tracks are left out; the panel's order.
+assert.deepEqual(tracks.map((t) => t.kind), ['network', 'screenshots', 'timings', 'layoutShifts']);
+assert.equal(tracks[0].rows.length, 2);
+// The markers' row first, then the timings: the mark goes under the measure.
+assert.equal(tracks[2].rows.length, 3);
+assert.deepEqual(Array.from(tracks[2].rowOf), [1, 2, 0]);
 
 console.log('ok');

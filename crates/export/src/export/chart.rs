@@ -16,6 +16,11 @@
 //! ([`Category::color`]), and the JS calls coloured by script
 //! ([`script_color`]). The data keeps every node, so that the page can
 //! also show all events, as the panel's "show all events" setting does.
+//!
+//! Above the threads, [`html_with_page`] draws the page's tracks as the
+//! panel does (network, frames, screenshots, timings, interactions,
+//! layout shifts) from [`PageTracks`], plain data the caller fills from
+//! the handlers (module `page`).
 
 use ahash::AHashMap;
 use indexmap::IndexSet;
@@ -30,17 +35,23 @@ use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
 use tracekit_engine::Analysis;
 
+mod page;
+pub use page::{
+    timing_color, Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind,
+    NetworkRequest, PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
+};
+
 /// The renderer: a canvas flame chart of [`ChartData`], with zoom, pan,
 /// tooltips and search (plain JavaScript, no dependency). Another page
 /// can load it and hand it the data; `docs/chart.md` tells how.
 pub const RENDERER_JS: &str = include_str!("chart/renderer.js");
 
 /// The page around the renderer: `{{TITLE}}`, `{{RENDERER}}`,
-/// `{{HEADER}}` and `{{COLUMNS}}` are filled in by [`html`].
+/// `{{HEADER}}`, `{{COLUMNS}}` and `{{IMAGES}}` are filled in by [`html`].
 const PAGE: &str = include_str!("chart/page.html");
 
 /// The version of the data format (`docs/chart.md`), in the header.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The data of a chart, as the renderer reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +62,10 @@ pub struct ChartData {
     /// The columns the header's lanes point into: little-endian typed
     /// arrays, each starting at a multiple of 8 bytes.
     pub columns: Vec<u8>,
+    /// The screenshots' images (JPEG), each once: the header's
+    /// `page.screenshots` refer to them by index. Empty without page
+    /// tracks.
+    pub images: Vec<Vec<u8>>,
 }
 
 /// The chart of the tracks `query` keeps, as one HTML page titled
@@ -59,7 +74,21 @@ pub struct ChartData {
 /// columns are compressed on all cores with [`Parallelism::Rayon`] (the
 /// page is the same).
 pub fn html(analysis: &Analysis, query: &Query, parallelism: Parallelism, title: &str) -> String {
-    let data = data(analysis, query, title);
+    html_with_page(analysis, query, parallelism, title, None)
+}
+
+/// [`html`] with the page's tracks above the threads, as the Performance
+/// panel shows them: network, frames, screenshots, timings, interactions,
+/// layout shifts (those `page` has; `None`, or empty tracks: as [`html`]).
+/// The screenshots' images are in the page, each once, in base64.
+pub fn html_with_page(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    title: &str,
+    page: Option<&PageTracks>,
+) -> String {
+    let data = data_with_page(analysis, query, title, page);
     // The header goes into a <script> element: a `<` (only ever inside a
     // JSON string) is escaped so that no `</script>` or `<!--` can end or
     // change it.
@@ -72,6 +101,12 @@ pub fn html(analysis: &Analysis, query: &Query, parallelism: Parallelism, title:
     let packed = deflate(&data.columns, parallelism);
     let mut columns = String::with_capacity(packed.len().div_ceil(3) * 4);
     base64(&packed, &mut columns);
+    // One line of base64 per image (no `<` in base64: nothing to escape).
+    let mut images = String::with_capacity(data.images.iter().map(|i| i.len().div_ceil(3) * 4 + 1).sum());
+    for image in &data.images {
+        base64(image, &mut images);
+        images.push('\n');
+    }
     fill(
         PAGE,
         &[
@@ -79,12 +114,18 @@ pub fn html(analysis: &Analysis, query: &Query, parallelism: Parallelism, title:
             ("{{RENDERER}}", RENDERER_JS),
             ("{{HEADER}}", &header),
             ("{{COLUMNS}}", &columns),
+            ("{{IMAGES}}", &images),
         ],
     )
 }
 
 /// The chart's data of the tracks `query` keeps (see [`html`]).
 pub fn data(analysis: &Analysis, query: &Query, title: &str) -> ChartData {
+    data_with_page(analysis, query, title, None)
+}
+
+/// The chart's data, with the page's tracks (see [`html_with_page`]).
+pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Option<&PageTracks>) -> ChartData {
     let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
@@ -197,10 +238,20 @@ pub fn data(analysis: &Analysis, query: &Query, title: &str) -> ChartData {
     tables.write(&mut header);
     header.push_str(",\"lanes\":[");
     header.push_str(&lanes_json);
-    header.push_str("],\"bytes\":");
+    header.push(']');
+    let mut images = Vec::new();
+    match page.filter(|p| !p.is_empty()) {
+        Some(page) => page::write_page(&mut header, page, origin, &mut images),
+        None => header.push_str(",\"page\":null"),
+    }
+    header.push_str(",\"bytes\":");
     header.push_str(itoa::Buffer::new().format(columns.len()));
     header.push('}');
-    ChartData { header, columns }
+    ChartData {
+        header,
+        columns,
+        images,
+    }
 }
 
 /// Threads the panel leaves out of its flame chart (DevTools'
@@ -653,19 +704,20 @@ pub fn script_color(url: &str) -> String {
         return "#f2ecdc".to_owned();
     }
     let hash = devtools_hash_code(url);
-    // The generator's `indexToValueInSpace`, in JavaScript's arithmetic:
-    // `index % count` keeps the sign of index, and `hash >> 8` is a shift
-    // of the hash as a signed 32-bit integer.
-    let in_space = |index: i64, min: f64, max: f64, count: i32| {
-        // |index % count| < 300: exact as an i32, and as a double.
-        let index = i32::try_from(index % i64::from(count)).unwrap_or(0);
-        min + (f64::from(index) / f64::from(count - 1) * (max - min)).floor()
-    };
+    // `hash >> 8` is a shift of the hash as a signed 32-bit integer.
     #[allow(clippy::cast_possible_wrap)] // JavaScript's ToInt32
     let signed = hash as i32;
     let hue = in_space(i64::from(hash), 30.0, 330.0, 300);
     let saturation = in_space(i64::from(signed >> 8), 50.0, 80.0, 3);
     format!("hsl({hue}deg {saturation}% 85%)")
+}
+
+/// The colour generator's `indexToValueInSpace`, in JavaScript's
+/// arithmetic: `index % count` keeps the sign of index.
+fn in_space(index: i64, min: f64, max: f64, count: i32) -> f64 {
+    // |index % count| < count: exact as an i32, and as a double.
+    let index = i32::try_from(index % i64::from(count)).unwrap_or(0);
+    min + (f64::from(index) / f64::from(count - 1) * (max - min)).floor()
 }
 
 /// The panel's colour for an entry of a generic trace (one not recorded

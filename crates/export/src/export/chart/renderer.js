@@ -21,7 +21,7 @@
   'use strict';
 
   /** The data format version this renderer reads (docs/chart.md). */
-  const VERSION = 1;
+  const VERSION = 2;
 
   // Geometry, in CSS pixels: the panel's bars are 17 px apart.
   const AXIS_HEIGHT = 22;
@@ -72,7 +72,7 @@
    * header) and `bytes` (a Uint8Array of the columns). The columns are
    * viewed in place, not copied.
    */
-  function decode(header, bytes) {
+  function decode(header, bytes, images) {
     if (header.format !== 'tracekit-chart' || header.version !== VERSION) {
       throw new Error(`not tracekit chart data of version ${VERSION}`);
     }
@@ -128,6 +128,7 @@
       colors: header.colors,
       labels,
       lanes,
+      page: decodePage(header.page, images || [], header.bounds),
     };
   }
 
@@ -296,6 +297,148 @@
     }
   }
 
+  // ---- The page's tracks ------------------------------------------------
+  //
+  // What the panel shows above the threads (docs/chart.md, "page"): a few
+  // thousand items at most, kept as plain objects. Each track's items are
+  // packed into rows as the panel packs them (an item goes to the first
+  // row whose last item has ended), and each row keeps its items in time
+  // order with the running maximum of their ends, so that a frame finds
+  // the visible ones by binary search, as for the lanes.
+
+  // The filmstrip's row, and the screenshot shown on hover, in CSS px.
+  const FILM_HEIGHT = 72;
+  const SHOT_WIDTH = 240;
+  const SHOT_HEIGHT = 160;
+  // Interactions longer than this (µs) are striped red past it.
+  const LONG_INTERACTION = 200000;
+  // Instants (marks, timestamps, shifts) are found this far away (px).
+  const INSTANT_SLACK = 5;
+  const PRIORITY_NAMES = { VeryHigh: 'Highest', High: 'High', Medium: 'Medium', Low: 'Low', VeryLow: 'Lowest' };
+  const FRAME_COLORS = { good: '#d7f0d1', idle: '#ffffff', partial: '#f0e442', dropped: '#f08080' };
+  const FRAME_NAMES = { good: 'Frame', idle: 'Idle frame', partial: 'Partially presented frame', dropped: 'Dropped frame' };
+  const SHIFT_COLOR = '#d190ff';
+  const CLUSTER_COLOR = 'rgba(209, 144, 255, 0.5)';
+  const WHISKER_COLOR = '#c7c7c7';
+
+  /** The page's tracks of the header (`null` when none), images decoded to bytes. */
+  function decodePage(page, images, bounds) {
+    if (!page) return null;
+    const end = bounds ? bounds[1] : -Infinity;
+    const shots = page.screenshots;
+    // A screenshot shows until the next one, the last until the trace ends.
+    const screenshots = shots.map((s, i) => ({
+      ...s,
+      until: i + 1 < shots.length ? shots[i + 1].time : Math.max(end, s.time),
+    }));
+    return { ...page, screenshots, images };
+  }
+
+  /** Items (with `s` and `e`, their start and end) packed into rows as the panel packs them. */
+  function packRows(items, rowCount) {
+    const ends = [];
+    const rows = [];
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i];
+      let r = 0;
+      while (r < ends.length && it.s < ends[r]) r++;
+      ends[r] = it.e;
+      (rows[r] || (rows[r] = [])).push(i);
+    }
+    return rowsOf(items, rows, rowCount);
+  }
+
+  /** Per row, its items' indices (in time order) and the running maximum of their ends. */
+  function rowsOf(items, rows, rowCount) {
+    const out = [];
+    for (let r = 0; r < Math.max(rows.length, rowCount || 0); r++) {
+      const order = Uint32Array.from(rows[r] || []);
+      const maxEnd = new Float64Array(order.length);
+      let max = -Infinity;
+      for (let p = 0; p < order.length; p++) {
+        max = Math.max(max, items[order[p]].e);
+        maxEnd[p] = max;
+      }
+      out.push({ order, maxEnd });
+    }
+    return out;
+  }
+
+  /** The tracks to draw above the lanes, in the panel's order; the empty ones left out. */
+  function pageTracks(page) {
+    if (!page) return [];
+    const tracks = [];
+    const add = (kind, title, items, rows, rowHeight) => {
+      if (items.length === 0 && kind !== 'timings') return;
+      tracks.push({ kind, title, items, rows, rowHeight: rowHeight || ROW_HEIGHT });
+    };
+    const network = page.network.map((r) => ({ ...r, s: r.start, e: r.end }));
+    add('network', 'Network', network, packRows(network));
+    const frames = page.frames.map((f) => ({ ...f, s: f.start, e: f.end }));
+    add('frames', 'Frames', frames, rowsOf(frames, [frames.map((f, i) => i)]));
+    const shots = page.screenshots.map((s) => ({ ...s, s: s.time, e: s.until }));
+    add('screenshots', 'Screenshots', shots, rowsOf(shots, [shots.map((f, i) => i)]), FILM_HEIGHT);
+    // Timings: the markers' labels on the first row (when there are
+    // markers), then the user and console timings.
+    const markers = page.markers.map((m) => ({ ...m, marker: true, s: m.time, e: m.time }));
+    const timings = page.timings.map((t) => ({ ...t, s: t.start, e: t.start + t.dur }));
+    if (markers.length + timings.length > 0) {
+      const packed = packRows(timings);
+      const items = timings.concat(markers);
+      const rows = rowsOf(items, packed.map((row) => Array.from(row.order)));
+      if (markers.length > 0) rows.unshift(rowsOf(items, [markers.map((m, i) => timings.length + i)])[0]);
+      tracks.push({ kind: 'timings', title: 'Timings', items, rows, rowHeight: ROW_HEIGHT });
+    }
+    const interactions = page.interactions.map((x) => ({ ...x, s: x.start, e: x.end }));
+    add('interactions', 'Interactions', interactions, packRows(interactions));
+    // Layout shifts: one row of clusters, the shifts' diamonds over them.
+    const shifts = [];
+    const clusters = page.layoutShifts.map((c, i) => ({ ...c, s: c.start, e: c.end }));
+    page.layoutShifts.forEach((c, i) => {
+      for (const shift of c.shifts) shifts.push({ ...shift, cluster: i, s: shift.time, e: shift.time });
+    });
+    const shiftItems = clusters.concat(shifts);
+    if (clusters.length > 0) {
+      const row = rowsOf(shiftItems, [clusters.map((c, i) => i)])[0];
+      const diamonds = rowsOf(shiftItems, [shifts.map((s, i) => clusters.length + i)])[0];
+      tracks.push({ kind: 'layoutShifts', title: 'Layout shifts', items: shiftItems, rows: [row], diamonds, rowHeight: ROW_HEIGHT });
+    }
+    for (const track of tracks) {
+      // Each item's row, for its outline.
+      track.rowOf = new Int32Array(track.items.length);
+      track.rows.forEach((row, r) => {
+        for (const i of row.order) track.rowOf[i] = r;
+      });
+    }
+    return tracks;
+  }
+
+  /** Bytes in the units the panel shows (kB, MB). */
+  function bytesText(n) {
+    if (n === null || n === undefined) return '';
+    if (n < 1000) return `${n} B`;
+    if (n < 1e6) return `${(n / 1000).toFixed(1)} kB`;
+    return `${(n / 1e6).toFixed(1)} MB`;
+  }
+
+  /** A canvas pattern of lines at 45°: `gap` px apart, `width` wide, dashed when `dash` is given. */
+  function stripes(color, gap, width, dash) {
+    const size = 17;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = size;
+    const ctx = canvas.getContext('2d');
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    if (dash) ctx.setLineDash(dash);
+    ctx.beginPath();
+    for (let x = -size; x < 2 * size; x += gap) {
+      ctx.moveTo(x, size);
+      ctx.lineTo(x + size, 0);
+    }
+    ctx.stroke();
+    return ctx.createPattern(canvas, 'repeat');
+  }
+
   const CSS = `
 .tkc { display: flex; flex-direction: column; height: 100%; min-height: 0; font: 12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #202124; }
 .tkc-bar { display: flex; align-items: center; gap: 8px; padding: 4px 8px; border-bottom: 1px solid #dadce0; background: #f8f9fa; flex-wrap: wrap; }
@@ -315,6 +458,10 @@
 .tkc-details table { border-collapse: collapse; }
 .tkc-details td { padding: 0 12px 0 0; vertical-align: top; }
 .tkc-details td:first-child { color: #5f6368; }
+.tkc-tip .tkc-warn, .tkc-details .tkc-warn { color: #d93025; }
+.tkc-shot { position: absolute; pointer-events: none; display: none; background: #fff; border: 1px solid #dadce0; border-radius: 4px; box-shadow: 0 1px 4px rgba(0,0,0,.2); padding: 4px; z-index: 3; }
+.tkc-shot canvas { display: block; position: static; }
+.tkc-shot div { color: #5f6368; font-size: 11px; padding-top: 2px; }
 `;
 
   function element(tag, className, parent) {
@@ -334,6 +481,9 @@
       this.labels = model.labels;
       this.showAll = false;
       this.collapsed = model.lanes.map((lane) => lane.folded);
+      this.tracks = pageTracks(model.page);
+      this.trackCollapsed = this.tracks.map(() => false);
+      this.bitmaps = [];
       this.viewStart = model.view[0];
       this.viewEnd = model.view[1];
       this.scrollTop = 0;
@@ -358,6 +508,7 @@
       this.resize();
       this.draw();
       this.listen();
+      this.loadImages();
     }
 
     /**
@@ -402,6 +553,11 @@
       this.scroller = element('div', 'tkc-scroll', this.main);
       this.spacer = element('div', null, this.scroller);
       this.tip = element('div', 'tkc-tip', this.main);
+      // The screenshot at the pointer's time.
+      this.shot = element('div', 'tkc-shot', this.main);
+      this.shotCanvas = element('canvas', null, this.shot);
+      this.shotTime = element('div', null, this.shot);
+      this.shotShown = -1;
       this.details = element('div', 'tkc-details', root);
       this.details.textContent = 'Click a bar to pin its details.';
       this.ctx = this.canvas.getContext('2d');
@@ -415,8 +571,15 @@
     }
 
     placeLanes() {
-      this.laneTops = [];
+      // The page's tracks first, then the lanes.
+      this.trackTops = [];
       let y = 0;
+      this.tracks.forEach((track, i) => {
+        this.trackTops.push(y);
+        y += this.trackHeight(i);
+      });
+      this.lanesTop = y;
+      this.laneTops = [];
       this.model.lanes.forEach((lane, i) => {
         this.laneTops.push(y);
         y += this.laneHeight(i);
@@ -457,6 +620,7 @@
       scroller.addEventListener('mouseleave', () => {
         this.mouse = null;
         this.setHovered(null);
+        this.placeShot(null);
       });
       // What listens to the window stops with destroy().
       this.stopListening = new AbortController();
@@ -579,6 +743,17 @@
         headerHeight: HEADER_HEIGHT,
         rowHeight: ROW_HEIGHT,
         barHeight: BAR_HEIGHT,
+        lanesTop: this.screenY(this.lanesTop),
+        tracks: this.tracks.map((track, i) => ({
+          kind: track.kind,
+          title: track.title,
+          top: this.screenY(this.trackTops[i]),
+          height: this.trackHeight(i),
+          rows: this.trackCollapsed[i] ? 0 : track.rows.length,
+          rowsTop: track.rowsTop,
+          rowHeight: track.rowHeight,
+          collapsed: this.trackCollapsed[i],
+        })),
         lanes: this.model.lanes.map((lane, i) => ({
           top: this.screenY(this.laneTops[i]),
           height: this.laneHeight(i),
@@ -648,12 +823,13 @@
     onClick(x, y) {
       const hit = this.hitTest(x, y);
       if (hit && hit.header) {
-        this.collapsed[hit.lane] = !this.collapsed[hit.lane];
+        if (hit.track !== undefined) this.trackCollapsed[hit.track] = !this.trackCollapsed[hit.track];
+        else this.collapsed[hit.lane] = !this.collapsed[hit.lane];
         this.placeLanes();
         this.invalidate();
         return;
       }
-      this.pin(hit && hit.node !== undefined ? hit : null);
+      this.pin(hit && !hit.header ? hit : null);
     }
 
     onHover(e) {
@@ -662,7 +838,7 @@
       const y = e.clientY - rect.top;
       this.mouse = { x, y };
       const hit = this.hitTest(x, y);
-      this.setHovered(hit && hit.node !== undefined ? hit : null, x, y);
+      this.setHovered(hit && !hit.header ? hit : null, x, y);
     }
 
     onKey(e) {
@@ -713,6 +889,7 @@
     hitTest(x, y) {
       if (y < AXIS_HEIGHT) return null;
       const contentY = y - AXIS_HEIGHT + this.scrollTop;
+      if (contentY < this.lanesTop) return this.hitTrack(x, contentY);
       const lane = lowerBound(this.laneTops, 0, this.laneTops.length, contentY + 1) - 1;
       if (lane < 0) return null;
       const within = contentY - this.laneTops[lane];
@@ -778,7 +955,10 @@
 
     setHovered(hit, x, y) {
       const was = this.hovered;
-      const same = hit && was ? hit.lane === was.lane && hit.node === was.node : !hit && !was;
+      const same =
+        hit && was
+          ? hit.lane === was.lane && hit.node === was.node && hit.track === was.track && hit.item === was.item
+          : !hit && !was;
       if (!same) {
         this.hovered = hit;
         this.invalidate();
@@ -786,15 +966,22 @@
       const tip = this.tip;
       if (!hit) {
         tip.style.display = 'none';
+        this.placeShot(x === undefined ? null : { x, y, tip: null });
         return;
       }
       if (!same) {
-        const d = this.describe(hit.lane, hit.node);
         tip.textContent = '';
-        element('div', 'tkc-name', tip).textContent = d.name;
-        if (d.location) element('div', 'tkc-url', tip).textContent = d.location;
-        element('div', 'tkc-times', tip).textContent =
-          `start ${d.start} · total ${d.total}` + (d.self ? ` · self ${d.self}` : '');
+        if (hit.track !== undefined) {
+          for (const [className, text] of this.describeItem(hit.track, hit.item).tip) {
+            element('div', className, tip).textContent = text;
+          }
+        } else {
+          const d = this.describe(hit.lane, hit.node);
+          element('div', 'tkc-name', tip).textContent = d.name;
+          if (d.location) element('div', 'tkc-url', tip).textContent = d.location;
+          element('div', 'tkc-times', tip).textContent =
+            `start ${d.start} · total ${d.total}` + (d.self ? ` · self ${d.self}` : '');
+        }
         tip.style.display = 'block';
       }
       // Beside the pointer, inside the chart.
@@ -806,6 +993,7 @@
       if (top + h > this.height) top = Math.max(0, y - h - 8);
       tip.style.left = `${left}px`;
       tip.style.top = `${top}px`;
+      this.placeShot({ x, y, tip: { left, top, w, h } });
     }
 
     /** Pins a node's details below the chart (null: unpins). */
@@ -818,8 +1006,6 @@
         details.textContent = 'Click a bar to pin its details.';
         return;
       }
-      const d = this.describe(hit.lane, hit.node);
-      const lane = this.model.lanes[hit.lane];
       const table = element('table', null, details);
       const row = (key, value, className) => {
         if (!value && value !== 0) return;
@@ -827,6 +1013,12 @@
         element('td', null, tr).textContent = key;
         element('td', className, tr).textContent = value;
       };
+      if (hit.track !== undefined) {
+        for (const [key, value, className] of this.describeItem(hit.track, hit.item).details) row(key, value, className);
+        return;
+      }
+      const d = this.describe(hit.lane, hit.node);
+      const lane = this.model.lanes[hit.lane];
       row('Name', d.name, 'tkc-name');
       row(d.js ? 'Function at' : '', d.location, 'tkc-url');
       row('Category', d.category);
@@ -924,17 +1116,23 @@
       ctx.fillRect(0, 0, this.width, this.height);
       const ticks = this.ticks();
       this.drawGrid(ticks);
+      for (let i = 0; i < this.tracks.length; i++) {
+        const top = this.screenY(this.trackTops[i]);
+        if (top + this.trackHeight(i) < AXIS_HEIGHT || top > this.height) continue;
+        this.drawTrack(i, top);
+      }
       for (let i = 0; i < this.model.lanes.length; i++) {
         const top = this.screenY(this.laneTops[i]);
         const height = this.laneHeight(i);
         if (top + height < AXIS_HEIGHT || top > this.height) continue;
         this.drawLane(i, top);
       }
+      this.drawMarkerLines();
       this.drawAxis(ticks);
       // The view moved under a still pointer: what it points at changed.
       if (this.mouse && !this.drag) {
         const hit = this.hitTest(this.mouse.x, this.mouse.y);
-        this.setHovered(hit && hit.node !== undefined ? hit : null, this.mouse.x, this.mouse.y);
+        this.setHovered(hit && !hit.header ? hit : null, this.mouse.x, this.mouse.y);
       }
       const took = performance.now() - began;
       this.frameTimes.push(took);
@@ -1138,7 +1336,564 @@
       ctx.lineWidth = width;
       ctx.strokeRect(x0 + width / 2, levelsTop + level * ROW_HEIGHT + width / 2, x1 - x0 - width, BAR_HEIGHT - width);
     }
+
+    // ---- The page's tracks ----------------------------------------------
+
+    trackHeight(i) {
+      if (this.trackCollapsed[i]) return HEADER_HEIGHT;
+      const track = this.tracks[i];
+      return HEADER_HEIGHT + track.rows.length * track.rowHeight + LANE_PADDING;
+    }
+
+    /** The screenshots' images, decoded off the main thread; drawn as they come. */
+    loadImages() {
+      const page = this.model.page;
+      if (!page || page.images.length === 0 || typeof createImageBitmap !== 'function') return;
+      page.images.forEach((bytes, i) => {
+        createImageBitmap(new Blob([bytes], { type: 'image/jpeg' })).then(
+          (bitmap) => {
+            this.bitmaps[i] = bitmap;
+            this.invalidate();
+          },
+          () => {
+            this.bitmaps[i] = null;
+          },
+        );
+      });
+    }
+
+    /** The index of the screenshot showing at `t` (µs), or -1. */
+    screenshotAt(t) {
+      const shots = this.model.page ? this.model.page.screenshots : [];
+      let lo = 0;
+      let hi = shots.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (shots[mid].time <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo - 1;
+    }
+
+    /**
+     * Shows the screenshot at the pointer's time beside it (`at`: the
+     * pointer and the tooltip's box, null: hides it).
+     */
+    placeShot(at) {
+      const popup = this.shot;
+      const i = at ? this.screenshotAt(this.viewStart + (at.x / this.width) * (this.viewEnd - this.viewStart)) : -1;
+      const shot = i >= 0 ? this.model.page.screenshots[i] : null;
+      const bitmap = shot ? this.bitmaps[shot.image] : null;
+      if (!bitmap) {
+        if (popup.style.display !== 'none') popup.style.display = 'none';
+        this.shotShown = -1;
+        return;
+      }
+      if (this.shotShown !== i) {
+        this.shotShown = i;
+        const scale = Math.min(SHOT_WIDTH / bitmap.width, SHOT_HEIGHT / bitmap.height);
+        const w = Math.max(1, Math.round(bitmap.width * scale));
+        const h = Math.max(1, Math.round(bitmap.height * scale));
+        const canvas = this.shotCanvas;
+        canvas.width = Math.round(w * this.ratio);
+        canvas.height = Math.round(h * this.ratio);
+        canvas.style.width = `${w}px`;
+        canvas.style.height = `${h}px`;
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        this.shotTime.textContent = ms(shot.time);
+        popup.dataset.time = String(shot.time);
+        popup.style.display = 'block';
+      }
+      // Above the tooltip (or the pointer), else below it.
+      const w = popup.offsetWidth;
+      const h = popup.offsetHeight;
+      const tip = at.tip || { left: at.x + 12, top: at.y + 16, w: 0, h: 0 };
+      let left = tip.left;
+      if (left + w > this.width) left = Math.max(0, at.x - w - 12);
+      let top = Math.min(tip.top, at.y) - h - 8;
+      if (top < AXIS_HEIGHT) top = Math.max(tip.top + tip.h, at.y + 16) + 4;
+      popup.style.left = `${left}px`;
+      popup.style.top = `${Math.max(0, top)}px`;
+    }
+
+    /** What is at (x, contentY) among the page's tracks: a header, an item, or null. */
+    hitTrack(x, contentY) {
+      const t = lowerBound(this.trackTops, 0, this.trackTops.length, contentY + 1) - 1;
+      if (t < 0) return null;
+      const within = contentY - this.trackTops[t];
+      if (within >= this.trackHeight(t)) return null;
+      if (within < HEADER_HEIGHT) return { track: t, header: true };
+      if (this.trackCollapsed[t]) return null;
+      const track = this.tracks[t];
+      const r = Math.floor((within - HEADER_HEIGHT) / track.rowHeight);
+      if (r >= track.rows.length) return null;
+      const k = this.width / (this.viewEnd - this.viewStart);
+      const time = this.viewStart + x / k;
+      // Diamonds over the clusters first.
+      const rows = track.diamonds ? [track.diamonds, track.rows[r]] : [track.rows[r]];
+      for (const row of rows) {
+        const item = this.itemAt(track, row, time, k);
+        if (item >= 0) return { track: t, item };
+      }
+      return null;
+    }
+
+    /** The item of a row at `time` (or the nearest within a few px), or -1. */
+    itemAt(track, row, time, k) {
+      const slack = INSTANT_SLACK / k;
+      let best = -1;
+      let bestDistance = Infinity;
+      for (let p = lowerBound(row.maxEnd, 0, row.order.length, time - slack); p < row.order.length; p++) {
+        const it = track.items[row.order[p]];
+        if (it.s > time + slack) break;
+        const distance = time < it.s ? it.s - time : time > it.e ? time - it.e : 0;
+        // Instants are found by their middle, bars by their extent.
+        const d = it.s === it.e ? Math.abs(time - it.s) : distance;
+        if (d < bestDistance) {
+          best = row.order[p];
+          bestDistance = d;
+        }
+      }
+      return bestDistance <= slack ? best : -1;
+    }
+
+    /**
+     * An item's tooltip (lines of [class, text]) and details (rows of
+     * [key, value, class]).
+     */
+    describeItem(t, i) {
+      const track = this.tracks[t];
+      const it = track.items[i];
+      const tip = [];
+      const details = [];
+      const span = (a, b) => ms(b - a);
+      switch (track.kind) {
+        case 'network': {
+          const priority = PRIORITY_NAMES[it.priority] || it.priority;
+          const initial = PRIORITY_NAMES[it.initialPriority] || it.initialPriority;
+          const priorityText = initial && initial !== priority ? `${initial} → ${priority}` : priority;
+          const size = it.transferSize !== null ? `${bytesText(it.transferSize)} transferred` : '';
+          const response = [it.status !== null ? String(it.status) : '', it.mimeType, size, it.fromCache ? '(from cache)' : '']
+            .filter(Boolean)
+            .join(' · ');
+          const phases = [
+            ['Queuing and connecting', it.start, it.sendStart],
+            ['Request sent and waiting', it.sendStart, it.downloadStart],
+            ['Content downloading', it.downloadStart, it.finish],
+            ['Waiting on main thread', it.finish, it.end],
+          ];
+          tip.push(['tkc-name', it.url]);
+          tip.push(['', `${it.kind} · Priority: ${priorityText}`]);
+          if (it.renderBlocking) tip.push(['tkc-warn', 'Render-blocking']);
+          if (response) tip.push(['', response]);
+          for (const [name, a, b] of phases) tip.push(['tkc-times', `${name}: ${span(a, b)}`]);
+          tip.push(['tkc-times', `start ${ms(it.start)} · total ${span(it.start, it.end)}`]);
+          details.push(['URL', it.url, 'tkc-url'], ['Request', `${it.kind} · Priority: ${priorityText}`]);
+          if (it.renderBlocking) details.push(['Blocking', 'Render-blocking', 'tkc-warn']);
+          const sizes = [
+            it.transferSize !== null ? `${bytesText(it.transferSize)} transferred` : '',
+            it.decodedSize !== null ? `${bytesText(it.decodedSize)} resource` : '',
+          ];
+          const status = it.status !== null ? String(it.status) : '';
+          details.push(['Response', [status, it.mimeType, ...sizes, it.fromCache ? '(from cache)' : ''].filter(Boolean).join(' · ')]);
+          details.push(['Phases', phases.map(([name, a, b]) => `${name} ${span(a, b)}`).join(' · ')]);
+          details.push(['Start', ms(it.start)], ['Total', span(it.start, it.end)]);
+          break;
+        }
+        case 'frames':
+          tip.push(['tkc-name', `${FRAME_NAMES[it.state] || 'Frame'} · ${span(it.start, it.end)}`]);
+          tip.push(['tkc-times', `start ${ms(it.start)}`]);
+          details.push(['Frame', FRAME_NAMES[it.state] || it.state], ['Start', ms(it.start)], ['Duration', span(it.start, it.end)]);
+          break;
+        case 'screenshots':
+          tip.push(['tkc-name', 'Screenshot'], ['tkc-times', `at ${ms(it.time)}`]);
+          details.push(['Screenshot', ms(it.time)]);
+          break;
+        case 'timings': {
+          if (it.marker) {
+            tip.push(['tkc-name', `${it.label} · ${it.title}`], ['tkc-times', `at ${ms(it.time)}`]);
+            details.push(['Marker', `${it.label} (${it.title})`], ['Time', ms(it.time)]);
+            break;
+          }
+          const kinds = { mark: 'Performance mark', measure: 'Performance measure', console: 'Console timing', timestamp: 'console.timeStamp' };
+          tip.push(['tkc-name', this.timingTitle(it)]);
+          tip.push(['tkc-times', it.dur > 0 ? `start ${ms(it.start)} · total ${ms(it.dur)}` : `at ${ms(it.start)}`]);
+          details.push(['Name', it.name, 'tkc-name'], ['Kind', kinds[it.kind] || it.kind], ['Start', ms(it.start)]);
+          if (it.dur > 0) details.push(['Total', ms(it.dur)]);
+          break;
+        }
+        case 'interactions': {
+          const long = it.end - it.start > LONG_INTERACTION;
+          tip.push(['tkc-name', `${it.title} (${it.type}) · ${span(it.start, it.end)}`]);
+          if (long) tip.push(['tkc-warn', 'Long interaction (over 200 ms)']);
+          tip.push(['tkc-times', `Input delay: ${span(it.start, it.processingStart)}`]);
+          tip.push(['tkc-times', `Processing duration: ${span(it.processingStart, it.processingEnd)}`]);
+          tip.push(['tkc-times', `Presentation delay: ${span(it.processingEnd, it.end)}`]);
+          details.push(
+            ['Interaction', `${it.title} (${it.type})`, 'tkc-name'],
+            ['Id', String(it.id)],
+            ['Start', ms(it.start)],
+            ['Total', span(it.start, it.end)],
+            ['Input delay', span(it.start, it.processingStart)],
+            ['Processing duration', span(it.processingStart, it.processingEnd)],
+            ['Presentation delay', span(it.processingEnd, it.end)],
+          );
+          if (long) details.push(['Warning', 'Long interaction (over 200 ms)', 'tkc-warn']);
+          break;
+        }
+        case 'layoutShifts':
+          if (it.cluster !== undefined) {
+            tip.push(['tkc-name', `Layout shift · score ${it.score.toFixed(4)}`], ['tkc-times', `at ${ms(it.time)}`]);
+            details.push(['Layout shift', `score ${it.score.toFixed(4)}`, 'tkc-name'], ['Time', ms(it.time)]);
+          } else {
+            tip.push(['tkc-name', `Layout shift cluster · score ${it.score.toFixed(4)}`]);
+            tip.push(['tkc-times', `start ${ms(it.start)} · total ${span(it.start, it.end)} · ${it.shifts.length} shifts`]);
+            details.push(
+              ['Layout shift cluster', `score ${it.score.toFixed(4)}`, 'tkc-name'],
+              ['Start', ms(it.start)],
+              ['Total', span(it.start, it.end)],
+              ['Shifts', String(it.shifts.length)],
+            );
+          }
+          break;
+        default:
+          break;
+      }
+      return { tip, details };
+    }
+
+    /** A timing's title, as the panel words it. */
+    timingTitle(it) {
+      if (it.kind === 'mark') return `[mark]: ${it.name}`;
+      if (it.kind === 'timestamp') return `TimeStamp: ${it.name}`;
+      return it.name;
+    }
+
+    drawTrack(t, top) {
+      const ctx = this.ctx;
+      const track = this.tracks[t];
+      ctx.fillStyle = '#f1f3f4';
+      ctx.fillRect(0, top, this.width, HEADER_HEIGHT);
+      ctx.fillStyle = '#dadce0';
+      ctx.fillRect(0, top + HEADER_HEIGHT - 1, this.width, 1);
+      ctx.font = `600 ${FONT}`;
+      ctx.textBaseline = 'middle';
+      ctx.fillStyle = '#202124';
+      const head = `${this.trackCollapsed[t] ? '▸' : '▾'} ${track.title}`;
+      ctx.fillText(head, 6, top + HEADER_HEIGHT / 2);
+      if (this.trackCollapsed[t]) return;
+      const rowsTop = top + HEADER_HEIGHT;
+      const k = this.width / (this.viewEnd - this.viewStart);
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(0, rowsTop, this.width, this.trackHeight(t) - HEADER_HEIGHT);
+      ctx.clip();
+      ctx.font = FONT;
+      ctx.textBaseline = 'middle';
+      if (track.kind === 'screenshots') {
+        this.drawFilmstrip(track, rowsTop, k);
+      } else if (track.kind === 'layoutShifts') {
+        this.drawShifts(track, rowsTop, k);
+      } else {
+        for (let r = 0; r < track.rows.length; r++) {
+          const y = rowsTop + r * track.rowHeight;
+          if (y + track.rowHeight < AXIS_HEIGHT || y > this.height) continue;
+          this.visibleItems(track, track.rows[r], k, (it, x, w, i, next) => this.drawItem(track, it, x, y, w, k, next));
+        }
+      }
+      const hovered = this.hovered;
+      if (hovered && hovered.track === t) this.outlineItem(track, hovered.item, rowsTop, k, '#202124', 1);
+      const selected = this.selected;
+      if (selected && selected.track === t) this.outlineItem(track, selected.item, rowsTop, k, '#1a73e8', 2);
+      ctx.restore();
+    }
+
+    /** Calls `draw(item, x, width, index, nextX)` for the items of a row in view. */
+    visibleItems(track, row, k, draw) {
+      const { order, maxEnd } = row;
+      const t0 = this.viewStart - INSTANT_SLACK / k;
+      const t1 = this.viewEnd + INSTANT_SLACK / k;
+      for (let p = lowerBound(maxEnd, 0, order.length, t0); p < order.length; p++) {
+        const it = track.items[order[p]];
+        if (it.s > t1) break;
+        const next = p + 1 < order.length ? (track.items[order[p + 1]].s - this.viewStart) * k : Infinity;
+        draw(it, (it.s - this.viewStart) * k, (it.e - it.s) * k, order[p], next);
+      }
+    }
+
+    /** Where an item is drawn: its row and x extent (instants a few px wide). */
+    itemBox(track, i, rowsTop, k) {
+      const it = track.items[i];
+      const row = track.rowOf[i];
+      const x = (it.s - this.viewStart) * k;
+      const w = (it.e - it.s) * k;
+      if (it.s === it.e) return { x: x - INSTANT_SLACK, y: rowsTop + row * track.rowHeight, w: 2 * INSTANT_SLACK, h: BAR_HEIGHT };
+      return { x, y: rowsTop + row * track.rowHeight, w: Math.max(w, 1), h: track.rowHeight - 1 };
+    }
+
+    outlineItem(track, i, rowsTop, k, color, width) {
+      const box = this.itemBox(track, i, rowsTop, k);
+      const x0 = Math.max(box.x, -width);
+      const x1 = Math.min(box.x + box.w, this.width + width);
+      if (x1 < 0 || x0 > this.width) return;
+      const ctx = this.ctx;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.strokeRect(x0 + width / 2, box.y + width / 2, x1 - x0 - width, box.h - width);
+    }
+
+    drawItem(track, it, x, y, w, k, next) {
+      switch (track.kind) {
+        case 'network':
+          return this.drawRequest(it, x, y, k);
+        case 'frames':
+          return this.drawFrame(it, x, y, w);
+        case 'timings':
+          return this.drawTiming(it, x, y, w, next);
+        case 'interactions':
+          return this.drawInteraction(it, x, y, k);
+        default:
+          return undefined;
+      }
+    }
+
+    /** A text in a box from x over `room` px, cut with … to fit (nothing when too little fits). */
+    fitText(text, x, y, room, color) {
+      const ctx = this.ctx;
+      if (room < 12) return;
+      let shown = text;
+      if (ctx.measureText(text).width > room) {
+        let kept = Math.floor((room / ctx.measureText(text).width) * text.length);
+        do {
+          kept--;
+          shown = `${text.slice(0, kept)}…`;
+        } while (kept >= MIN_TEXT_CHARS && ctx.measureText(shown).width > room);
+        if (kept < MIN_TEXT_CHARS) return;
+      }
+      ctx.fillStyle = color || '#202124';
+      ctx.fillText(shown, x, y);
+    }
+
+    /** Thin lines with a tick at their outer end: a request's queueing and main-thread wait, an interaction's delays. */
+    whisker(from, to, y) {
+      const ctx = this.ctx;
+      const mid = Math.floor(y + BAR_HEIGHT / 2) + 0.5;
+      ctx.moveTo(from, mid - 3);
+      ctx.lineTo(from, mid + 3);
+      ctx.moveTo(from, mid);
+      ctx.lineTo(to, mid);
+    }
+
+    drawRequest(it, x, y, k) {
+      const ctx = this.ctx;
+      const px = (t) => Math.max(-2, Math.min(this.width + 2, (t - this.viewStart) * k));
+      const start = px(it.start);
+      const send = px(it.sendStart);
+      const download = px(it.downloadStart);
+      const finish = px(it.finish);
+      const end = px(it.end);
+      // Sent and waiting: the colour lightened; downloading: the colour.
+      ctx.fillStyle = it.color;
+      ctx.fillRect(send, y, Math.max(finish - send, 1), BAR_HEIGHT);
+      ctx.fillStyle = 'rgba(255, 255, 255, 0.6)';
+      if (download > send + 1) ctx.fillRect(send + 0.5, y + 0.5, download - send - 1, BAR_HEIGHT - 1);
+      ctx.beginPath();
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = WHISKER_COLOR;
+      if (send - start >= 1) this.whisker(start + 0.5, send, y);
+      if (end - finish >= 1) this.whisker(end - 0.5, finish, y);
+      ctx.stroke();
+      if (it.renderBlocking) {
+        // A red corner on the start of the request's box.
+        ctx.fillStyle = '#d93025';
+        ctx.beginPath();
+        ctx.moveTo(send, y);
+        ctx.lineTo(send + Math.min(7, Math.max(finish - send, 3)), y);
+        ctx.lineTo(send, y + 7);
+        ctx.fill();
+      }
+      const textX = Math.max(send, 0) + TEXT_PADDING + (it.renderBlocking ? 4 : 0);
+      this.fitText(it.url, textX, y + BAR_HEIGHT / 2 + 1, finish - textX - TEXT_PADDING, '#333333');
+    }
+
+    drawFrame(it, x, y, w) {
+      const ctx = this.ctx;
+      const x0 = Math.max(x + 1, -1);
+      const x1 = Math.min(x + w - 1, this.width + 1);
+      if (x1 - x0 < 0.5) {
+        if (it.state === 'idle') return;
+        ctx.fillStyle = FRAME_COLORS[it.state];
+        ctx.fillRect(Math.floor(x), y, 1, BAR_HEIGHT);
+        return;
+      }
+      ctx.fillStyle = FRAME_COLORS[it.state] || FRAME_COLORS.good;
+      ctx.fillRect(x0, y, x1 - x0, BAR_HEIGHT);
+      if (it.state === 'dropped' || it.state === 'partial') {
+        if (!this.framePatterns) {
+          this.framePatterns = { dropped: stripes('#ffffff', 3, 1), partial: stripes('#ffffff', 8, 2, [6, 4]) };
+        }
+        ctx.fillStyle = this.framePatterns[it.state];
+        ctx.fillRect(x0, y, x1 - x0, BAR_HEIGHT);
+      } else if (it.state === 'idle') {
+        ctx.strokeStyle = '#e0e0e0';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(x0 + 0.5, y + 0.5, x1 - x0 - 1, BAR_HEIGHT - 1);
+      }
+      const text = `${((it.end - it.start) / 1000).toFixed(1)} ms`;
+      const width = ctx.measureText(text).width;
+      if (width + 4 <= x1 - x0) {
+        ctx.fillStyle = '#202124';
+        ctx.fillText(text, x0 + (x1 - x0 - width) / 2, y + BAR_HEIGHT / 2 + 1);
+      }
+    }
+
+    drawTiming(it, x, y, w, next) {
+      const ctx = this.ctx;
+      if (it.marker) {
+        // The marker's label, a chip at its line.
+        const width = ctx.measureText(it.label).width + 8;
+        ctx.fillStyle = it.color;
+        ctx.fillRect(x, y + 1, width, BAR_HEIGHT - 2);
+        ctx.fillStyle = '#ffffff';
+        ctx.fillText(it.label, x + 4, y + BAR_HEIGHT / 2 + 1);
+        return;
+      }
+      ctx.fillStyle = it.color;
+      if (it.dur > 0 && w >= 1) {
+        const x0 = Math.max(x, -1);
+        const x1 = Math.min(x + w, this.width + 1);
+        ctx.fillRect(x0, y, Math.max(x1 - x0 - 0.5, 1), BAR_HEIGHT);
+        this.fitText(this.timingTitle(it), Math.max(x0, 0) + TEXT_PADDING, y + BAR_HEIGHT / 2 + 1, x1 - Math.max(x0, 0) - 2 * TEXT_PADDING);
+        return;
+      }
+      // An instant: a small flag, its title after it while there is room.
+      ctx.beginPath();
+      ctx.moveTo(x - 4, y + 2);
+      ctx.lineTo(x + 4, y + 2);
+      ctx.lineTo(x, y + BAR_HEIGHT - 2);
+      ctx.closePath();
+      ctx.fill();
+      this.fitText(this.timingTitle(it), x + 6, y + BAR_HEIGHT / 2 + 1, Math.min(next, this.width) - x - 10);
+    }
+
+    drawInteraction(it, x, y, k) {
+      const ctx = this.ctx;
+      const px = (t) => Math.max(-2, Math.min(this.width + 2, (t - this.viewStart) * k));
+      const start = px(it.start);
+      let boxStart = px(it.processingStart);
+      const boxEnd = px(it.processingEnd);
+      const end = px(it.end);
+      if (boxEnd - boxStart < 1) boxStart = boxEnd - 1;
+      ctx.fillStyle = it.color;
+      ctx.fillRect(boxStart, y, boxEnd - boxStart, BAR_HEIGHT);
+      ctx.beginPath();
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = WHISKER_COLOR;
+      if (boxStart - start >= 1) this.whisker(start + 0.5, boxStart, y);
+      if (end - boxEnd >= 1) this.whisker(end - 0.5, boxEnd, y);
+      ctx.stroke();
+      if (it.end - it.start > LONG_INTERACTION) {
+        // Red stripes over what is past 200 ms, a red corner at the end of processing.
+        if (!this.candyStripes) this.candyStripes = stripes('rgba(255, 0, 0, 0.8)', 6, 2.5);
+        const from = px(it.start + LONG_INTERACTION);
+        ctx.fillStyle = this.candyStripes;
+        ctx.fillRect(from, y, end - from, BAR_HEIGHT);
+        ctx.fillStyle = 'red';
+        ctx.beginPath();
+        ctx.moveTo(boxEnd - 8, y);
+        ctx.lineTo(boxEnd, y);
+        ctx.lineTo(boxEnd, y + 8);
+        ctx.fill();
+      }
+      this.fitText(it.title, Math.max(boxStart, 0) + TEXT_PADDING, y + BAR_HEIGHT / 2 + 1, boxEnd - Math.max(boxStart, 0) - 2 * TEXT_PADDING);
+    }
+
+    drawShifts(track, y, k) {
+      const ctx = this.ctx;
+      // The clusters: thin bars through the middle of the row.
+      ctx.fillStyle = CLUSTER_COLOR;
+      const barHeight = ROW_HEIGHT * 0.2;
+      this.visibleItems(track, track.rows[0], k, (it, x, w) => {
+        const x0 = Math.max(x, -1);
+        const x1 = Math.min(x + w, this.width + 1);
+        ctx.fillRect(x0, y + (ROW_HEIGHT - barHeight) / 2 + 0.5, Math.max(x1 - x0 - 0.5, 1), barHeight - 1);
+      });
+      // A diamond per shift, its size by its score (full from 0.1).
+      ctx.fillStyle = SHIFT_COLOR;
+      ctx.beginPath();
+      this.visibleItems(track, track.diamonds, k, (it, x) => {
+        const buffer = (1 - Math.min(it.score / 0.1, 1)) * (ROW_HEIGHT / 3);
+        const half = ROW_HEIGHT / 2;
+        ctx.moveTo(x, y + buffer);
+        ctx.lineTo(x + half - buffer, y + half);
+        ctx.lineTo(x, y + ROW_HEIGHT - buffer);
+        ctx.lineTo(x - half + buffer, y + half);
+        ctx.closePath();
+      });
+      ctx.fill();
+    }
+
+    /**
+     * The filmstrip: each screenshot from its time on, scaled to the row;
+     * where screenshots come faster than thumbnails fit, the first of
+     * those under a thumbnail shows.
+     */
+    drawFilmstrip(track, y, k) {
+      const ctx = this.ctx;
+      const row = track.rows[0];
+      const height = FILM_HEIGHT - 4;
+      let drawnTo = -Infinity;
+      const pending = [];
+      this.visibleItems(track, row, k, (it, x) => {
+        const bitmap = this.bitmaps[it.image];
+        if (!bitmap) return;
+        const width = Math.floor((bitmap.width * height) / bitmap.height);
+        if (x < drawnTo) return;
+        pending.push([bitmap, x, width]);
+        drawnTo = Math.max(x, 0) + width;
+      });
+      for (let j = 0; j < pending.length; j++) {
+        const [bitmap, x, width] = pending[j];
+        // Up to the next one drawn, as the panel clips a screenshot at the next.
+        const room = j + 1 < pending.length ? pending[j + 1][1] - x : Infinity;
+        const w = Math.min(width, room);
+        const left = Math.max(x, 0);
+        const shown = Math.min(width, room - (left - x));
+        if (shown <= 0) continue;
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(left, y + 1, shown + 1, height + 2);
+        ctx.clip();
+        ctx.drawImage(bitmap, left + 1, y + 2, width, height);
+        ctx.strokeStyle = '#c7c7c7';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(left + 0.5, y + 1.5, Math.min(w, shown), height + 1);
+        ctx.restore();
+      }
+    }
+
+    /** The page-load markers: dashed lines from the axis down, over the tracks and lanes. */
+    drawMarkerLines() {
+      const markers = this.model.page ? this.model.page.markers : [];
+      if (markers.length === 0) return;
+      const ctx = this.ctx;
+      const k = this.width / (this.viewEnd - this.viewStart);
+      ctx.save();
+      ctx.setLineDash([6, 4]);
+      ctx.lineWidth = 1;
+      for (const m of markers) {
+        const x = Math.round((m.time - this.viewStart) * k) + 0.5;
+        if (x < 0 || x > this.width) continue;
+        ctx.strokeStyle = m.color;
+        ctx.beginPath();
+        ctx.moveTo(x, AXIS_HEIGHT);
+        ctx.lineTo(x, this.height);
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
   }
 
-  root.TracekitChart = { VERSION, decode, decodeBase64, inflate, layOut, lowerBound, gallop, FlameChart };
+  root.TracekitChart = { VERSION, decode, decodeBase64, inflate, layOut, lowerBound, gallop, packRows, pageTracks, FlameChart };
 })(globalThis);

@@ -160,7 +160,10 @@ fn columns_hold_the_tracks_exactly() {
     let data = data(&a, &Query::new(), "t.json");
     let h = header(&data);
     assert_eq!(h["format"], "tracekit-chart");
-    assert_eq!(h["version"], 1);
+    assert_eq!(h["version"], 2);
+    // Without page tracks: no page section, no images.
+    assert_eq!(h["page"], Value::Null);
+    assert!(data.images.is_empty());
     assert_eq!(h["title"], "t.json");
     assert_eq!(h["generic"], false);
     assert_eq!(h["bytes"].as_u64().unwrap(), data.columns.len() as u64);
@@ -390,11 +393,11 @@ fn the_page_holds_everything_and_escapes_what_it_must() {
     let page = html(&a, &Query::new(), Parallelism::Sequential, "<b>t</b>.json");
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("<title>&lt;b&gt;t&lt;/b&gt;.json · tracekit chart</title>"));
-    for placeholder in ["{{TITLE}}", "{{RENDERER}}", "{{HEADER}}", "{{COLUMNS}}"] {
+    for placeholder in ["{{TITLE}}", "{{RENDERER}}", "{{HEADER}}", "{{COLUMNS}}", "{{IMAGES}}"] {
         assert!(!page.contains(placeholder), "{placeholder} left");
     }
     // Each script element ends where it should: the name is escaped.
-    assert_eq!(page.matches("</script>").count(), 4);
+    assert_eq!(page.matches("</script>").count(), 5);
     assert!(page.contains("\\u003c/script>\\u003c!--main"));
     let between = |from: &str, to: &str| {
         let start = page.find(from).unwrap() + from.len();
@@ -424,4 +427,307 @@ fn the_page_holds_everything_and_escapes_what_it_must() {
     }
     assert!(!RENDERER_JS.to_lowercase().contains("</script"));
     assert!(!RENDERER_JS.contains("<!--"));
+}
+
+/// Page tracks of [`TRACE`]'s clock (its events start at 0 µs), one or
+/// two of each, in no particular order.
+fn page_tracks() -> PageTracks {
+    let us = Micros;
+    PageTracks {
+        network: vec![
+            NetworkRequest {
+                url: "https://main.test/app.js".to_owned(),
+                kind: ResourceKind::of(Some("Script"), "text/javascript"),
+                priority: "High".to_owned(),
+                initial_priority: Some("Low".to_owned()),
+                status: Some(200),
+                mime_type: "text/javascript".to_owned(),
+                transfer_size: Some(1234),
+                decoded_size: None,
+                render_blocking: true,
+                from_cache: false,
+                start: us(20.0),
+                send_start: us(25.0),
+                download_start: us(40.0),
+                finish: us(60.0),
+                end: us(61.5),
+            },
+            NetworkRequest {
+                url: "https://main.test/</script>".to_owned(),
+                kind: ResourceKind::of(None, "text/html"),
+                priority: "VeryHigh".to_owned(),
+                initial_priority: None,
+                status: None,
+                mime_type: String::new(),
+                transfer_size: None,
+                decoded_size: Some(99),
+                render_blocking: false,
+                from_cache: true,
+                start: us(10.0),
+                send_start: us(10.0),
+                download_start: us(11.0),
+                finish: us(12.0),
+                end: us(12.0),
+            },
+        ],
+        frames: vec![
+            Frame {
+                start: us(16.0),
+                end: us(32.0),
+                state: FrameState::Dropped,
+            },
+            Frame {
+                start: us(0.0),
+                end: us(16.0),
+                state: FrameState::Good,
+            },
+        ],
+        screenshots: vec![
+            Screenshot {
+                time: us(50.0),
+                jpeg: vec![0xff, 0xd8, 2, 0xff, 0xd9],
+            },
+            Screenshot {
+                time: us(5.0),
+                jpeg: vec![0xff, 0xd8, 1, 0xff, 0xd9],
+            },
+            // The same image again: kept once.
+            Screenshot {
+                time: us(70.0),
+                jpeg: vec![0xff, 0xd8, 1, 0xff, 0xd9],
+            },
+        ],
+        timings: vec![
+            Timing {
+                kind: TimingKind::Mark,
+                name: "ready".to_owned(),
+                start: us(30.0),
+                dur: us(0.0),
+            },
+            Timing {
+                kind: TimingKind::Measure,
+                name: "boot".to_owned(),
+                start: us(30.0),
+                dur: us(40.0),
+            },
+            Timing {
+                kind: TimingKind::TimeStamp,
+                name: "tick".to_owned(),
+                start: us(1.0),
+                dur: us(0.0),
+            },
+        ],
+        markers: vec![
+            PageLoadMarker {
+                kind: MarkerKind::Load,
+                time: us(90.0),
+            },
+            PageLoadMarker {
+                kind: MarkerKind::FirstContentfulPaint,
+                time: us(33.0),
+            },
+        ],
+        interactions: vec![Interaction {
+            kind: InteractionKind::Pointer,
+            event_type: "click".to_owned(),
+            interaction_id: 7,
+            start: us(40.0),
+            processing_start: us(45.0),
+            processing_end: us(60.0),
+            end: us(80.0),
+        }],
+        layout_shifts: vec![LayoutShiftCluster {
+            start: us(35.0),
+            end: us(95.0),
+            score: 0.25,
+            shifts: vec![
+                LayoutShift {
+                    time: us(50.0),
+                    score: 0.2,
+                },
+                LayoutShift {
+                    time: us(35.0),
+                    score: 0.05,
+                },
+            ],
+        }],
+    }
+}
+
+#[test]
+fn page_tracks_are_written_in_time_order_from_the_origin() {
+    let a = analysis(TRACE);
+    let tracks = page_tracks();
+    let data = data_with_page(&a, &Query::new(), "t", Some(&tracks));
+    let h = header(&data);
+    let page = &h["page"];
+    // The origin is the trace's first event, at 0 µs here: times as given.
+    assert_eq!(h["origin"], 0.0);
+    let network = page["network"].as_array().unwrap();
+    assert_eq!(network.len(), 2);
+    assert_eq!(
+        network[0],
+        serde_json::json!({
+            "url": "https://main.test/</script>", "kind": "Doc", "color": "#4c8df6",
+            "priority": "VeryHigh", "initialPriority": "VeryHigh", "status": null, "mimeType": "",
+            "transferSize": null, "decodedSize": 99, "renderBlocking": false, "fromCache": true,
+            "start": 10, "sendStart": 10, "downloadStart": 11, "finish": 12, "end": 12
+        })
+    );
+    assert_eq!(
+        network[1],
+        serde_json::json!({
+            "url": "https://main.test/app.js", "kind": "JS", "color": "#facc15",
+            "priority": "High", "initialPriority": "Low", "status": 200, "mimeType": "text/javascript",
+            "transferSize": 1234, "decodedSize": null, "renderBlocking": true, "fromCache": false,
+            "start": 20, "sendStart": 25, "downloadStart": 40, "finish": 60, "end": 61.5
+        })
+    );
+    assert_eq!(
+        page["frames"],
+        serde_json::json!([
+            {"state": "good", "start": 0, "end": 16},
+            {"state": "dropped", "start": 16, "end": 32}
+        ])
+    );
+    // Screenshots in time order; two images, the repeated one once.
+    assert_eq!(
+        page["screenshots"],
+        serde_json::json!([
+            {"image": 0, "time": 5}, {"image": 1, "time": 50}, {"image": 0, "time": 70}
+        ])
+    );
+    assert_eq!(
+        data.images,
+        vec![vec![0xff, 0xd8, 1, 0xff, 0xd9], vec![0xff, 0xd8, 2, 0xff, 0xd9]]
+    );
+    // Timings: by time, a measure before a mark at its start.
+    let timings: Vec<(&str, &str, f64, f64)> = page["timings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["kind"].as_str().unwrap(),
+                t["name"].as_str().unwrap(),
+                t["start"].as_f64().unwrap(),
+                t["dur"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        timings,
+        [
+            ("timestamp", "tick", 1.0, 0.0),
+            ("measure", "boot", 30.0, 40.0),
+            ("mark", "ready", 30.0, 0.0)
+        ]
+    );
+    assert_eq!(page["timings"][1]["color"], timing_color("boot"));
+    assert_eq!(
+        page["markers"],
+        serde_json::json!([
+            {"label": "FCP", "title": "First Contentful Paint", "color": "#1a6937", "time": 33},
+            {"label": "L", "title": "Load event", "color": "#b31412", "time": 90}
+        ])
+    );
+    assert_eq!(
+        page["interactions"],
+        serde_json::json!([{
+            "title": "Pointer", "type": "click", "id": 7, "color": timing_color("Pointer7"),
+            "start": 40, "processingStart": 45, "processingEnd": 60, "end": 80
+        }])
+    );
+    assert_eq!(
+        page["layoutShifts"],
+        serde_json::json!([{
+            "score": 0.25, "start": 35, "end": 95,
+            "shifts": [{"score": 0.05, "time": 35}, {"score": 0.2, "time": 50}]
+        }])
+    );
+    // The lanes are the same as without page tracks.
+    let without = header(&super::data(&a, &Query::new(), "t"));
+    assert_eq!(h["lanes"], without["lanes"]);
+    assert_eq!(without["page"], Value::Null);
+    // Empty tracks are no tracks.
+    let empty = data_with_page(&a, &Query::new(), "t", Some(&PageTracks::default()));
+    assert_eq!(header(&empty)["page"], Value::Null);
+}
+
+#[test]
+fn page_times_count_from_the_chart_origin() {
+    // A trace whose first event is at 1 s: page times are written from it.
+    let trace = TRACE.replace("\"ts\":0,\"dur\":100", "\"ts\":1000000,\"dur\":100");
+    let trace = trace.replace(
+        "\"ts\":0,\"args\":{\"data\":{\"startTime\"",
+        "\"ts\":1000000,\"args\":{\"data\":{\"startTime\"",
+    );
+    let a = analysis(&trace);
+    let origin = header(&data(&a, &Query::new(), "t"))["origin"].as_f64().unwrap();
+    let tracks = PageTracks {
+        markers: vec![PageLoadMarker {
+            kind: MarkerKind::DomContentLoaded,
+            time: Micros(origin + 250.5),
+        }],
+        ..PageTracks::default()
+    };
+    let h = header(&data_with_page(&a, &Query::new(), "t", Some(&tracks)));
+    assert_eq!(h["page"]["markers"][0]["time"], 250.5);
+    assert_eq!(h["page"]["markers"][0]["label"], "DCL");
+    assert_eq!(h["page"]["network"], serde_json::json!([]));
+}
+
+#[test]
+fn resource_kinds_and_colours_are_the_panels() {
+    for (resource_type, mime, kind) in [
+        (Some("Document"), "", ResourceKind::Document),
+        (Some("Stylesheet"), "", ResourceKind::Stylesheet),
+        (Some("Script"), "", ResourceKind::Script),
+        (Some("WebSocket"), "", ResourceKind::Script),
+        (Some("Image"), "", ResourceKind::Image),
+        (Some("Font"), "", ResourceKind::Font),
+        (Some("Media"), "", ResourceKind::Media),
+        (Some("Fetch"), "text/html", ResourceKind::Other),
+        (None, "text/css", ResourceKind::Stylesheet),
+        (None, "application/javascript", ResourceKind::Script),
+        (None, "image/png", ResourceKind::Image),
+        (None, "video/mp4", ResourceKind::Media),
+        (None, "font/woff2", ResourceKind::Font),
+        (None, "application/x-font-woff", ResourceKind::Font),
+        (None, "application/wasm", ResourceKind::Wasm),
+        (None, "text/html", ResourceKind::Document),
+        (None, "application/json", ResourceKind::Other),
+        (None, "", ResourceKind::Other),
+    ] {
+        assert_eq!(ResourceKind::of(resource_type, mime), kind, "{resource_type:?} {mime}");
+    }
+    assert_eq!(ResourceKind::Image.color(), "#6dd58c");
+    // The timings' colour generator: hues 30 to 55, saturation 70 to 100 %
+    // in 6 steps, lightness 50 %, alpha 70 % (the values DevTools'
+    // generator gives, run in Node).
+    assert_eq!(timing_color("a"), "hsl(44deg 100% 50% / 70%)");
+    assert_eq!(timing_color("RunTask"), "hsl(45deg 82% 50% / 70%)");
+    assert_eq!(timing_color("boot"), "hsl(31deg 76% 50% / 70%)");
+    assert_eq!(timing_color("Pointer7"), "hsl(49deg 76% 50% / 70%)");
+    assert_eq!(timing_color(""), "hsl(30deg 70% 50% / 70%)");
+}
+
+#[test]
+fn the_page_holds_each_image_once_in_base64() {
+    let a = analysis(TRACE);
+    let tracks = page_tracks();
+    let page = html_with_page(&a, &Query::new(), Parallelism::Sequential, "t", Some(&tracks));
+    let from = "data-encoding=\"base64 lines\">";
+    let start = page.find(from).unwrap() + from.len();
+    let text = &page[start..start + page[start..].find("</script>").unwrap()];
+    let images: Vec<Vec<u8>> = text.lines().map(unbase64).collect();
+    assert_eq!(
+        images,
+        vec![vec![0xff, 0xd8, 1, 0xff, 0xd9], vec![0xff, 0xd8, 2, 0xff, 0xd9]]
+    );
+    // The URL with `</script>` in it is escaped in the header.
+    assert_eq!(page.matches("</script>").count(), 5);
+    // Without page tracks, the element is there, empty.
+    let plain = html(&a, &Query::new(), Parallelism::Sequential, "t");
+    assert!(plain.contains(&format!("{from}</script>")));
 }

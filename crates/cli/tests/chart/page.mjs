@@ -1,0 +1,132 @@
+// Opens a chart with page tracks (crates/cli/tests/chart.rs,
+// `page_tracks_in_chromium`) in headless Chromium, from disk, and prints
+// what it saw as one JSON object: console messages, requests, marks, the
+// tracks and the ink in each, the tooltips and screenshot popups of a
+// hovered request, interaction and lane, the pinned details of a click, a
+// fold. Screenshots go to the directory it is given.
+//
+//   node page.mjs CONFIG_JSON
+//
+// CONFIG_JSON: {"html": path, "nodeModules": dir of playwright-core,
+//   "screenshots": dir}
+
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const config = JSON.parse(process.argv[2]);
+const require = createRequire(path.join(config.nodeModules, 'noop.js'));
+const { chromium } = require('playwright-core');
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+const out = { console: [], pageErrors: [], requests: [] };
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('console', (m) => out.console.push({ type: m.type(), text: m.text() }));
+  page.on('pageerror', (e) => out.pageErrors.push(String(e)));
+  page.on('request', (r) => out.requests.push(r.url()));
+  out.url = `file://${config.html}`;
+  await page.goto(out.url, { timeout: 120_000 });
+  await page.waitForFunction(() => window.tracekitChart || document.getElementById('tracekit-error'), null, { timeout: 120_000 });
+  const error = await page.evaluate(() => document.getElementById('tracekit-error')?.textContent ?? null);
+  if (error) throw new Error(error);
+  // The images are decoded after the first draw.
+  await page.waitForFunction(
+    () => tracekitChart.bitmaps.filter(Boolean).length === tracekitChart.model.page.images.length,
+    null,
+    { timeout: 30_000 },
+  );
+  out.images = await page.evaluate(() => tracekitChart.bitmaps.filter(Boolean).length);
+  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frame();
+  out.marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+  const shot = (name) => page.screenshot({ path: path.join(config.screenshots, `${name}.png`) });
+  await shot('page-opened');
+  const box = await page.evaluate(() => {
+    const r = tracekitChart.canvas.getBoundingClientRect();
+    return { x: r.left, y: r.top };
+  });
+
+  // Ink (pixels far from white) in each track's rows.
+  out.tracks = await page.evaluate(() => {
+    const chart = tracekitChart;
+    const g = chart.geometry();
+    return g.tracks.map((t) => {
+      const y0 = Math.round((t.top + g.headerHeight) * chart.ratio);
+      const y1 = Math.round((t.top + t.height) * chart.ratio);
+      const data = chart.ctx.getImageData(0, y0, chart.canvas.width, Math.max(1, y1 - y0)).data;
+      let ink = 0;
+      for (let i = 0; i < data.length; i += 4) if (765 - data[i] - data[i + 1] - data[i + 2] > 60) ink++;
+      return { kind: t.kind, title: t.title, rows: t.rows, ink, top: t.top, height: t.height };
+    });
+  });
+
+  // Where an item of a track is on the canvas, at time `at` (µs from
+  // the origin) or its middle.
+  const place = (kind, index, at) =>
+    page.evaluate(
+      ([kind, index, at]) => {
+        const chart = tracekitChart;
+        const g = chart.geometry();
+        const t = chart.tracks.findIndex((track) => track.kind === kind);
+        const track = chart.tracks[t];
+        const item = track.items[index];
+        const time = at ?? (item.s + item.e) / 2;
+        const view = chart.view();
+        const x = ((time / 1000 - view.start) / (view.end - view.start)) * g.width;
+        const y = g.tracks[t].top + g.headerHeight + track.rowOf[index] * track.rowHeight + g.barHeight / 2;
+        return { x, y, timeUs: time };
+      },
+      [kind, index, at],
+    );
+  const hover = async (where) => {
+    await page.mouse.move(box.x + where.x, box.y + where.y);
+    await frame();
+    return page.evaluate(() => {
+      const tip = document.querySelector('.tkc-tip');
+      const popup = document.querySelector('.tkc-shot');
+      return {
+        tip: tip.style.display === 'none' ? null : tip.innerText,
+        shot: popup.style.display === 'none' ? null : Number(popup.dataset.time),
+      };
+    });
+  };
+  out.hover = {};
+  // The third request (by start), in its download.
+  const request = await page.evaluate(() => {
+    const track = tracekitChart.tracks.find((t) => t.kind === 'network');
+    const r = track.items[2];
+    return (r.downloadStart + r.finish) / 2;
+  });
+  const requestAt = await place('network', 2, request);
+  out.hover.request = { ...(await hover(requestAt)), timeUs: requestAt.timeUs };
+  await shot('page-hover-request');
+  await page.mouse.click(box.x + requestAt.x, box.y + requestAt.y);
+  await frame();
+  out.pinned = await page.evaluate(() => document.querySelector('.tkc-details').innerText);
+  const interactionAt = await place('interactions', 1);
+  out.hover.interaction = { ...(await hover(interactionAt)), timeUs: interactionAt.timeUs };
+  await shot('page-hover-interaction');
+  const laneAt = await page.evaluate(() => {
+    const g = tracekitChart.geometry();
+    return { x: g.width / 3, y: Math.min(g.height - 10, g.lanes[0].top + g.headerHeight + 4) };
+  });
+  out.hover.lane = await hover(laneAt);
+  await page.mouse.move(box.x + 5, 5);
+
+  // Folding the Network track.
+  const before = await page.evaluate(() => tracekitChart.geometry());
+  const network = before.tracks[0];
+  await page.mouse.click(box.x + 40, box.y + network.top + 8);
+  await frame();
+  const after = await page.evaluate(() => tracekitChart.geometry());
+  out.fold = { collapsed: after.tracks[0].collapsed, lanesTopBefore: before.lanesTop, lanesTop: after.lanesTop };
+  await shot('page-folded');
+} catch (error) {
+  out.failure = String((error && error.stack) || error);
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));
