@@ -33,7 +33,9 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     if args.output.is_stdout() && std::io::stdout().is_terminal() {
         return Err(CliError::ChartToTerminal);
     }
-    let options = args.processes.options(&common.options);
+    // The page's tracks (network, timings, interactions, layout shifts,
+    // frames, screenshots) come from every handler's data.
+    let options = args.processes.options(&common.options).with_all_handlers(true);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let query = args.query.selection().query(&input, &analysis)?;
     // The page is titled by the trace's file name.
@@ -45,7 +47,8 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     };
     let html = {
         let _span = tracing::info_span!("output").entered();
-        tracekit::export::chart::html(&analysis, &query, options.parallelism, &title)
+        let page = tracekit::export::chart::page_tracks(&analysis);
+        tracekit::export::chart::html_with_page(&analysis, &query, options.parallelism, &title, page.as_ref())
     };
     args.output.open().write(&html)
 }

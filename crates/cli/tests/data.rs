@@ -147,3 +147,30 @@ fn bad_page_input_is_counted_and_reported() {
         assert!(text.contains(expected), "{expected}\nnot in\n{text}");
     }
 }
+
+#[test]
+fn the_chart_of_a_page_load_has_the_page_tracks() {
+    let dir = std::env::temp_dir().join(format!("tracekit-chart-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = dir.join("chart.html");
+    let out = tracekit(&["chart", "traces/page-load.json.gz", "-o", html.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&html).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let start = text
+        .find(r#"<script id="tracekit-chart-header" type="application/json">"#)
+        .unwrap();
+    let header = &text[text[start..].find('>').unwrap() + start + 1..];
+    let header: serde_json::Value = serde_json::from_str(&header[..header.find("</script>").unwrap()]).unwrap();
+    let page = &header["page"];
+    let len = |key: &str| page[key].as_array().map_or(0, Vec::len);
+    // As `tracekit network`, `metrics` and DevTools' data say of this recording.
+    assert_eq!(len("network"), 13);
+    assert_eq!(len("screenshots"), 17);
+    assert_eq!(len("markers"), 5, "FP, FCP, LCP, DCL, load");
+    assert_eq!(len("layoutShifts"), 1);
+    assert!(
+        len("interactions") >= 2 && len("frames") > 0 && len("timings") > 0,
+        "{page}"
+    );
+}

@@ -35,7 +35,9 @@ use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
 use tracekit_engine::Analysis;
 
+mod of_analysis;
 mod page;
+pub use of_analysis::page_tracks;
 pub use page::{
     timing_color, Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind,
     NetworkRequest, PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,

@@ -1,0 +1,214 @@
+//! The page's tracks of an analysis: what the chart draws above the
+//! threads ([`PageTracks`]), made from the handlers' data (network
+//! requests, frames, screenshots, user timings, page-load metrics,
+//! interactions, layout shifts).
+
+use base64::Engine as _;
+use tracekit_engine::handlers::page::metrics::MetricName;
+use tracekit_engine::{Analysis, HandlerData, Micros};
+
+use super::page::{
+    Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, NetworkRequest,
+    PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
+};
+
+/// The page's tracks of `analysis`; `None` when it has no page data (a
+/// profile, or an analysis made without
+/// [`AnalyzeOptions::all_handlers`](tracekit_engine::AnalyzeOptions::all_handlers)).
+pub fn page_tracks(analysis: &Analysis) -> Option<PageTracks> {
+    if !analysis.has_all_handlers() {
+        return None;
+    }
+    let data = analysis.handlers()?;
+    Some(PageTracks {
+        network: network(analysis, data),
+        frames: frames(data),
+        screenshots: screenshots(data),
+        timings: timings(analysis, data),
+        markers: markers(data),
+        interactions: interactions(analysis, data),
+        layout_shifts: layout_shifts(data),
+    })
+}
+
+fn network(analysis: &Analysis, data: &HandlerData) -> Vec<NetworkRequest> {
+    let strings = analysis.strings();
+    let text = |v: &tracekit_engine::handlers::page::JsValue| v.as_sym().map(|s| strings.resolve(s).to_owned());
+    let bytes = |x: Option<f64>| x.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x as u64);
+    data.network_requests()
+        .requests
+        .iter()
+        .map(|r| {
+            let t = &r.timings;
+            let end = r.ts + r.dur;
+            let clamp = |x: Micros| Micros(x.0.clamp(r.ts.0, end.0));
+            let mime = text(&r.mime_type).unwrap_or_default();
+            NetworkRequest {
+                url: strings.resolve(r.url).to_owned(),
+                kind: ResourceKind::of(text(&r.resource_type).as_deref(), &mime),
+                priority: text(&r.priority).unwrap_or_default(),
+                initial_priority: text(&r.initial_priority),
+                status: r
+                    .status_code
+                    .as_f64()
+                    .filter(|s| (0.0..1000.0).contains(s))
+                    .map(|s| s as u16),
+                mime_type: mime,
+                transfer_size: bytes(r.encoded_data_length.as_f64()),
+                decoded_size: bytes(r.decoded_body_length.as_f64()),
+                render_blocking: matches!(text(&r.render_blocking).as_deref(), Some(b) if b != "non_blocking"),
+                from_cache: r.is_memory_cached || r.is_disk_cached,
+                start: r.ts,
+                send_start: clamp(t.send_start_time),
+                download_start: clamp(t.download_start),
+                finish: clamp(t.finish_time),
+                end,
+            }
+        })
+        .collect()
+}
+
+fn frames(data: &HandlerData) -> Vec<Frame> {
+    data.frames()
+        .frames
+        .iter()
+        .map(|f| Frame {
+            start: f.start,
+            end: f.end,
+            state: if f.dropped {
+                FrameState::Dropped
+            } else if f.idle {
+                FrameState::Idle
+            } else if f.partial {
+                FrameState::Partial
+            } else {
+                FrameState::Good
+            },
+        })
+        .collect()
+}
+
+fn screenshots(data: &HandlerData) -> Vec<Screenshot> {
+    let shots = data.screenshots();
+    let list = if shots.screenshots.is_empty() {
+        &shots.legacy
+    } else {
+        &shots.screenshots
+    };
+    list.iter()
+        .filter_map(|s| {
+            // A screenshot that is not base64 has no picture (the
+            // Screenshots handler said so when loading).
+            let jpeg = base64::engine::general_purpose::STANDARD
+                .decode(s.image.as_bytes())
+                .ok()?;
+            Some(Screenshot { time: s.ts, jpeg })
+        })
+        .collect()
+}
+
+fn timings(analysis: &Analysis, data: &HandlerData) -> Vec<Timing> {
+    let strings = analysis.strings();
+    let timings = data.user_timings();
+    let of = |kind: TimingKind, t: &tracekit_engine::handlers::page::user_timings::UserTiming| Timing {
+        kind,
+        name: strings.resolve(t.name).to_owned(),
+        start: t.ts,
+        dur: t.dur,
+    };
+    let mut out: Vec<Timing> = timings
+        .performance_measures
+        .iter()
+        .map(|t| of(TimingKind::Measure, t))
+        .collect();
+    out.extend(timings.console_timings.iter().map(|t| of(TimingKind::ConsoleTime, t)));
+    out
+}
+
+fn markers(data: &HandlerData) -> Vec<PageLoadMarker> {
+    let meta = data.meta();
+    let metrics = data.page_load_metrics();
+    let mut out = Vec::new();
+    let Some(by_navigation) = metrics.metric_scores_by_frame.get(&meta.main_frame_id) else {
+        return out;
+    };
+    for scores in by_navigation.values() {
+        for score in scores.values() {
+            let kind = match score.metric {
+                MetricName::FirstPaint => MarkerKind::FirstPaint,
+                MetricName::FirstContentfulPaint => MarkerKind::FirstContentfulPaint,
+                MetricName::LargestContentfulPaint => MarkerKind::LargestContentfulPaint,
+                MetricName::DomContentLoaded => MarkerKind::DomContentLoaded,
+                MetricName::Load => MarkerKind::Load,
+                _ => continue,
+            };
+            // A metric's time counts from its navigation.
+            let navigation_ts = meta
+                .navigations
+                .by_frame_id
+                .get(&meta.main_frame_id)
+                .and_then(|navs| navs.iter().find(|n| n.event == score.navigation))
+                .map(|n| n.ts);
+            if let Some(ts) = navigation_ts {
+                out.push(PageLoadMarker {
+                    kind,
+                    time: ts + score.timing,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn interactions(analysis: &Analysis, data: &HandlerData) -> Vec<Interaction> {
+    let strings = analysis.strings();
+    let interactions = data.user_interactions();
+    interactions
+        .without_nesting
+        .iter()
+        .map(|&i| &interactions.interactions[i])
+        .map(|i| {
+            let event_type = strings.resolve(i.kind).to_owned();
+            let kind = match event_type.as_str() {
+                "keydown" | "keypress" | "keyup" => InteractionKind::Keyboard,
+                t if t.starts_with("pointer") || t.starts_with("mouse") || t == "click" || t == "tap" => {
+                    InteractionKind::Pointer
+                }
+                _ => InteractionKind::Other,
+            };
+            Interaction {
+                kind,
+                event_type,
+                interaction_id: if i.interaction_id.is_finite() && i.interaction_id >= 0.0 {
+                    i.interaction_id as u64
+                } else {
+                    0
+                },
+                start: i.ts,
+                processing_start: i.processing_start,
+                processing_end: i.processing_end,
+                end: i.ts + i.dur,
+            }
+        })
+        .collect()
+}
+
+fn layout_shifts(data: &HandlerData) -> Vec<LayoutShiftCluster> {
+    data.layout_shifts()
+        .clusters
+        .iter()
+        .map(|c| LayoutShiftCluster {
+            start: c.window.min,
+            end: c.window.max,
+            score: c.cumulative_score,
+            shifts: c
+                .shifts
+                .iter()
+                .map(|s| LayoutShift {
+                    time: s.ts,
+                    score: s.weighted_score_delta,
+                })
+                .collect(),
+        })
+        .collect()
+}
