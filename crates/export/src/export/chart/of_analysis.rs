@@ -34,7 +34,7 @@ pub fn page_tracks(analysis: &Analysis) -> Option<PageTracks> {
 fn network(analysis: &Analysis, data: &HandlerData) -> Vec<NetworkRequest> {
     let strings = analysis.strings();
     let text = |v: &tracekit_engine::handlers::page::JsValue| v.as_sym().map(|s| strings.resolve(s).to_owned());
-    let bytes = |x: Option<f64>| x.filter(|x| x.is_finite() && *x >= 0.0).map(|x| x as u64);
+    let bytes = |x: Option<f64>| x.and_then(whole);
     data.network_requests()
         .requests
         .iter()
@@ -179,11 +179,7 @@ fn interactions(analysis: &Analysis, data: &HandlerData) -> Vec<Interaction> {
             Interaction {
                 kind,
                 event_type,
-                interaction_id: if i.interaction_id.is_finite() && i.interaction_id >= 0.0 {
-                    i.interaction_id as u64
-                } else {
-                    0
-                },
+                interaction_id: whole(i.interaction_id).unwrap_or(0),
                 start: i.ts,
                 processing_start: i.processing_start,
                 processing_end: i.processing_end,
@@ -211,4 +207,15 @@ fn layout_shifts(data: &HandlerData) -> Vec<LayoutShiftCluster> {
                 .collect(),
         })
         .collect()
+}
+
+/// A count or an id the trace writes as a number, when it is a whole
+/// number from 0 to 2^53 (what a double holds exactly).
+fn whole(x: f64) -> Option<u64> {
+    if !(x.is_finite() && x >= 0.0 && x <= 9_007_199_254_740_992.0) {
+        return None;
+    }
+    // In range and rounded down: exact.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some(x.floor() as u64)
 }
