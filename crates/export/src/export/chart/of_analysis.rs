@@ -51,8 +51,8 @@ fn network(analysis: &Analysis, data: &HandlerData) -> Vec<NetworkRequest> {
                 status: r
                     .status_code
                     .as_f64()
-                    .filter(|s| (0.0..1000.0).contains(s))
-                    .map(|s| s as u16),
+                    .and_then(whole)
+                    .and_then(|s| u16::try_from(s).ok()),
                 mime_type: mime,
                 transfer_size: bytes(r.encoded_data_length.as_f64()),
                 decoded_size: bytes(r.decoded_body_length.as_f64()),
@@ -212,7 +212,7 @@ fn layout_shifts(data: &HandlerData) -> Vec<LayoutShiftCluster> {
 /// A count or an id the trace writes as a number, when it is a whole
 /// number from 0 to 2^53 (what a double holds exactly).
 fn whole(x: f64) -> Option<u64> {
-    if !(x.is_finite() && x >= 0.0 && x <= 9_007_199_254_740_992.0) {
+    if !(0.0..=9_007_199_254_740_992.0).contains(&x) {
         return None;
     }
     // In range and rounded down: exact.
