@@ -35,8 +35,11 @@ use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
 use tracekit_engine::Analysis;
 
+mod colors;
 mod of_analysis;
 mod page;
+pub use colors::{devtools_hash_code, script_color};
+use colors::{generic_color, in_space};
 pub use of_analysis::page_tracks;
 pub use page::{
     timing_color, Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind,
@@ -208,29 +211,7 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
     } else {
         header.push_str("null");
     }
-    // The first view: the window asked for, its open ends at the trace's
-    // bounds, else the bounds, else (a trace without any) the nodes.
-    let (from, to) = if range.is_finite() { (0.0, range) } else { (first, last) };
-    let (from, to) = match query.window() {
-        Some(window) => (
-            if window.start().is_finite() {
-                window.start().to_micros().0
-            } else {
-                from
-            },
-            if window.end().is_finite() {
-                window.end().to_micros().0
-            } else {
-                to
-            },
-        ),
-        None => (from, to),
-    };
-    let (from, to) = if from.is_finite() && to.is_finite() && to > from {
-        (from, to)
-    } else {
-        (0.0, 1000.0)
-    };
+    let (from, to) = first_view(query, range, (first, last));
     header.push_str(",\"view\":[");
     write_json_number(&mut header, from);
     header.push(',');
@@ -253,6 +234,33 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
         header,
         columns,
         images,
+    }
+}
+
+/// The first view (and Reset's), µs from the origin: the window asked
+/// for, its open ends at the trace's bounds (`range`), else the bounds,
+/// else (a trace without any) the span of the nodes.
+fn first_view(query: &Query, range: f64, (first, last): (f64, f64)) -> (f64, f64) {
+    let (from, to) = if range.is_finite() { (0.0, range) } else { (first, last) };
+    let (from, to) = match query.window() {
+        Some(window) => (
+            if window.start().is_finite() {
+                window.start().to_micros().0
+            } else {
+                from
+            },
+            if window.end().is_finite() {
+                window.end().to_micros().0
+            } else {
+                to
+            },
+        ),
+        None => (from, to),
+    };
+    if from.is_finite() && to.is_finite() && to > from {
+        (from, to)
+    } else {
+        (0.0, 1000.0)
     }
 }
 
@@ -667,68 +675,6 @@ fn int_column(bytes: &mut Vec<u8>, header: &mut String, key: &str, values: &[u32
             bytes.extend_from_slice(&x.to_le_bytes());
         }
     }
-}
-
-/// DevTools' `Platform.StringUtilities.hashCode`: a hash of the string's
-/// UTF-16 code units, computed in doubles as JavaScript does (products
-/// past 2^53 round), so that colours come out as the panel's.
-pub fn devtools_hash_code(s: &str) -> u32 {
-    if s.is_empty() {
-        return 0;
-    }
-    // A prime, 2^32 - 5, and two 32-bit constants of DevTools' hash.
-    let p = 4_294_967_291.0_f64;
-    let z = f64::from(0x5033_d967_u32);
-    let z2 = f64::from(0x59d2_f15d_u32);
-    let (mut sum, mut zi) = (0.0_f64, 1.0_f64);
-    for unit in s.encode_utf16() {
-        let xi = f64::from(unit) * z2;
-        sum = (sum + zi * xi) % p;
-        zi = (zi * z) % p;
-    }
-    sum = (sum + zi * (p - 1.0)) % p;
-    // `Math.abs(s | 0)`: the low 32 bits as a signed integer (`sum` is a
-    // whole number below 2^32), made positive.
-    #[allow(clippy::cast_possible_truncation)] // 0 <= sum < 2^32: exact
-    let low = sum as u32;
-    // The bits as signed, then made positive: 0 to 2^31.
-    #[allow(clippy::cast_possible_wrap)]
-    let signed = low as i32;
-    signed.unsigned_abs()
-}
-
-/// The panel's colour for the JS calls of a script: its colour generator
-/// (`Common.Color.Generator` with hues 30 to 330, saturations 50, 65 or
-/// 80 %, lightness 85 %) applied to the script's URL; `#f2ecdc` for calls
-/// without a URL.
-pub fn script_color(url: &str) -> String {
-    if url.is_empty() {
-        return "#f2ecdc".to_owned();
-    }
-    let hash = devtools_hash_code(url);
-    // `hash >> 8` is a shift of the hash as a signed 32-bit integer.
-    #[allow(clippy::cast_possible_wrap)] // JavaScript's ToInt32
-    let signed = hash as i32;
-    let hue = in_space(i64::from(hash), 30.0, 330.0, 300);
-    let saturation = in_space(i64::from(signed >> 8), 50.0, 80.0, 3);
-    format!("hsl({hue}deg {saturation}% 85%)")
-}
-
-/// The colour generator's `indexToValueInSpace`, in JavaScript's
-/// arithmetic: `index % count` keeps the sign of index.
-fn in_space(index: i64, min: f64, max: f64, count: i32) -> f64 {
-    // |index % count| < count: exact as an i32, and as a double.
-    let index = i32::try_from(index % i64::from(count)).unwrap_or(0);
-    min + (f64::from(index) / f64::from(count - 1) * (max - min)).floor()
-}
-
-/// The panel's colour for an entry of a generic trace (one not recorded
-/// by Chrome's DevTools): made from its name.
-fn generic_color(name: &str) -> String {
-    if name.is_empty() {
-        return "#ccc".to_owned();
-    }
-    format!("hsl({}, 40%, 70%)", devtools_hash_code(name) % 300 + 30)
 }
 
 /// `template` with each placeholder replaced by its value; placeholders

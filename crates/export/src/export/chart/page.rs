@@ -464,6 +464,12 @@ pub(super) fn write_page(out: &mut String, page: &PageTracks, origin: Micros, im
         w.out.push('}');
     }
 
+    write_timelines(&mut w, page);
+}
+
+/// The page's tracks of times: timings, markers, interactions and layout
+/// shifts (the rest of [`write_page`]).
+fn write_timelines(w: &mut Writer<'_>, page: &PageTracks) {
     w.out.push_str("],\"timings\":[");
     // In time order; at one time, bars before instants (a mark then
     // decorates the bottom of its measure), as the panel orders them.
