@@ -5,7 +5,7 @@
 
 use tracekit_events::dump::{Dump, Rules, Value};
 
-use crate::{Analysis, HandlerData};
+use crate::{Analysis, HandlerData, ProcessMap};
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
@@ -103,7 +103,7 @@ impl Analysis {
         if let Some(data) = &self.handlers {
             let wanted = |name: &str| only.is_empty() || only.contains(&name);
             for name in HANDLERS.iter().filter(|h| wanted(h)) {
-                let value = handler_value(data, name, &mut dump);
+                let value = handler_value(data, &self.processes, name, &mut dump);
                 dump.handler(name, value);
             }
         }
@@ -113,8 +113,9 @@ impl Analysis {
     }
 }
 
-/// The data of the handler named `name` (one of [`HANDLERS`]) in the dump.
-fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
+/// The data of the handler named `name` (one of [`HANDLERS`]) in the dump;
+/// `processes`: the tracks, whose entries complete the entity mappings.
+fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &mut Dump<'_>) -> Value {
     match name {
         "AnimationFrames" => data.animation_frames().dump(dump),
         "Animations" => data.animations().dump(dump),
@@ -134,7 +135,10 @@ fn handler_value(data: &HandlerData, name: &str, dump: &mut Dump<'_>) -> Value {
         "LayoutShifts" => data.layout_shifts().dump(data.screenshots(), dump),
         "Memory" => data.memory().dump(dump),
         "Meta" => data.meta().dump(dump),
-        "NetworkRequests" => data.network_requests().dump(dump),
+        "NetworkRequests" => {
+            let network = data.network_requests();
+            network.dump_with(&tracekit_renderer::entity_mappings(processes, network), dump)
+        }
         "PageFrames" => data.page_frames().dump(dump),
         "PageLoadMetrics" => data.page_load_metrics().dump(dump),
         "Screenshots" => data.screenshots().dump(dump),

@@ -145,7 +145,7 @@ pub struct Synthetic {
     pub raw: Option<EventIndex>,
     /// For a ProfileCall: its node id and sample index (its fields are not
     /// written: the tracks dump has them).
-    pub profile_call: Option<(u32, u32)>,
+    pub profile_call: Option<(i64, i64)>,
     /// Its fields, `name`, `pid`, `tid`, `ts` included (`None` for a
     /// ProfileCall).
     pub fields: Option<Value>,

@@ -239,6 +239,38 @@ pub fn url_source(
     devtools: DevTools,
     interner: &mut Interner,
 ) -> UrlSource {
+    source_with(name, ph, Some(index), args, data, devtools, interner)
+}
+
+/// The URL `getNonResolvedURL` finds in an event's own args when it is
+/// given no handler data (as the third-party entity helpers call it): the
+/// rules of [`url_source`] that read the args alone, `Decode Image`,
+/// `Draw LazyPixelRef` and request ids falling through to the next rule.
+pub fn own_url(
+    name: Sym,
+    ph: Phase,
+    args: Option<&RawArgs<'_>>,
+    data: Option<&RawData<'_>>,
+    devtools: DevTools,
+    interner: &mut Interner,
+) -> Option<Sym> {
+    match source_with(name, ph, None, args, data, devtools, interner) {
+        UrlSource::Url(url) => Some(url),
+        _ => None,
+    }
+}
+
+/// [`url_source`], with the rules that look into the handlers' data only
+/// when `index` (the event's, for the `Decode Image` tie) is given.
+fn source_with(
+    name: Sym,
+    ph: Phase,
+    index: Option<EventIndex>,
+    args: Option<&RawArgs<'_>>,
+    data: Option<&RawData<'_>>,
+    devtools: DevTools,
+    interner: &mut Interner,
+) -> UrlSource {
     let url = |s: Option<Sym>| s.map_or(UrlSource::None, UrlSource::Url);
     let checks_types = devtools >= DevTools::V2026_10;
     if name == names::PARSE_AUTHOR_STYLE_SHEET && ph == Phase::COMPLETE && args.is_some() {
@@ -272,6 +304,9 @@ pub fn url_source(
     if name == names::PARSE_HTML {
         return url(non_empty(member(args.and_then(|a| a.begin_data), "url"), interner));
     }
+    let Some(index) = index else {
+        return url(data.and_then(|d| non_empty(d.url, interner)));
+    };
     if name == names::DECODE_IMAGE {
         return UrlSource::DecodeImage(index);
     }
@@ -315,5 +350,67 @@ fn resolve_own(source: UrlSource, network: &NetworkRequests) -> Option<Sym> {
         UrlSource::Url(url) => Some(url),
         UrlSource::Request(key) => network.url(key),
         UrlSource::None | UrlSource::DecodeImage(_) | UrlSource::LazyPixelRef(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `own_url` and `url_source` of an event named `name` with raw `args`.
+    fn both(name: Sym, args: &str, interner: &mut Interner) -> (Option<String>, UrlSource) {
+        let raw = RawArgs::of(args).unwrap();
+        let data = RawData::of(raw.data);
+        let own = own_url(
+            name,
+            Phase::COMPLETE,
+            Some(&raw),
+            data.as_ref(),
+            DevTools::V2026_10,
+            interner,
+        );
+        let own = own.map(|s| interner.resolve(s).to_owned());
+        let source = url_source(
+            name,
+            Phase::COMPLETE,
+            4,
+            Some(&raw),
+            data.as_ref(),
+            DevTools::V2026_10,
+            interner,
+        );
+        (own, source)
+    }
+
+    /// Without handler data, a `Decode Image` event's own URL counts and a
+    /// request id gives none; with it, the painted image and the request
+    /// are looked up.
+    #[test]
+    fn own_urls_read_the_args_alone() {
+        let mut interner = Interner::new();
+        let (own, source) = both(
+            names::DECODE_IMAGE,
+            r#"{"data":{"url":"https://a.test/i.png"}}"#,
+            &mut interner,
+        );
+        assert_eq!(own.as_deref(), Some("https://a.test/i.png"));
+        assert_eq!(source, UrlSource::DecodeImage(4));
+        let (own, source) = both(names::PARSE_HTML, r#"{"data":{"requestId":"R"}}"#, &mut interner);
+        assert_eq!(own, None);
+        assert_eq!(
+            source,
+            UrlSource::None,
+            "a ParseHTML event has its begin data's URL or none"
+        );
+        let layout = interner.intern("Layout");
+        let (own, source) = both(layout, r#"{"data":{"requestId":"R"}}"#, &mut interner);
+        assert_eq!(own, None);
+        assert!(matches!(source, UrlSource::Request(_)));
+        let (own, _) = both(
+            layout,
+            r#"{"data":{"stackTrace":[{"url":"https://s.test/a.js"}],"url":"x"}}"#,
+            &mut interner,
+        );
+        assert_eq!(own.as_deref(), Some("https://s.test/a.js"));
     }
 }

@@ -79,18 +79,38 @@ pub enum EntityEvent {
     Request(u32),
     /// An event of the input, by its index.
     Event(EventIndex),
-    /// A ProfileCall, as the dump keys it.
+    /// A JS call of a thread's track (DevTools' ProfileCall).
     ProfileCall {
         /// Its process.
         pid: Id,
         /// Its thread.
         tid: Id,
+        /// Its position among its thread's track nodes: what tells apart
+        /// two calls that agree on everything else.
+        position: u32,
         /// Its start, in microseconds (the bits of the `f64`).
         ts_bits: u64,
-        /// Its profile node.
-        node_id: u32,
-        /// The sample it starts at.
-        sample_index: u32,
+        /// Its profile node's id.
+        node_id: i64,
+        /// The index of the CPU sample whose stack opened it, among all
+        /// the samples of its profile; `None` when its stack came from a
+        /// trace event's sample trace id (DevTools numbers it -1).
+        sample_index: Option<u32>,
+    },
+    /// A begin/end pair of the input, made into one complete event
+    /// (DevTools' Renderer handler makes a new event of the two).
+    BeginEnd {
+        /// Its process.
+        pid: Id,
+        /// Its thread.
+        tid: Id,
+        /// The begin event's index.
+        begin: EventIndex,
+        /// The begin event's whole text (its object), interned: the pair
+        /// is written as the begin with phase `X` and this duration.
+        text: Sym,
+        /// The pair's duration, in microseconds (the bits of the `f64`).
+        dur_bits: u64,
     },
 }
 

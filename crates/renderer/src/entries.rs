@@ -6,6 +6,7 @@
 
 use tracekit_events::{DevTools, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
 
+use crate::entities::{entity_url, EntityUrl};
 use crate::integrator::TraceEntry;
 use crate::timeline::Span;
 use crate::view_args::{self, PendingGroupArgs, ViewArgs};
@@ -121,6 +122,9 @@ pub(crate) struct ThreadEntries {
     pub(crate) view_args: Vec<(u32, ViewArgs)>,
     /// What grouping needs of some entries, by event index.
     pub(crate) group_args: Vec<(u32, PendingGroupArgs)>,
+    /// The URLs of the entries that have one, for their entities, by
+    /// event index.
+    pub(crate) entity_urls: Vec<EntityUrl>,
 }
 
 /// A process' threads, in the order they were first seen.
@@ -150,15 +154,22 @@ impl RendererHandler {
     /// free the text it came from.
     /// `group_args`: also keep what grouping needs
     /// ([`tracekit_events::AnalyzeOptions::group_args`]), as the DevTools
-    /// engine given reads it.
+    /// engine given reads it. `entity_urls`: also keep the entries' URLs
+    /// for their entities (with all handlers), as that engine reads them.
     pub(crate) fn on_event(
         &mut self,
         index: EventIndex,
         event: &Event<'_>,
         group_args: Option<DevTools>,
+        entity_urls: Option<DevTools>,
         interner: &mut Interner,
         diag: &mut Diagnostics,
     ) {
+        if let Some(devtools) = entity_urls {
+            if let Some(url) = entity_url(index, event, devtools, interner) {
+                self.thread(event.pid, event.tid).entity_urls.push(url);
+            }
+        }
         if matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
             if let Some(args) = ViewArgs::of(event, interner) {
                 self.thread(event.pid, event.tid).view_args.push((index, args));

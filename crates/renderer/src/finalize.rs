@@ -6,6 +6,7 @@
 use tracekit_events::{names, Context, DevTools, Handler, Id, Interner, LoadError, Sym};
 use tracekit_meta::{AuctionWorklets, MetaData};
 
+use crate::entities;
 use crate::thread_tree::{build_threads, BuiltThread, ThreadJob};
 use crate::{view_args, Map, ProcessTracks, RendererData, RendererHandler, ThreadTrack};
 
@@ -69,6 +70,7 @@ impl RendererHandler {
         let built = build_threads(jobs, meta, cx);
 
         let mut built = built.into_iter();
+        let mut entity_by_url = ahash::AHashMap::new();
         let mut data = RendererData {
             processes: Map::default(),
             profile_samples,
@@ -89,6 +91,7 @@ impl RendererHandler {
                     nodes,
                     js_frames,
                     samples,
+                    call_samples,
                     diagnostics,
                     over_budget,
                 }) = built.next()
@@ -99,6 +102,9 @@ impl RendererHandler {
                 if nodes.is_empty() && over_budget.is_none() {
                     continue;
                 }
+                let built = (&nodes[..], &js_frames[..], &call_samples[..]);
+                let urls = &thread.entity_urls;
+                let entities = entities::thread_entities((pid, tid), built, urls, &mut entity_by_url, cx);
                 tracks.threads.insert(
                     tid,
                     ThreadTrack {
@@ -109,6 +115,7 @@ impl RendererHandler {
                         view_args: thread.view_args,
                         group_args: view_args::resolve_all(thread.group_args, network, images),
                         over_budget,
+                        entities,
                     },
                 );
             }

@@ -57,7 +57,15 @@ pub struct ProfileCall {
     pub ts: Micros,
     /// How long it lasted.
     pub dur: Micros,
+    /// The index, among the profile's samples, of the sample whose stack
+    /// opened it ([`FROM_TRACE_ID`] when a trace event's sample trace id
+    /// gave the stack).
+    pub sample: u32,
 }
+
+/// The [`ProfileCall::sample`] of a call whose stack came from a trace
+/// event's sample trace id.
+pub const FROM_TRACE_ID: u32 = u32::MAX;
 
 /// One item of the integrator's walk: a trace event or a sample.
 #[derive(Copy, Clone, Debug)]
@@ -87,6 +95,8 @@ struct Candidate {
 
 struct SampleCall {
     node: NodeIx,
+    /// Its index among the profile's samples.
+    index: u32,
     ts: f64,
     /// For a garbage collection sample: the node of the sample before it.
     gc_parent: Option<NodeIx>,
@@ -217,6 +227,7 @@ impl<'m> SamplesIntegrator<'m> {
             let is_gc = Some(node) == model.gc_node;
             calls.push(SampleCall {
                 node,
+                index: u32::try_from(i).unwrap_or(FROM_TRACE_ID),
                 ts,
                 gc_parent: if is_gc { previous } else { None },
             });
@@ -482,6 +493,10 @@ impl<'m> SamplesIntegrator<'m> {
             Some(node) => Some((node, None)),
             None => sample.map(|s| (s.node, s.gc_parent)),
         };
+        let sample_index = match (traced, sample) {
+            (None, Some(s)) => s.index,
+            _ => FROM_TRACE_ID,
+        };
         let has_candidate = source.is_some();
         if let Some((node, gc_parent)) = source {
             self.load_candidate(node, gc_parent);
@@ -526,6 +541,7 @@ impl<'m> SamplesIntegrator<'m> {
                     node,
                     ts: Micros(ts),
                     dur: Micros::ZERO,
+                    sample: sample_index,
                 });
                 // At most `max_calls` (itself at most `u32::MAX`), checked
                 // just above.

@@ -7,12 +7,15 @@
 //! everything into one call tree per thread ([`timeline`]). It mirrors
 //! DevTools' `RendererHandler`. It also keeps the few args of the events
 //! that the aggregated views read ([`view_args`]), with the request URLs
-//! and image ties their grouping looks up.
+//! and image ties their grouping looks up; and, when all handlers run,
+//! the third-party entities of its entries, which complete the
+//! NetworkRequests handler's entity mappings ([`entity_mappings`]).
 
 pub mod integrator;
 pub mod timeline;
 pub mod view_args;
 
+mod entities;
 mod entries;
 mod finalize;
 mod thread_tree;
@@ -24,6 +27,7 @@ use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_page::{ImagePainting, NetworkRequests};
 use tracekit_samples::SamplesData;
 
+pub use entities::entity_mappings;
 use entries::ProcessEntries;
 pub use view_args::{GroupArgs, ViewArgs};
 
@@ -172,6 +176,10 @@ pub struct ThreadTrack {
     /// entries that have a URL or a frame, by the index of their source
     /// event, sorted ([`event_group_args`]).
     pub(crate) group_args: Vec<(u32, GroupArgs)>,
+    /// The third-party entities of the entries that have a URL, in node
+    /// order (with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+    /// only): what [`entity_mappings`] adds.
+    pub(crate) entities: Vec<(tracekit_page::Entity, tracekit_page::EntityEvent)>,
 }
 
 impl ThreadTrack {
@@ -225,6 +233,7 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
         over_budget: None,
         view_args: Vec::new(),
         group_args: Vec::new(),
+        entities: Vec::new(),
     })
 }
 
@@ -285,6 +294,7 @@ impl Handler for RendererHandler {
             index,
             event,
             cx.options.group_args.then_some(cx.options.devtools),
+            cx.options.all_handlers.then_some(cx.options.devtools),
             &mut cx.interner,
             &mut cx.diagnostics,
         );

@@ -379,3 +379,96 @@ fn an_entry_gives_back_the_duration_and_trace_id_it_was_made_with() {
         }
     }
 }
+
+/// A page with a request, a script, a JS call, a begin/end pair and an
+/// event whose only URL is its request's.
+const ENTITIES: &str = r#"[
+    {"name":"TracingStartedInBrowser","cat":"c","ph":"I","pid":1,"tid":1,"ts":900,"args":{"data":{"frames":[
+        {"frame":"F","url":"https://a.test/","processId":2,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true}]}}},
+    {"name":"ResourceSendRequest","cat":"c","ph":"I","pid":2,"tid":3,"ts":1100,"args":{"data":{"requestId":"R1",
+        "url":"https://a.test/x.js","priority":"High","requestMethod":"GET","frame":"F"}}},
+    {"name":"ResourceFinish","cat":"c","ph":"I","pid":2,"tid":3,"ts":1800,"args":{"data":{"requestId":"R1",
+        "encodedDataLength":0,"decodedBodyLength":50,"finishTime":0.0017}}},
+    {"name":"RunTask","cat":"c","ph":"X","pid":2,"tid":3,"ts":2000,"dur":100},
+    {"name":"EvaluateScript","cat":"c","ph":"X","pid":2,"tid":3,"ts":2005,"dur":90,"args":{"data":{"url":"https://cdn.b.test/lib.js"}}},
+    {"name":"ParseHTML","cat":"c","ph":"B","pid":2,"tid":3,"ts":2200,"args":{"beginData":{"url":"https://d.test/page"}}},
+    {"name":"ParseHTML","cat":"c","ph":"E","pid":2,"tid":3,"ts":2250},
+    {"name":"Layout","cat":"c","ph":"X","pid":2,"tid":3,"ts":2300,"dur":5,"args":{"data":{"requestId":"R1"}}},
+    {"name":"Profile","ph":"P","pid":2,"tid":3,"ts":0,"id":"0x1","args":{"data":{"startTime":0}}},
+    {"name":"ProfileChunk","ph":"P","pid":2,"tid":3,"ts":0,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[
+        {"id":1,"callFrame":{"functionName":"(root)"}},
+        {"id":2,"parent":1,"callFrame":{"functionName":"main","url":"https://c.test/app.js","scriptId":"1","lineNumber":1,"columnNumber":0}}],
+        "samples":[2,2]},"timeDeltas":[2048,16]}}}
+]"#;
+
+/// Each entity's events: the network's first, then the tracks' in tree
+/// order, each once, as the entity mappings hold them.
+fn entities(text: &str, options: AnalyzeOptions) -> Vec<(String, Vec<String>)> {
+    let mut cx = Context::new(options);
+    let mut meta = MetaHandler::default();
+    let mut worklets = AuctionWorkletsHandler::default();
+    let mut samples = SamplesHandler::default();
+    let mut network = NetworkRequestsHandler::default();
+    let mut images = ImagePaintingHandler::default();
+    let mut renderer = RendererHandler::default();
+    feed(text, &mut meta, &mut cx).unwrap();
+    feed(text, &mut worklets, &mut cx).unwrap();
+    feed(text, &mut samples, &mut cx).unwrap();
+    feed(text, &mut network, &mut cx).unwrap();
+    feed(text, &mut images, &mut cx).unwrap();
+    feed(text, &mut renderer, &mut cx).unwrap();
+    let meta = meta.finalize((), &mut cx);
+    let worklets = worklets.finalize((), &mut cx);
+    let samples = samples.finalize(&meta, &mut cx);
+    let network = network.finalize(&meta, &mut cx);
+    let images = images.finalize((), &mut cx);
+    let data = renderer
+        .finalize((&meta, samples, &worklets, &network, &images), &mut cx)
+        .unwrap();
+    let strings = cx.interner.into_strings();
+    let mappings = entity_mappings(&data.processes, &network);
+    mappings
+        .events_by_entity
+        .iter()
+        .map(|(entity, events)| {
+            let events = events
+                .iter()
+                .map(|e| match *e {
+                    tracekit_page::EntityEvent::Request(i) => format!("request {i}"),
+                    tracekit_page::EntityEvent::Event(i) => format!("#{i}"),
+                    tracekit_page::EntityEvent::ProfileCall {
+                        ts_bits,
+                        node_id,
+                        sample_index,
+                        ..
+                    } => format!("call {node_id}@{} sample {sample_index:?}", f64::from_bits(ts_bits)),
+                    tracekit_page::EntityEvent::BeginEnd { begin, dur_bits, .. } => {
+                        format!("pair #{begin}+{}", f64::from_bits(dur_bits))
+                    }
+                })
+                .collect();
+            (entity.name(&strings).to_owned(), events)
+        })
+        .collect()
+}
+
+#[test]
+fn the_tracks_entries_complete_the_entity_mappings_with_all_handlers() {
+    let all = entities(ENTITIES, AnalyzeOptions::default().with_all_handlers(true));
+    let named = |name: &str, events: &[&str]| (name.to_owned(), events.iter().map(|e| (*e).to_owned()).collect());
+    assert_eq!(
+        all,
+        vec![
+            // The request's events, mapped by the network part, are not
+            // added again; the Layout event's URL is its request's, which
+            // the entity helpers do not look up.
+            named("a.test", &["request 0", "#1", "#2"]),
+            named("b.test", &["#4"]),
+            // The call opened by the first sample (index 0), at its time.
+            named("c.test", &["call 2@2048 sample Some(0)"]),
+            named("d.test", &["pair #5+50"]),
+        ]
+    );
+    // Without all handlers, neither the requests nor the tracks map any.
+    assert!(entities(ENTITIES, AnalyzeOptions::default()).is_empty());
+}

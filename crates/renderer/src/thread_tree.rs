@@ -27,6 +27,10 @@ pub(crate) struct BuiltThread {
     pub(crate) nodes: Vec<TrackNode>,
     pub(crate) js_frames: Vec<JsFrame>,
     pub(crate) samples: Vec<CpuSample>,
+    /// With [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers):
+    /// the [`ProfileCall::sample`](crate::integrator::ProfileCall::sample)
+    /// of each JS call node, in node order (else empty).
+    pub(crate) call_samples: Vec<u32>,
     pub(crate) diagnostics: Diagnostics,
     /// Over the node budget: at least this many nodes.
     pub(crate) over_budget: Option<usize>,
@@ -38,10 +42,20 @@ pub(crate) struct BuiltThread {
 pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context) -> Vec<BuiltThread> {
     let (interner, max_nodes, parallelism) = (&cx.interner, cx.options.max_nodes, cx.options.parallelism);
     let devtools = cx.options.devtools;
+    let want_samples = cx.options.all_handlers;
     let build = |job: ThreadJob| -> Result<BuiltThread, usize> {
         let mut diagnostics = Diagnostics::default();
         let profile = job.profile.as_ref();
-        let tree = || build_thread_tree(job.entries, profile, interner, devtools, max_nodes, &mut diagnostics);
+        let mut call_samples = Vec::new();
+        let samples_out = want_samples.then_some(&mut call_samples);
+        let tree = || {
+            let rules = TreeRules {
+                interner,
+                devtools,
+                max_nodes,
+            };
+            build_thread_tree(job.entries, profile, rules, samples_out, &mut diagnostics)
+        };
         let functions_and_samples = || {
             let js_frames = profile.map(|p| js_frames_of(&p.model)).unwrap_or_default();
             let samples = profile.map(|p| cpu_samples_of(&p.model)).unwrap_or_default();
@@ -53,6 +67,7 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
             nodes,
             js_frames,
             samples,
+            call_samples,
             diagnostics,
             over_budget: None,
         })
@@ -84,6 +99,7 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
                     nodes: Vec::new(),
                     js_frames: Vec::new(),
                     samples: Vec::new(),
+                    call_samples: Vec::new(),
                     diagnostics,
                     over_budget: Some(count),
                 });
@@ -99,17 +115,30 @@ enum Item {
     Call(u32),
 }
 
+/// How a thread's tree is built: as the DevTools engine `devtools` builds
+/// it, with at most `max_nodes` nodes.
+#[derive(Clone, Copy)]
+struct TreeRules<'i> {
+    interner: &'i Interner,
+    devtools: DevTools,
+    max_nodes: usize,
+}
+
 /// Sorts a thread's entries, integrates its samples and builds its tree,
 /// as the DevTools engine `devtools` does; a tree of more than `max_nodes`
 /// nodes is the error of how many there were at least. The nodes are
 /// indexed by `u32` on the way, so `max_nodes` counts as `u32::MAX` at
-/// most.
+/// most. With `call_samples`, the sample index of each JS call node is
+/// pushed there, in node order.
 fn build_thread_tree(
     mut entries: Vec<Entry>,
     profile: Option<&ThreadProfile>,
-    interner: &Interner,
-    devtools: DevTools,
-    max_nodes: usize,
+    TreeRules {
+        interner,
+        devtools,
+        max_nodes,
+    }: TreeRules<'_>,
+    call_samples: Option<&mut Vec<u32>>,
     diag: &mut Diagnostics,
 ) -> Result<Vec<TrackNode>, usize> {
     // A thread of samples alone has a track since DevTools 2026-10; before,
@@ -167,11 +196,20 @@ fn build_thread_tree(
         let dur = s.dur.map(Micros);
         TrackNode::new(kind, depth, Micros(s.ts), dur, Some(dur.unwrap_or(Micros::ZERO)))
     };
-    Ok(build_tree(
-        items,
-        span,
-        track_node,
-        |node: &mut TrackNode| &mut node.self_time.0,
-        diag,
-    ))
+    let Some(call_samples) = call_samples else {
+        return Ok(build_tree(items, span, track_node, node_self_time, diag));
+    };
+    // The page handlers' pass: the same tree, noting each call's sample.
+    let noting = |item: Item, s: Span, depth: u32| {
+        if let Item::Call(i) = item {
+            call_samples.push(calls[i as usize].sample);
+        }
+        track_node(item, s, depth)
+    };
+    Ok(build_tree(items, span, noting, node_self_time, diag))
+}
+
+/// A node's self time, for [`build_tree`] to lessen.
+fn node_self_time(node: &mut TrackNode) -> &mut f64 {
+    &mut node.self_time.0
 }

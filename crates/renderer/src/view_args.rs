@@ -129,7 +129,7 @@ pub(crate) struct PendingGroupArgs {
 /// ending in `rl` (`url`, `stylesheetUrl`), `frame` or `requestId`, or a
 /// `\u` escape (a key written with one). A cheap test, one pass over the
 /// quotes and backslashes, that spares decoding the args of most events.
-fn may_hold_group_args(args: &str) -> bool {
+pub(crate) fn may_hold_group_args(args: &str) -> bool {
     let b = args.as_bytes();
     memchr::memchr2_iter(b'"', b'\\', b).any(|i| {
         if b[i] == b'\\' {

@@ -80,6 +80,7 @@ impl NetworkRequests {
                         EntityEvent::Request(i) => Value::Synthetic(self.dump_request(i as usize, dump)),
                         EntityEvent::Event(index) => Value::Event(index),
                         EntityEvent::ProfileCall { .. } => Value::Synthetic(profile_call(*e, dump)),
+                        EntityEvent::BeginEnd { .. } => Value::Synthetic(begin_end(*e, dump)),
                     })
                     .collect();
                 (Value::str(name), Value::Array(events))
@@ -178,30 +179,84 @@ impl NetworkRequests {
     }
 }
 
+/// The key an entity event's synthetic event is shared under: the event
+/// itself, hashed (two distinct events differ in their position or index).
+fn shared_key(event: EntityEvent) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    event.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// A ProfileCall's synthetic event, registered once whichever handler's
 /// data refers to it first.
 fn profile_call(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
-    use std::hash::{Hash, Hasher};
     let EntityEvent::ProfileCall {
         pid,
         tid,
         ts_bits,
         node_id,
         sample_index,
+        ..
     } = event
     else {
         unreachable!("only called for a ProfileCall")
     };
-    let mut hasher = std::hash::DefaultHasher::new();
-    event.hash(&mut hasher);
-    dump.shared("ProfileCall", hasher.finish(), |_| Synthetic {
+    dump.shared("ProfileCall", shared_key(event), |_| Synthetic {
         name: "ProfileCall".into(),
         pid: Value::id(pid),
         tid: Value::id(tid),
         ts: f64::from_bits(ts_bits),
         raw: None,
-        profile_call: Some((node_id, sample_index)),
+        profile_call: Some((node_id, sample_index.map_or(-1, i64::from))),
         fields: None,
+    })
+}
+
+/// The complete event DevTools makes of a begin/end pair: the begin
+/// event's members, with phase `X` and the pair's duration.
+fn begin_end(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
+    use tracekit_events::json::{as_f64, as_str, object_members};
+    let EntityEvent::BeginEnd {
+        pid,
+        tid,
+        text,
+        dur_bits,
+        ..
+    } = event
+    else {
+        unreachable!("only called for a begin/end pair")
+    };
+    let text = dump.strings().resolve(text).to_owned();
+    // `JSON.parse` keeps the last of repeated members.
+    let mut members: Vec<(String, Value)> = Vec::new();
+    for (key, value) in object_members(&text) {
+        let value = match &*key {
+            "ph" => Value::str("X"),
+            "dur" => continue,
+            _ => Value::Json(value.into()),
+        };
+        members.retain(|(k, _)| *k != key);
+        members.push((key.into_owned(), value));
+    }
+    members.push(("dur".to_owned(), Value::Num(f64::from_bits(dur_bits))));
+    let member = |key: &str| object_members(&text).filter(|(k, _)| k == key).last().map(|(_, v)| v);
+    let name = member("name")
+        .and_then(as_str)
+        .map_or_else(String::new, |n| n.into_owned());
+    let ts = member("ts").and_then(as_f64).unwrap_or(f64::NAN);
+    let mut fields = Object::new();
+    for (key, value) in members {
+        fields.push(key, value);
+    }
+    dump.shared("BeginEnd", shared_key(event), |_| Synthetic {
+        name: name.into(),
+        pid: Value::id(pid),
+        tid: Value::id(tid),
+        ts,
+        raw: None,
+        profile_call: None,
+        fields: Some(fields.into()),
     })
 }
 

@@ -209,3 +209,47 @@ fn the_dump_keys_requests_by_their_last_send() {
     );
     assert!(out.contains(r#""isDiskCached":false"#) && out.contains(r#""requestingFrameUrl":"https://a.test/""#));
 }
+
+/// The Renderer's entity events in the dump: a JS call by its key (its
+/// sample index, -1 for a call of a sample trace id), a begin/end pair as
+/// the complete event DevTools makes of it.
+#[test]
+fn the_dump_writes_calls_and_begin_end_pairs_of_the_renderer() {
+    use tracekit_events::Id;
+    let (data, mut interner) = run(ONE_REQUEST);
+    let mut entities = data.entities.clone();
+    let entity = crate::Entity::for_url("https://d.test/", &mut interner).unwrap();
+    let (pid, tid) = (Id::num(2.0), Id::num(3.0));
+    let call = |sample_index, position| EntityEvent::ProfileCall {
+        pid,
+        tid,
+        position,
+        ts_bits: 2048f64.to_bits(),
+        node_id: 5,
+        sample_index,
+    };
+    let text =
+        r#"{"name":"ParseHTML","ph":"B","pid":2,"tid":3,"ts":2200,"args":{"beginData":{"url":"https://d.test/"}}}"#;
+    let pair = EntityEvent::BeginEnd {
+        pid,
+        tid,
+        begin: 9,
+        text: interner.intern(text),
+        dur_bits: 50f64.to_bits(),
+    };
+    for event in [call(Some(7), 10), call(None, 11), call(None, 12), pair] {
+        assert!(entities.add_once(entity, event));
+    }
+    let mut dump = Dump::new(&interner);
+    let value = data.dump_with(&entities, &mut dump);
+    dump.handler("NetworkRequests", value);
+    let mut out = String::new();
+    dump.write(&mut out);
+    let calls = r#""$ProfileCall:2:3:2048:5:7","$ProfileCall:2:3:2048:5:-1","$ProfileCall:2:3:2048:5:-1:2""#;
+    let expected = format!(r#"["entity:d.test",[{calls},"$ParseHTML:2:3:2200"]]"#);
+    assert!(out.contains(&expected), "{out}");
+    assert!(
+        out.contains(r#""ParseHTML:2:3:2200":{"args":{"beginData":{"url":"https://d.test/"}},"dur":50,"name":"ParseHTML","ph":"X","pid":2,"tid":3,"ts":2200}"#),
+        "{out}"
+    );
+}
