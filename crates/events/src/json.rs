@@ -232,6 +232,34 @@ pub fn as_f64(raw: &str) -> Option<f64> {
     }
 }
 
+/// JavaScript's `Number(value)` of a raw JSON member (absent: `NaN`),
+/// for the numbers DevTools computes with.
+pub fn js_number(raw: Option<&str>) -> f64 {
+    let Some(raw) = raw.map(str::trim) else {
+        return f64::NAN;
+    };
+    match raw {
+        "null" | "false" => 0.0,
+        "true" => 1.0,
+        _ => {
+            if let Some(x) = as_f64(raw) {
+                x
+            } else if let Some(s) = as_str(raw) {
+                let s = s.trim();
+                if s.is_empty() {
+                    0.0
+                } else {
+                    s.parse().unwrap_or(f64::NAN)
+                }
+            } else if raw == "[]" {
+                0.0
+            } else {
+                f64::NAN
+            }
+        }
+    }
+}
+
 /// The iterator of [`object_members`].
 pub struct ObjectMembers<'a> {
     text: &'a str,

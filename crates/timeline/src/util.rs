@@ -5,35 +5,10 @@
 
 use std::cmp::Ordering;
 
-use tracekit_events::json::{as_f64, as_str, object_members};
+use tracekit_events::json::object_members;
 use tracekit_events::Micros;
 
-/// What JavaScript's arithmetic makes of a raw JSON value (`undefined`
-/// when `None`): numbers as they are, `null` and `false` 0, `true` 1, a
-/// string its number (blank: 0), anything else `NaN`.
-pub(crate) fn js_number(raw: Option<&str>) -> f64 {
-    let Some(raw) = raw.map(str::trim) else {
-        return f64::NAN;
-    };
-    match raw {
-        "null" | "false" => 0.0,
-        "true" => 1.0,
-        _ => {
-            if let Some(x) = as_f64(raw) {
-                x
-            } else if let Some(s) = as_str(raw) {
-                let t = s.trim();
-                if t.is_empty() {
-                    0.0
-                } else {
-                    t.parse().unwrap_or(f64::NAN)
-                }
-            } else {
-                f64::NAN
-            }
-        }
-    }
-}
+pub(crate) use tracekit_events::json::js_number;
 
 /// The index DevTools' `nearestIndexFromEnd` finds: the last item for
 /// which `pred` holds, by bisection (on an unsorted list, what the
