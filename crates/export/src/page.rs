@@ -1,6 +1,7 @@
 //! The page, as people read it: the network requests of a trace
 //! ([`requests`]), each as a row of times and facts, and their text and
-//! JSON (`tracekit network`). Built from the handlers' data, which the
+//! JSON (`tracekit network`); the main frame's navigations and their
+//! metrics ([`navigations`]) and their JSON (`tracekit metrics`). Built from the handlers' data, which the
 //! analysis must have gathered
 //! ([`AnalyzeOptions::all_handlers`](tracekit_engine::AnalyzeOptions::all_handlers)).
 
@@ -146,6 +147,89 @@ pub fn requests_json(rows: &[RequestRow]) -> String {
     out
 }
 
+/// The navigations and their metrics as JSON (`tracekit metrics --format
+/// json`, `Trace.metrics()`): an array of objects, times in ms from the
+/// start of the trace, metrics in ms from the navigation. Each metric is
+/// `{"value", "rating"}` or `null`; `cls` adds its worst cluster's
+/// `clusterStart` and `shifts`, `inp` its interaction's `type`, `start`,
+/// `inputDelay`, `processing` and `presentationDelay`. CLS and INP are
+/// rated as DevTools does: CLS good below 0.1, bad from 0.25; INP good up
+/// to 200 ms, bad above 500 ms.
+pub fn navigations_json(rows: &[NavigationRow]) -> String {
+    let mut out = String::from("[");
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let mut o = JsonObject::new(&mut out);
+        o.str("navigationId", r.navigation_id.as_deref());
+        o.str("url", r.url.as_deref());
+        o.str("frame", r.frame.as_deref());
+        o.num("start", Some(r.start.0));
+        for (key, metric) in [("fp", r.fp), ("fcp", r.fcp), ("lcp", r.lcp)] {
+            o.metric(key, metric.map(|m| (m.value.0, m.rating)));
+        }
+        o.str("lcpImage", r.lcp_image.as_deref());
+        o.num("lcpNode", r.lcp_node);
+        for (key, metric) in [("dcl", r.dcl), ("load", r.load), ("tbt", r.tbt)] {
+            o.metric(key, metric.map(|m| (m.value.0, m.rating)));
+        }
+        o.key("cls");
+        match r.cls {
+            Some(score) => {
+                let mut cls = JsonObject::new(o.out);
+                cls.num("value", Some(score));
+                cls.str("rating", Some(cls_rating(score)));
+                cls.num("clusterStart", r.cls_cluster.map(|(start, _)| start.0));
+                cls.num("shifts", Some(r.cls_cluster.map_or(0, |(_, n)| n) as f64));
+                cls.close();
+            }
+            None => o.out.push_str("null"),
+        }
+        o.key("inp");
+        match (r.inp, &r.inp_interaction) {
+            (Some(inp), Some(facts)) => {
+                let mut obj = JsonObject::new(o.out);
+                obj.num("value", Some(inp.0));
+                obj.str("rating", Some(inp_rating(inp)));
+                obj.str("type", Some(&facts.kind));
+                obj.num("start", Some(facts.start.0));
+                obj.num("inputDelay", Some(facts.input_delay.0));
+                obj.num("processing", Some(facts.processing.0));
+                obj.num("presentationDelay", Some(facts.presentation_delay.0));
+                obj.close();
+            }
+            _ => o.out.push_str("null"),
+        }
+        o.close();
+    }
+    out.push(']');
+    out
+}
+
+/// DevTools' rating of a CLS score (`scoreClassificationForLayoutShift`).
+fn cls_rating(score: f64) -> &'static str {
+    use tracekit_engine::handlers::timeline::layout_shifts::{BAD, NEEDS_IMPROVEMENT};
+    if score >= BAD {
+        "bad"
+    } else if score >= NEEDS_IMPROVEMENT {
+        "ok"
+    } else {
+        "good"
+    }
+}
+
+/// DevTools' rating of an INP (`scoreClassificationForInteractionToNextPaint`).
+fn inp_rating(inp: Millis) -> &'static str {
+    if inp.0 <= 200.0 {
+        "good"
+    } else if inp.0 <= 500.0 {
+        "ok"
+    } else {
+        "bad"
+    }
+}
+
 /// A JSON object written member by member.
 struct JsonObject<'a> {
     out: &'a mut String,
@@ -179,6 +263,20 @@ impl<'a> JsonObject<'a> {
         self.key(key);
         match value {
             Some(x) => write_json_number(self.out, x),
+            None => self.out.push_str("null"),
+        }
+    }
+
+    /// A metric: `{"value", "rating"}` or `null`.
+    fn metric(&mut self, key: &str, value: Option<(f64, &str)>) {
+        self.key(key);
+        match value {
+            Some((value, rating)) => {
+                let mut o = JsonObject::new(self.out);
+                o.num("value", Some(value));
+                o.str("rating", Some(rating));
+                o.close();
+            }
             None => self.out.push_str("null"),
         }
     }
