@@ -25,6 +25,9 @@ pub struct MetricsArgs {
 enum MetricsFormat {
     /// A block per navigation: each metric, its value and rating.
     Text,
+    /// An array of navigations with their metrics, times in ms
+    /// (docs/data.md).
+    Json,
 }
 
 pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
@@ -35,13 +38,14 @@ pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
         message,
     };
     let rows = tracekit::page::navigations(&analysis).map_err(|e| error(e.to_string()))?;
-    if rows.is_empty() {
+    if rows.is_empty() && matches!(args.format, MetricsFormat::Text) {
         return Err(error(
             "the trace has no navigation of the main frame (no navigationStart event): no page load metrics".to_owned(),
         ));
     }
     let text = match args.format {
         MetricsFormat::Text => tracekit::page::navigations_text(&rows),
+        MetricsFormat::Json => tracekit::page::navigations_json(&rows) + "\n",
     };
     args.output.open().write(&text)
 }

@@ -174,3 +174,21 @@ fn the_chart_of_a_page_load_has_the_page_tracks() {
         "{page}"
     );
 }
+
+#[test]
+fn metrics_as_json() {
+    let out = tracekit(&["metrics", "traces/page-load.json.gz", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 1);
+    let nav = &rows[0];
+    assert_eq!(
+        nav["fcp"]["value"].as_f64().map(|x| (x * 10.0).round() / 10.0),
+        Some(489.0)
+    );
+    assert_eq!(nav["lcp"]["rating"], "good");
+    assert!(nav["cls"]["value"].as_f64().unwrap() > 0.1);
+    assert!(nav["inp"]["value"].as_f64().unwrap() > 200.0);
+    let none = tracekit(&["metrics", "handwritten/nesting.json", "--format", "json"]);
+    assert_eq!(String::from_utf8_lossy(&none.stdout).trim(), "[]");
+}

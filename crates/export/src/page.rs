@@ -291,28 +291,6 @@ impl<'a> JsonObject<'a> {
     }
 }
 
-/// CLS's rating by web.dev's thresholds (0.1, 0.25).
-fn cls_rating(score: f64) -> &'static str {
-    if score <= 0.1 {
-        "good"
-    } else if score <= 0.25 {
-        "ok"
-    } else {
-        "bad"
-    }
-}
-
-/// INP's rating by web.dev's thresholds (200 ms, 500 ms).
-fn inp_rating(ms: Millis) -> &'static str {
-    if ms.0 <= 200.0 {
-        "good"
-    } else if ms.0 <= 500.0 {
-        "ok"
-    } else {
-        "bad"
-    }
-}
-
 /// The metrics of each navigation, as lines of text.
 pub fn navigations_text(rows: &[NavigationRow]) -> String {
     let mut out = String::new();
