@@ -81,10 +81,25 @@ struct Trace {
 
 impl Trace {
     fn table(&self, py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
+        if table.needs_handlers() {
+            self.check_handlers(&format!("the {table} table"))?;
+        }
         let batch = py
             .detach(|| table.build(&self.analysis, &self.name))
             .map_err(|e| trace_error(&e))?;
         Ok(to_pyarrow_table(py, batch)?.unbind())
+    }
+
+    /// A `ValueError` when the trace was loaded without the page handlers,
+    /// which `what` needs.
+    fn check_handlers(&self, what: &str) -> PyResult<()> {
+        if self.analysis.has_all_handlers() {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "{what} needs the page handlers' data: load the trace with all_handlers=True"
+            )))
+        }
     }
 }
 
@@ -127,8 +142,82 @@ impl Trace {
         self.table(py, Table::Diagnostics)
     }
 
+    /// One row per network request (`all_handlers=True`).
+    fn requests(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Requests)
+    }
+
+    /// One row per navigation of the main frame, with its metrics
+    /// (`all_handlers=True`).
+    fn navigations(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Navigations)
+    }
+
+    /// One row per layout shift, with its cluster (`all_handlers=True`).
+    fn layout_shifts(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::LayoutShifts)
+    }
+
+    /// One row per interaction, with its phases (`all_handlers=True`).
+    fn interactions(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Interactions)
+    }
+
+    /// One row per performance mark, measure, console timing and time
+    /// stamp (`all_handlers=True`).
+    fn user_timings(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::UserTimings)
+    }
+
+    /// The data of DevTools' handlers, as `tracekit data` writes it
+    /// (`docs/data.md`), parsed: `{"handlers": {NAME: DATA}, ...}`. The
+    /// trace must be loaded with `all_handlers=True`. `handlers`: the names
+    /// to give (default: every handler); `format`: `json` (numbers and
+    /// strings exact) or `conformance` (the dump compared with DevTools':
+    /// numbers rounded to 0.001, long strings hashed).
+    #[pyo3(signature = (handlers = None, format = "json"))]
+    fn data(&self, py: Python<'_>, handlers: Option<Vec<String>>, format: &str) -> PyResult<Py<PyAny>> {
+        let names = handlers.unwrap_or_default();
+        if let Some(unknown) = names.iter().find(|n| !tracekit::data::HANDLERS.contains(&n.as_str())) {
+            return Err(PyValueError::new_err(format!(
+                "no handler named '{unknown}' (handlers: {})",
+                tracekit::data::HANDLERS.join(", ")
+            )));
+        }
+        let conformance = match format {
+            "json" => false,
+            "conformance" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "format: expected 'json' or 'conformance', not '{other}'"
+                )))
+            }
+        };
+        if self.analysis.handlers().is_some() {
+            self.check_handlers("data()")?;
+        }
+        let only: Vec<&str> = names.iter().map(String::as_str).collect();
+        let text = py
+            .detach(|| {
+                if conformance {
+                    self.analysis.data_conformance(&only)
+                } else {
+                    self.analysis.data_json(&only)
+                }
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+    }
+
+    /// The names of the handlers `data()` gives.
+    #[staticmethod]
+    fn data_handlers() -> Vec<&'static str> {
+        tracekit::data::HANDLERS.to_vec()
+    }
+
     /// The table named `name` (`tracks`, `calls`, `samples`, `threads`,
-    /// `diagnostics`).
+    /// `diagnostics`, `requests`, `navigations`, `layout_shifts`,
+    /// `interactions`, `user_timings`).
     #[pyo3(name = "table")]
     fn table_by_name(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         self.table(py, table_named(name)?)
@@ -175,17 +264,19 @@ fn options(all_processes: bool, devtools: &str) -> PyResult<AnalyzeOptions> {
 
 /// Loads a trace from a path or from bytes (gzipped or not). `name` is
 /// its name in the tables (default: the path as given, or `<bytes>`);
-/// `devtools` the DevTools engine to answer as.
+/// `devtools` the DevTools engine to answer as; `all_handlers` runs
+/// DevTools' page handlers too, which the page tables and `data()` need.
 #[pyfunction]
-#[pyo3(signature = (source, all_processes = false, name = None, devtools = "2026-10"))]
+#[pyo3(signature = (source, all_processes = false, name = None, devtools = "2026-10", all_handlers = false))]
 fn load(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     all_processes: bool,
     name: Option<String>,
     devtools: &str,
+    all_handlers: bool,
 ) -> PyResult<Trace> {
-    let options = options(all_processes, devtools)?;
+    let options = options(all_processes, devtools)?.with_all_handlers(all_handlers);
     let (analysis, name) = match crate::source(source)? {
         Source::Path(path, given) => {
             let name = name.unwrap_or(given);
@@ -215,7 +306,8 @@ fn table_of_bytes(
     devtools: &str,
 ) -> PyResult<Py<PyAny>> {
     let table = table_named(table)?;
-    let options = options(all_processes, devtools)?;
+    // The page handlers for a page table only.
+    let options = tracekit_tables::load_options(&options(all_processes, devtools)?, &[table]);
     // A trace that cannot be loaded, or whose table cannot be made, is
     // its error row, as `tracekit export` writes it.
     let batch = py.detach(|| {
@@ -285,6 +377,13 @@ fn table_names() -> Vec<&'static str> {
     Table::ALL.iter().map(|t| t.name()).collect()
 }
 
+/// The names of the tables `export` writes by default (not the page
+/// tables).
+#[pyfunction]
+fn default_table_names() -> Vec<&'static str> {
+    Table::DEFAULT.iter().map(|t| t.name()).collect()
+}
+
 /// Checks that `name` names a DevTools engine: the `ValueError` the
 /// functions that take `devtools` raise, for callers that must check it
 /// before handing it on (Spark's driver, for its executors).
@@ -309,6 +408,7 @@ fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(table_of_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(table_names, m)?)?;
+    m.add_function(wrap_pyfunction!(default_table_names, m)?)?;
     m.add_function(wrap_pyfunction!(devtools_names, m)?)?;
     m.add_function(wrap_pyfunction!(check_devtools, m)?)?;
     m.add("DEVTOOLS_DEFAULT", DevTools::LATEST.name())?;

@@ -3,6 +3,7 @@ same dump, the same error messages; tables as pyarrow, pandas, Polars;
 the Parquet export; the DevTools engine chosen with ``devtools``."""
 
 import gzip
+import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -14,6 +15,10 @@ import pytest
 
 import tracekit
 from conftest import RECORDED, ROOT, cli, cli_info_counts, cli_node_counts
+
+
+PAGE_LOAD = ROOT / "fixtures/traces/page-load.json.gz"
+PAGE_TABLES = ("requests", "navigations", "layout_shifts", "interactions", "user_timings")
 
 
 def node_counts(table: pa.Table):
@@ -37,14 +42,15 @@ def test_tracks_are_the_commands(path, all_processes):
 
 
 def test_every_table_has_its_schema():
-    trace = tracekit.load(ROOT / "fixtures/traces/main-thread.json.gz")
-    assert tracekit.TABLES == ("tracks", "calls", "samples", "threads", "diagnostics")
+    trace = tracekit.load(ROOT / "fixtures/traces/main-thread.json.gz", all_handlers=True)
+    assert tracekit.DEFAULT_TABLES == ("tracks", "calls", "samples", "threads", "diagnostics")
+    assert tracekit.TABLES == tracekit.DEFAULT_TABLES + PAGE_TABLES
     for name in tracekit.TABLES:
         table = getattr(trace, name)()
         assert isinstance(table, pa.Table)
         assert table.schema == tracekit.schema(name)
         assert table.equals(trace.table(name))
-        if name != "diagnostics":
+        if name in ("tracks", "calls", "samples", "threads"):
             assert table.num_rows > 0, name
     with pytest.raises(ValueError, match="no table 'nodes'"):
         trace.table("nodes")
@@ -121,7 +127,7 @@ def test_export(tmp_path):
     summary = tracekit.export([ROOT / "fixtures/traces", bad], out, jobs=2)
     assert summary["traces"] == len(RECORDED) + 1
     assert summary["failed"] == [str(tracekit_error(bad))]
-    assert sorted(os.listdir(out)) == sorted(f"{t}.parquet" for t in tracekit.TABLES)
+    assert sorted(os.listdir(out)) == sorted(f"{t}.parquet" for t in tracekit.DEFAULT_TABLES)
     tracks = pq.read_table(out / "tracks.parquet")
     assert tracks.num_rows == summary["rows"]["tracks"]
     for path in RECORDED:
@@ -134,11 +140,64 @@ def test_export(tmp_path):
     ]
     only = tracekit.export(str(RECORDED[0]), tmp_path / "only", tables=["threads"])
     assert list(only["rows"]) == ["threads"]
+    page = tracekit.export(str(PAGE_LOAD), tmp_path / "page", tables=["requests", "user_timings"])
+    assert page["rows"]["requests"] == 13
+    assert page["rows"]["user_timings"] > 0
     with pytest.raises(ValueError):
         tracekit.export([], tmp_path / "x", tables=["nodes"])
 
 
 MAIN_THREAD = ROOT / "fixtures/traces/main-thread.json.gz"
+
+
+def test_page_tables():
+    """The page tables of the recorded page load: its 13 requests as
+    `tracekit network` lists them, its navigation's metrics, its layout
+    shifts, interactions and user timings."""
+    trace = tracekit.load(PAGE_LOAD, all_handlers=True)
+    requests = trace.requests()
+    assert requests.schema == tracekit.schema("requests")
+    run = cli("network", str(PAGE_LOAD), "--format", "json", "-q")
+    assert run.returncode == 0, run.stderr
+    network = json.loads(run.stdout)
+    assert len(network) == 13
+    assert requests.column("url").to_pylist() == [r["url"] for r in network]
+    assert requests.column("status").to_pylist() == [r["status"] for r in network]
+    [nav] = trace.navigations().to_pylist()
+    assert 0 < nav["fcp_us"] <= nav["lcp_us"] < nav["load_us"]
+    assert nav["lcp_image"].startswith("http://a.test:")
+    shifts = trace.layout_shifts().to_pylist()
+    worst = [s for s in shifts if s["cluster_score"] == nav["cls"]]
+    assert len(worst) == nav["cls_shifts"] > 0
+    assert sum(s["score"] for s in worst) == pytest.approx(nav["cls"])
+    interactions = trace.interactions().to_pylist()
+    assert max(i["dur_us"] for i in interactions if not i["nested"]) == nav["inp_us"]
+    timings = trace.user_timings().to_pylist()
+    kinds = {t["kind"] for t in timings}
+    assert {"mark", "measure"} <= kinds, kinds
+    assert "tk:head:start" in {t["name"] for t in timings}
+    plain = tracekit.load(PAGE_LOAD)
+    for name in PAGE_TABLES:
+        with pytest.raises(ValueError, match="all_handlers=True"):
+            getattr(plain, name)()
+    with pytest.raises(ValueError, match="all_handlers=True"):
+        plain.data()
+
+
+def test_data_is_the_data_command():
+    trace = tracekit.load(PAGE_LOAD, all_handlers=True)
+    run = cli("data", str(PAGE_LOAD), "-q")
+    assert run.returncode == 0, run.stderr
+    assert trace.data() == json.loads(run.stdout)
+    run = cli("data", str(PAGE_LOAD), "--handler", "UserTimings", "--format", "conformance", "-q")
+    only = trace.data(handlers=["UserTimings"], format="conformance")
+    assert only == json.loads(run.stdout)
+    assert list(only["handlers"]) == ["UserTimings"]
+    assert "UserTimings" in tracekit.Trace.data_handlers()
+    with pytest.raises(ValueError, match="no handler named 'Nope'"):
+        trace.data(handlers=["Nope"])
+    with pytest.raises(ValueError, match="format"):
+        trace.data(format="yaml")
 
 
 def js_counts(table: pa.Table):

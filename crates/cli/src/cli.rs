@@ -114,7 +114,9 @@ pub enum Command {
     /// callers of each function as an icicle.
     Flamegraph(FlamegraphArgs),
     /// Write the tables of many traces as Parquet files, one per table
-    /// (tracks, calls, samples, threads, diagnostics; docs/tables.md),
+    /// (tracks, calls, samples, threads, diagnostics; with `--tables`,
+    /// the page's requests, navigations, layout_shifts, interactions,
+    /// user_timings; docs/tables.md),
     /// loading traces in parallel. A trace that cannot be loaded is
     /// reported and counted in `diagnostics`, and the others are still
     /// exported; the exit status is 1 if any failed.

@@ -21,7 +21,9 @@ pub struct ExportArgs {
     /// files of the same names are replaced).
     #[arg(long, value_name = "OUT_DIR")]
     parquet: PathBuf,
-    /// The tables to write, separated by commas.
+    /// The tables to write, separated by commas. The page tables
+    /// (requests, navigations, layout_shifts, interactions, user_timings)
+    /// are not written by default: they load the page handlers too.
     #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
     tables: Vec<TableName>,
     #[command(flatten)]
@@ -41,6 +43,20 @@ value_enum_mirror! {
         Threads,
         /// What was skipped or repaired, and the traces that failed.
         Diagnostics,
+        /// One row per network request (loads the page handlers).
+        Requests,
+        /// One row per main-frame navigation, with its metrics (loads the
+        /// page handlers).
+        Navigations,
+        /// One row per layout shift (loads the page handlers).
+        #[value(name = "layout_shifts")]
+        LayoutShifts,
+        /// One row per interaction (loads the page handlers).
+        Interactions,
+        /// One row per mark, measure, console timing and time stamp (loads
+        /// the page handlers).
+        #[value(name = "user_timings")]
+        UserTimings,
     }
 }
 

@@ -228,6 +228,41 @@ fn tables_flag_chooses_the_files() {
     assert!(stderr.starts_with("tracekit: invalid value 'nodes'"), "{stderr}");
 }
 
+/// The page tables are written when `--tables` names them: the traces
+/// load with the page handlers (13 requests on the page load).
+#[test]
+fn page_tables_are_written_when_asked_for() {
+    let dir = tools::artifacts("export-page-tables");
+    let out = dir.join("parquet");
+    let trace = tools::root().join("fixtures/traces/page-load.json.gz");
+    let (code, _, stderr) = tracekit(&[
+        "export",
+        &trace.display().to_string(),
+        "--parquet",
+        &out.display().to_string(),
+        "--tables",
+        "requests,navigations,layout_shifts,interactions,user_timings",
+        "-q",
+    ]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let rows = |table: &str| -> usize {
+        read_parquet(&out.join(format!("{table}.parquet")))
+            .iter()
+            .map(|b| b.num_rows())
+            .sum()
+    };
+    assert_eq!(rows("requests"), 13);
+    assert_eq!(rows("navigations"), 1);
+    for table in ["layout_shifts", "interactions", "user_timings"] {
+        assert!(rows(table) > 0, "{table}");
+    }
+    let requests = read_parquet(&out.join("requests.parquet"));
+    assert!(strings(&requests, "url")[0]
+        .as_deref()
+        .unwrap()
+        .starts_with("http://a.test:"));
+}
+
 /// `--threads N` is how many traces load at once; the files are the same
 /// byte for byte whatever N.
 #[test]

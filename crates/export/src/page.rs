@@ -14,7 +14,7 @@ use tracekit_engine::support::jsnum::write_json_number;
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::{Analysis, HandlerData, Millis};
 
-pub use metrics::{navigations, InteractionFacts, Metric, NavigationRow};
+pub use metrics::{cls_rating, inp_rating, navigations, InteractionFacts, Metric, NavigationRow};
 pub use requests::{requests, RequestRow};
 
 /// Why the page cannot be summarized.
@@ -205,29 +205,6 @@ pub fn navigations_json(rows: &[NavigationRow]) -> String {
     }
     out.push(']');
     out
-}
-
-/// DevTools' rating of a CLS score (`scoreClassificationForLayoutShift`).
-fn cls_rating(score: f64) -> &'static str {
-    use tracekit_engine::handlers::timeline::layout_shifts::{BAD, NEEDS_IMPROVEMENT};
-    if score >= BAD {
-        "bad"
-    } else if score >= NEEDS_IMPROVEMENT {
-        "ok"
-    } else {
-        "good"
-    }
-}
-
-/// DevTools' rating of an INP (`scoreClassificationForInteractionToNextPaint`).
-fn inp_rating(inp: Millis) -> &'static str {
-    if inp.0 <= 200.0 {
-        "good"
-    } else if inp.0 <= 500.0 {
-        "ok"
-    } else {
-        "bad"
-    }
 }
 
 /// A JSON object written member by member.

@@ -67,6 +67,33 @@ pub struct UserTiming {
     pub instants: Vec<EventIndex>,
 }
 
+/// A `performance.mark`: its event, name and time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mark {
+    /// Its event.
+    pub event: EventIndex,
+    /// Its name (the event's).
+    pub name: Sym,
+    /// When it was made.
+    pub ts: Micros,
+}
+
+/// A `console.timeStamp`: its event, label and times.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeStamp {
+    /// Its event.
+    pub event: EventIndex,
+    /// Its label: `args.data.message`, else `args.data.name` (a string, or
+    /// a number as JavaScript prints it); `None` without either.
+    pub name: Option<Sym>,
+    /// When it starts: the event's time, or `args.data.start` when the
+    /// event has no `dur` and `start` and `end` are numbers.
+    pub start: Micros,
+    /// When it ends: the event's end, or `args.data.end` likewise; the
+    /// start for an instant.
+    pub end: Micros,
+}
+
 /// What the UserTimings handler found.
 #[derive(Debug, Clone, Default)]
 pub struct UserTimings {
@@ -76,9 +103,9 @@ pub struct UserTimings {
     /// The `console.time`s (category `blink.console`), sorted likewise.
     pub console_timings: Vec<UserTiming>,
     /// The `performance.mark`s, in input order.
-    pub performance_marks: Vec<EventIndex>,
+    pub performance_marks: Vec<Mark>,
     /// The `console.timeStamp` events, sorted as DevTools sorts them.
-    pub timestamp_events: Vec<EventIndex>,
+    pub timestamp_events: Vec<TimeStamp>,
     /// The last `UserTiming::Measure` event of each `args.traceId`
     /// (interned as its raw JSON text; `None` when absent).
     pub measure_trace_by_trace_id: Map<Option<Sym>, EventIndex>,
@@ -112,12 +139,10 @@ struct AsyncRecord {
     track: Track,
 }
 
-/// A `console.timeStamp` event.
+/// A `console.timeStamp` event and its track.
 #[derive(Debug, Clone, Copy)]
 struct StampRecord {
-    index: EventIndex,
-    start: Micros,
-    end: Micros,
+    stamp: TimeStamp,
     track: Track,
 }
 
@@ -167,7 +192,11 @@ impl Handler for UserTimingsHandler {
             return;
         }
         if user_timing && (event.ph == Phase(b'R') || event.ph == Phase::INSTANT) {
-            self.data.performance_marks.push(index);
+            self.data.performance_marks.push(Mark {
+                event: index,
+                name: event.name,
+                ts: event.ts,
+            });
         }
         if console && is_async(event.ph) {
             let record = async_record(index, event, cx);
@@ -209,9 +238,10 @@ impl Handler for UserTimingsHandler {
         }
         let mut positioned: Vec<(usize, StampRecord)> = stamps.drain(..).enumerate().collect();
         v8_sort_by(&mut positioned, |(ia, a), (ib, b)| {
-            user_timing_order((a.start, a.end, a.track, *ia), (b.start, b.end, b.track, *ib))
+            let (x, y) = (&a.stamp, &b.stamp);
+            user_timing_order((x.start, x.end, a.track, *ia), (y.start, y.end, b.track, *ib))
         });
-        data.timestamp_events = positioned.into_iter().map(|(_, s)| s.index).collect();
+        data.timestamp_events = positioned.into_iter().map(|(_, s)| s.stamp).collect();
         data
     }
 }
@@ -355,10 +385,21 @@ fn stamp_record(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Stamp
         }
         None => Track::Undefined,
     };
+    let mut label = |key: &str| {
+        let value = data.and_then(|d| member(d, key))?;
+        match as_str(value) {
+            Some(text) => Some(cx.interner.intern(&text)),
+            None => as_f64(value).map(|x| cx.interner.intern(&tracekit_events::jsnum::js_number_string(x))),
+        }
+    };
+    let name = label("message").or_else(|| label("name"));
     StampRecord {
-        index,
-        start,
-        end,
+        stamp: TimeStamp {
+            event: index,
+            name,
+            start,
+            end,
+        },
         track,
     }
 }
@@ -503,10 +544,13 @@ impl UserTimings {
             .with("measureTraceByTraceId", Value::Map(traces))
             .with(
                 "performanceMarks",
-                Value::events(self.performance_marks.iter().copied()),
+                Value::events(self.performance_marks.iter().map(|m| m.event)),
             )
             .with("performanceMeasures", timings(&self.performance_measures, dump))
-            .with("timestampEvents", Value::events(self.timestamp_events.iter().copied()))
+            .with(
+                "timestampEvents",
+                Value::events(self.timestamp_events.iter().map(|t| t.event)),
+            )
             .into()
     }
 }

@@ -28,7 +28,7 @@ fn finite(x: f64) -> Option<f64> {
 /// A track node's time in µs as the tracks' JSON format has it: rounded
 /// to the nanosecond, which drops the noise of sums and differences of
 /// doubles (`8800.000001986973`); null when not finite.
-fn time(x: f64) -> Option<f64> {
+pub(crate) fn time(x: f64) -> Option<f64> {
     finite(x).map(tracekit::support::jsnum::round3)
 }
 
@@ -42,7 +42,7 @@ fn position(x: Option<f64>) -> Option<i32> {
 
 /// An index or count as an Int64 value (saturating: a `usize` above 2^63
 /// cannot be a count of things in memory).
-fn count(n: usize) -> i64 {
+pub(crate) fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
@@ -63,6 +63,10 @@ pub(crate) enum Unbuilt {
     TooLarge(&'static str),
     /// The views of a thread (the `calls` table's Call Trees).
     Views(tracekit::views::ViewError),
+    /// A page table of a trace without a page (a profile): no rows.
+    NoPage,
+    /// A page table of an analysis made without the page handlers.
+    NotGathered,
 }
 
 /// A string column's builder that stops at the limit of its text rather
@@ -70,7 +74,7 @@ pub(crate) enum Unbuilt {
 /// longer appended, and [`Text::finish`] is an error naming the column.
 /// Little input can reach it: a thread name of a megabyte, repeated on
 /// each of a few thousand rows of `tracks`.
-struct Text {
+pub(crate) struct Text {
     builder: StringBuilder,
     column: &'static str,
     /// Text bytes left below the limit.
@@ -79,7 +83,7 @@ struct Text {
 }
 
 impl Text {
-    fn new(column: &'static str, limit: usize) -> Text {
+    pub(crate) fn new(column: &'static str, limit: usize) -> Text {
         Text::with_capacity(column, limit, 0, 0)
     }
 
@@ -101,7 +105,7 @@ impl Text {
         self.builder.append_value(value);
     }
 
-    fn append_option(&mut self, value: Option<&str>) {
+    pub(crate) fn append_option(&mut self, value: Option<&str>) {
         match value {
             Some(value) => self.append_value(value),
             None => self.append_null(),
@@ -112,7 +116,7 @@ impl Text {
         self.builder.append_null();
     }
 
-    fn finish(mut self) -> Result<ArrayRef, Unbuilt> {
+    pub(crate) fn finish(mut self) -> Result<ArrayRef, Unbuilt> {
         if self.full {
             return Err(Unbuilt::TooLarge(self.column));
         }
@@ -158,7 +162,7 @@ impl ThreadKey {
 }
 
 /// The trace's name on each of `rows` rows.
-fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, Unbuilt> {
+pub(crate) fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, Unbuilt> {
     if trace.len().saturating_mul(rows) > limit {
         return Err(Unbuilt::TooLarge("trace"));
     }
@@ -167,7 +171,7 @@ fn trace_column(trace: &str, rows: usize, limit: usize) -> Result<ArrayRef, Unbu
     ))))
 }
 
-fn batch(table: Table, columns: Vec<ArrayRef>) -> RecordBatch {
+pub(crate) fn batch(table: Table, columns: Vec<ArrayRef>) -> RecordBatch {
     RecordBatch::try_new(table.schema(), columns).expect("the columns are built to the table's schema")
 }
 

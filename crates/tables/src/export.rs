@@ -115,7 +115,8 @@ pub struct ExportOptions {
     /// The tables to write, each to `NAME.parquet`.
     pub tables: Vec<Table>,
     /// How to load each trace (its parallelism is ignored: traces load
-    /// one per worker, sequentially).
+    /// one per worker, sequentially; the page handlers are added when a
+    /// page table is written, [`crate::load_options`]).
     pub analyze: AnalyzeOptions,
     /// Worker threads loading traces (at least 1).
     pub jobs: usize,
@@ -125,12 +126,12 @@ pub struct ExportOptions {
 }
 
 impl ExportOptions {
-    /// Every table, default loading, a worker per core, a window of two
-    /// traces per worker.
+    /// The default tables ([`Table::DEFAULT`]), default loading, a worker
+    /// per core, a window of two traces per worker.
     pub fn new() -> ExportOptions {
         let jobs = std::thread::available_parallelism().map_or(1, usize::from);
         ExportOptions {
-            tables: Table::ALL.to_vec(),
+            tables: Table::DEFAULT.to_vec(),
             analyze: AnalyzeOptions::default(),
             jobs,
             window: 2 * jobs,
@@ -294,7 +295,9 @@ impl Outcome {
 
 pub(crate) fn export_one(input: &Input, options: &ExportOptions) -> Outcome {
     let file_bytes = std::fs::metadata(&input.path).map_or(0, |m| m.len());
-    let analyze = options.analyze.with_parallelism(tracekit::Parallelism::Sequential);
+    // The page handlers run only when a page table is written.
+    let analyze =
+        crate::load_options(&options.analyze, &options.tables).with_parallelism(tracekit::Parallelism::Sequential);
     match crate::load_file(&input.path, &input.name, &analyze) {
         Ok(analysis) => Outcome {
             file_bytes,

@@ -1,7 +1,9 @@
 //! tracekit's tables: an [`Analysis`] as Apache Arrow record batches, one
 //! table per kind of row ([`Table`]: `tracks`, `calls`, `samples`,
-//! `threads`, `diagnostics`; `docs/tables.md` is their schema), and their
-//! export to Parquet over many traces at once ([`export`]).
+//! `threads`, `diagnostics`, and the page tables `requests`,
+//! `navigations`, `layout_shifts`, `interactions`, `user_timings`;
+//! `docs/tables.md` is their schema), and their export to Parquet over
+//! many traces at once ([`export`]).
 //!
 //! ```no_run
 //! let bytes = std::fs::read("trace.json.gz").unwrap();
@@ -13,17 +15,22 @@
 //! Every table starts with a `trace` column, the name the caller gives the
 //! trace (the CLI: the path as given), so that the tables of many traces
 //! can be concatenated. The builders read the analysis only; the Arrow
-//! arrays own copies of its strings.
+//! arrays own copies of its strings. The page tables need the handlers'
+//! data: an analysis made with
+//! [`AnalyzeOptions::with_all_handlers`](tracekit::AnalyzeOptions::with_all_handlers)
+//! ([`Table::needs_handlers`]; [`load_options`] adds it when a table
+//! needs it).
 
 mod build;
 pub mod export;
+mod page;
 mod schema;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use tracekit::{Analysis, LoadError};
 
-/// The tables, in the order `--tables` lists them by default.
+/// The tables, in the order `--tables` lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Table {
     /// One row per track node (trace event or JS call) of every thread.
@@ -37,17 +44,59 @@ pub enum Table {
     /// What was skipped, repaired or done differently while loading, and
     /// the error of a trace that could not be loaded.
     Diagnostics,
+    /// One row per network request (`tracekit network`).
+    Requests,
+    /// One row per navigation of the main frame, with its metrics
+    /// (`tracekit metrics`).
+    Navigations,
+    /// One row per layout shift, with its cluster.
+    LayoutShifts,
+    /// One row per interaction (`EventTiming`), with its phases.
+    Interactions,
+    /// One row per performance mark, measure, console timing and
+    /// `console.timeStamp`.
+    UserTimings,
 }
 
 impl Table {
     /// Every table.
-    pub const ALL: [Table; 5] = [
+    pub const ALL: [Table; 10] = [
+        Table::Tracks,
+        Table::Calls,
+        Table::Samples,
+        Table::Threads,
+        Table::Diagnostics,
+        Table::Requests,
+        Table::Navigations,
+        Table::LayoutShifts,
+        Table::Interactions,
+        Table::UserTimings,
+    ];
+
+    /// The tables `tracekit export` writes by default: those of the
+    /// tracks, not the page tables (which cost the page handlers' run).
+    pub const DEFAULT: [Table; 5] = [
         Table::Tracks,
         Table::Calls,
         Table::Samples,
         Table::Threads,
         Table::Diagnostics,
     ];
+
+    /// The page tables: made from the handlers' data, which the analysis
+    /// must have gathered (`AnalyzeOptions::with_all_handlers(true)`).
+    pub const PAGE: [Table; 5] = [
+        Table::Requests,
+        Table::Navigations,
+        Table::LayoutShifts,
+        Table::Interactions,
+        Table::UserTimings,
+    ];
+
+    /// Whether the table is made from the handlers' data (a page table).
+    pub fn needs_handlers(self) -> bool {
+        Table::PAGE.contains(&self)
+    }
 
     /// The table's name: its Parquet file is `NAME.parquet`.
     pub fn name(self) -> &'static str {
@@ -57,6 +106,11 @@ impl Table {
             Table::Samples => "samples",
             Table::Threads => "threads",
             Table::Diagnostics => "diagnostics",
+            Table::Requests => "requests",
+            Table::Navigations => "navigations",
+            Table::LayoutShifts => "layout_shifts",
+            Table::Interactions => "interactions",
+            Table::UserTimings => "user_timings",
         }
     }
 
@@ -72,7 +126,10 @@ impl Table {
 
     /// The rows of one loaded trace, named `trace` in the `trace` column.
     /// An error (reason `table too large`) when a column would hold more
-    /// than 2 GiB of text, what one Arrow string array can index.
+    /// than 2 GiB of text, what one Arrow string array can index. A page
+    /// table of a profile (no page) has no rows; of a Chrome trace loaded
+    /// without the page handlers, it is an error (reason `page data not
+    /// gathered`).
     pub fn build(self, analysis: &Analysis, trace: &str) -> Result<RecordBatch, TraceError> {
         self.build_within(analysis, trace, build::TEXT_LIMIT)
     }
@@ -90,9 +147,17 @@ impl Table {
             Table::Samples => build::samples(analysis, trace, limit),
             Table::Threads => build::threads_table(analysis, trace, limit),
             Table::Diagnostics => build::diagnostics(analysis, trace, limit),
+            Table::Requests => page::requests(analysis, trace, limit),
+            Table::Navigations => page::navigations(analysis, trace, limit),
+            Table::LayoutShifts => page::layout_shifts(analysis, trace, limit),
+            Table::Interactions => page::interactions(analysis, trace, limit),
+            Table::UserTimings => page::user_timings(analysis, trace, limit),
         };
-        built.map_err(|unbuilt| match unbuilt {
-            build::Unbuilt::TooLarge(column) => TraceError::other(
+        let error = match built {
+            Ok(batch) => return Ok(batch),
+            // A page table of a profile: no rows.
+            Err(build::Unbuilt::NoPage) => return Ok(RecordBatch::new_empty(self.schema())),
+            Err(build::Unbuilt::TooLarge(column)) => TraceError::other(
                 trace,
                 "table too large",
                 format!(
@@ -100,8 +165,14 @@ impl Table {
                      (an Arrow string array's limit)"
                 ),
             ),
-            build::Unbuilt::Views(e) => TraceError::other(trace, "views too large", e.to_string()),
-        })
+            Err(build::Unbuilt::Views(e)) => TraceError::other(trace, "views too large", e.to_string()),
+            Err(build::Unbuilt::NotGathered) => TraceError::other(
+                trace,
+                "page data not gathered",
+                format!("the {self} table needs the page handlers' data: load the trace with all handlers"),
+            ),
+        };
+        Err(error)
     }
 
     /// The rows of a trace that could not be loaded: none, except for
@@ -195,6 +266,17 @@ impl std::error::Error for TraceError {}
 /// WHAT`) as the example.
 pub fn error_row(trace: &str, error: &TraceError) -> RecordBatch {
     build::error_row(trace, error)
+}
+
+/// `options`, with the page handlers when one of `tables` needs them
+/// ([`Table::needs_handlers`]): the options to load a trace for those
+/// tables with, so that the other tables cost no more than they did.
+pub fn load_options(options: &tracekit::AnalyzeOptions, tables: &[Table]) -> tracekit::AnalyzeOptions {
+    if tables.iter().any(|t| t.needs_handlers()) {
+        options.with_all_handlers(true)
+    } else {
+        *options
+    }
 }
 
 /// Loads the trace file at `path` (gzipped or not), read in pieces.

@@ -1,6 +1,8 @@
 //! The Arrow schema of each table (documented column by column in
 //! `docs/tables.md`). Only types every reader maps: signed integers (Spark
-//! has no unsigned ones), doubles, booleans and UTF-8 strings.
+//! has no unsigned ones), doubles, booleans and UTF-8 strings. The page
+//! tables' columns are listed once ([`page_columns`]), for their schema
+//! and their builders (`page.rs`).
 
 use std::sync::{Arc, OnceLock};
 
@@ -30,6 +32,117 @@ fn location() -> [Field; 3] {
         field("line_number", DataType::Int32, true),
         field("column_number", DataType::Int32, true),
     ]
+}
+
+/// The type of a column of a page table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// UTF-8 text.
+    Text,
+    /// A double.
+    Float,
+    /// An int64.
+    Int,
+    /// A boolean.
+    Bool,
+}
+
+/// A column of a page table (after `trace`): its name, type, and whether
+/// it may be null.
+pub(crate) type Column = (&'static str, Kind, bool);
+
+/// The columns of the page tables after `trace` (`docs/tables.md`), in
+/// order; none for the other tables.
+pub(crate) fn page_columns(table: Table) -> &'static [Column] {
+    use Kind::{Bool, Float, Int, Text};
+    match table {
+        Table::Requests => &[
+            ("request_id", Text, false),
+            ("url", Text, false),
+            ("ts_us", Float, true),
+            ("end_ts_us", Float, true),
+            ("queueing_us", Float, true),
+            ("stalled_us", Float, true),
+            ("dns_us", Float, true),
+            ("connect_us", Float, true),
+            ("ssl_us", Float, true),
+            ("send_us", Float, true),
+            ("wait_us", Float, true),
+            ("download_us", Float, true),
+            ("processing_us", Float, true),
+            ("transfer_size", Int, true),
+            ("body_size", Int, true),
+            ("status", Int, true),
+            ("mime_type", Text, true),
+            ("priority", Text, true),
+            ("initial_priority", Text, true),
+            ("render_blocking", Text, true),
+            ("initiator_type", Text, true),
+            ("initiator_url", Text, true),
+            ("from_memory_cache", Bool, false),
+            ("from_disk_cache", Bool, false),
+            ("from_service_worker", Bool, false),
+            ("protocol", Text, true),
+            ("failed", Bool, false),
+            ("finished", Bool, false),
+            ("redirects", Text, true),
+        ],
+        Table::Navigations => &[
+            ("navigation_id", Text, true),
+            ("url", Text, true),
+            ("frame", Text, true),
+            ("ts_us", Float, true),
+            ("fp_us", Float, true),
+            ("fcp_us", Float, true),
+            ("fcp_rating", Text, true),
+            ("lcp_us", Float, true),
+            ("lcp_rating", Text, true),
+            ("lcp_image", Text, true),
+            ("lcp_node", Int, true),
+            ("dcl_us", Float, true),
+            ("load_us", Float, true),
+            ("tbt_us", Float, true),
+            ("tbt_rating", Text, true),
+            ("cls", Float, true),
+            ("cls_rating", Text, true),
+            ("cls_cluster_ts_us", Float, true),
+            ("cls_shifts", Int, true),
+            ("inp_us", Float, true),
+            ("inp_rating", Text, true),
+            ("inp_type", Text, true),
+            ("inp_ts_us", Float, true),
+            ("inp_input_delay_us", Float, true),
+            ("inp_processing_us", Float, true),
+            ("inp_presentation_delay_us", Float, true),
+        ],
+        Table::LayoutShifts => &[
+            ("ts_us", Float, true),
+            ("score", Float, true),
+            ("cluster", Int, false),
+            ("cluster_score", Float, true),
+            ("cluster_ts_us", Float, true),
+            ("navigation_id", Text, true),
+            ("since_navigation_us", Float, true),
+        ],
+        Table::Interactions => &[
+            ("type", Text, false),
+            ("ts_us", Float, true),
+            ("dur_us", Float, true),
+            ("input_delay_us", Float, true),
+            ("processing_us", Float, true),
+            ("presentation_delay_us", Float, true),
+            ("nested", Bool, false),
+            ("interaction_id", Int, true),
+            ("navigation_id", Text, true),
+        ],
+        Table::UserTimings => &[
+            ("kind", Text, false),
+            ("name", Text, true),
+            ("ts_us", Float, true),
+            ("dur_us", Float, true),
+        ],
+        _ => &[],
+    }
 }
 
 fn build(table: Table) -> Schema {
@@ -105,6 +218,18 @@ fn build(table: Table) -> Schema {
                 field("count", Int64, false),
                 field("first_example", Utf8, true),
             ]);
+        }
+        Table::Requests | Table::Navigations | Table::LayoutShifts | Table::Interactions | Table::UserTimings => {
+            fields.push(field("trace", Utf8, false));
+            fields.extend(page_columns(table).iter().map(|&(name, kind, nullable)| {
+                let data_type = match kind {
+                    Kind::Text => Utf8,
+                    Kind::Float => Float64,
+                    Kind::Int => Int64,
+                    Kind::Bool => Boolean,
+                };
+                field(name, data_type, nullable)
+            }));
         }
     }
     Schema::new(fields)

@@ -13,6 +13,8 @@ use tracekit::{Analysis, AnalyzeOptions};
 use crate::export::{export, find_inputs, ExportOptions, Input};
 use crate::Table;
 
+mod page;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
@@ -350,10 +352,12 @@ fn export_is_ordered_and_the_same_for_any_number_of_workers() {
     let mut files = Vec::new();
     for (jobs, window) in [(1, 1), (3, 3), (2, 5)] {
         let dir = out_dir(&format!("jobs{jobs}"));
+        // Every table, the page tables too (their traces load with the
+        // page handlers).
         let options = ExportOptions {
             jobs,
             window,
-            ..ExportOptions::new()
+            ..ExportOptions::new().with_tables(Table::ALL)
         };
         let mut told = Vec::new();
         let summary = export(&inputs, &[], &dir, &options, |done| {

@@ -65,10 +65,98 @@ export interface LoadOptions {
   devtools?: DevToolsVersion;
   /**
    * Run every handler of the DevTools engine tracekit has, as the
-   * Performance panel does, so that `Trace.data()` can give their data.
+   * Performance panel does, so that `Trace.data()`, `network()` and
+   * `metrics()` can give their data.
    * It costs loading time; the tracks need none of them. Default false.
    */
   allHandlers?: boolean;
+}
+
+/** A network request (`Trace.network()`): times in ms from the start of the trace. */
+export interface NetworkRequest {
+  url: string;
+  requestId: string;
+  /** When it was asked for. */
+  start: number;
+  /** When the main thread was done with it. */
+  end: number;
+  /** The phases, in ms. */
+  queueing: number;
+  stalled: number;
+  dns: number;
+  connect: number;
+  ssl: number;
+  send: number;
+  /** Time to first byte. */
+  wait: number;
+  download: number;
+  processing: number;
+  /** Bytes on the wire (0 from a cache). */
+  transferSize: number | null;
+  bodySize: number | null;
+  status: number | null;
+  mimeType: string | null;
+  /** `VeryHigh` ... `VeryLow`. */
+  priority: string | null;
+  initialPriority: string | null;
+  /** `blocking`, `in_body_parser_blocking`, `non_blocking`, ... */
+  renderBlocking: string | null;
+  /** `parser`, `script`, `preload`, `other`, ... */
+  initiatorType: string | null;
+  initiatorUrl: string | null;
+  fromMemoryCache: boolean;
+  fromDiskCache: boolean;
+  fromServiceWorker: boolean;
+  protocol: string | null;
+  failed: boolean;
+  finished: boolean;
+  /** The URLs it was redirected from, in order. */
+  redirects: string[];
+}
+
+/** A metric's value (ms from the navigation; TBT: the blocking time) and DevTools' rating. */
+export interface MetricValue {
+  value: number;
+  rating: 'good' | 'ok' | 'bad' | 'unclassified';
+}
+
+/** A navigation of the main frame and its metrics (`Trace.metrics()`). */
+export interface NavigationMetrics {
+  navigationId: string | null;
+  url: string | null;
+  frame: string | null;
+  /** When it started, ms from the start of the trace. */
+  start: number;
+  fp: MetricValue | null;
+  fcp: MetricValue | null;
+  lcp: MetricValue | null;
+  /** The URL of the image the LCP painted, if an image. */
+  lcpImage: string | null;
+  /** The DOM node the LCP painted. */
+  lcpNode: number | null;
+  dcl: MetricValue | null;
+  load: MetricValue | null;
+  /** Total blocking time (Lighthouse's traces). */
+  tbt: MetricValue | null;
+  /**
+   * The worst cluster of layout shifts after the navigation: its score
+   * (good below 0.1, bad from 0.25), when it started (ms from the start of
+   * the trace; null without shifts) and its shifts.
+   */
+  cls: (MetricValue & { clusterStart: number | null; shifts: number }) | null;
+  /**
+   * The longest interaction (INP, good up to 200 ms, bad above 500): its
+   * event type, start (ms from the start of the trace) and phases (ms).
+   */
+  inp:
+    | (MetricValue & {
+        type: string;
+        start: number;
+        inputDelay: number;
+        processing: number;
+        presentationDelay: number;
+      })
+    | null;
 }
 
 /** What `Trace.data()` gives. */
@@ -398,6 +486,16 @@ export class Trace {
   callTree(options?: CallTreeOptions): CallTree;
   /** The flame chart's data, for the renderer in `chart/renderer.js`. */
   chart(options?: ChartOptions): ChartData;
+  /**
+   * The network requests, as `tracekit network --format json`. The trace
+   * must be loaded with `allHandlers: true` (else an Error says so).
+   */
+  network(): NetworkRequest[];
+  /**
+   * The main frame's navigations and their metrics, as `tracekit metrics
+   * --format json`. The trace must be loaded with `allHandlers: true`.
+   */
+  metrics(): NavigationMetrics[];
   /** What was skipped or repaired while loading, as `--stats`. */
   diagnostics(): Diagnostics;
   /** Frees the trace's memory now (the garbage collector does it later otherwise). */

@@ -412,6 +412,27 @@ export class Trace {
     }
   }
 
+  /**
+   * The network requests, as `tracekit network --format json` writes
+   * them: one object per request, in the order they started, times in ms
+   * from the start of the trace. The trace must be loaded with
+   * `allHandlers: true`.
+   */
+  network() {
+    return JSON.parse(call(() => this.#trace().networkJson()));
+  }
+
+  /**
+   * The main frame's navigations and their metrics, as `tracekit metrics
+   * --format json` writes them: FCP, LCP (its image and node), DCL, load,
+   * TBT as `{value, rating}` or null (ms from the navigation), CLS with
+   * its worst cluster, INP with its interaction. The trace must be loaded
+   * with `allHandlers: true`.
+   */
+  metrics() {
+    return JSON.parse(call(() => this.#trace().metricsJson()));
+  }
+
   /** What was skipped, repaired or done differently from DevTools while loading. */
   diagnostics() {
     return JSON.parse(call(() => this.#trace().diagnosticsJson()));

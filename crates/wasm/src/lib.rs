@@ -293,6 +293,27 @@ impl RawTrace {
         written.map_err(|e| format!("tracekit: {e}"))
     }
 
+    /// The network requests, as `tracekit network --format json` writes
+    /// them (`tracekit::page::requests_json`); the analysis must have all
+    /// the handlers.
+    #[wasm_bindgen(js_name = "networkJson")]
+    pub fn network_json(&self) -> Result<String, String> {
+        tracekit::page::requests(&self.analysis)
+            .map(|rows| tracekit::page::requests_json(&rows))
+            .map_err(|e| format!("tracekit: {e}"))
+    }
+
+    /// The main frame's navigations and their metrics, as `tracekit
+    /// metrics --format json` writes them
+    /// (`tracekit::page::navigations_json`); the analysis must have all
+    /// the handlers.
+    #[wasm_bindgen(js_name = "metricsJson")]
+    pub fn metrics_json(&self) -> Result<String, String> {
+        tracekit::page::navigations(&self.analysis)
+            .map(|rows| tracekit::page::navigations_json(&rows))
+            .map_err(|e| format!("tracekit: {e}"))
+    }
+
     /// The names of the handlers `dataJson` knows, comma-separated.
     #[wasm_bindgen(js_name = "dataHandlers")]
     pub fn data_handlers() -> String {

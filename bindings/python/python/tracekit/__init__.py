@@ -8,8 +8,11 @@ tables, with the answers of the DevTools Performance panel.
 ``load`` reads a Chrome trace (JSON array or ``{traceEvents}``), a V8
 ``.cpuprofile`` or a JS Self-Profiling trace, gzipped or not, from a path
 or bytes. A ``Trace``'s tables (``tracks``, ``calls``, ``samples``,
-``threads``, ``diagnostics``; their columns are in docs/tables.md) are
-``pyarrow.Table``s, handed over through the Arrow C data interface.
+``threads``, ``diagnostics``, and with ``load(..., all_handlers=True)``
+the page tables ``requests``, ``navigations``, ``layout_shifts``,
+``interactions``, ``user_timings``; their columns are in docs/tables.md)
+are ``pyarrow.Table``s, handed over through the Arrow C data interface;
+``Trace.data`` is the data of DevTools' handlers (``tracekit data``).
 ``export`` writes many traces' tables as Parquet files, loading them in
 parallel; ``tracekit.spark.load`` runs tracekit inside Spark's executors.
 Each takes ``devtools``, the DevTools engine whose answers to give where
@@ -22,6 +25,7 @@ from ._tracekit import (
     Trace,
     TraceError,
     __version__,
+    default_table_names,
     devtools_names,
     export,
     load,
@@ -32,11 +36,16 @@ from ._tracekit import (
 TABLES = tuple(table_names())
 """The tables' names, in their usual order."""
 
+DEFAULT_TABLES = tuple(default_table_names())
+"""The tables ``export`` writes when ``tables`` is left out: all but the
+page tables, which load DevTools' page handlers too."""
+
 DEVTOOLS = tuple(devtools_names())
 """The DevTools engines ``devtools`` names, oldest first; the default is
 ``DEVTOOLS_DEFAULT``."""
 
 __all__ = [
+    "DEFAULT_TABLES",
     "DEVTOOLS",
     "DEVTOOLS_DEFAULT",
     "TABLES",

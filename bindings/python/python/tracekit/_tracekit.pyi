@@ -1,7 +1,7 @@
 """Type stubs of the extension module (src/lib.rs)."""
 
 import os
-from typing import Dict, List, Literal, Optional, Sequence, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict, Union
 
 import pyarrow
 
@@ -10,7 +10,18 @@ __version__: str
 DEVTOOLS_DEFAULT: DevToolsVersion
 """The DevTools engine followed when ``devtools`` is left out."""
 
-TableName = Literal["tracks", "calls", "samples", "threads", "diagnostics"]
+TableName = Literal[
+    "tracks",
+    "calls",
+    "samples",
+    "threads",
+    "diagnostics",
+    "requests",
+    "navigations",
+    "layout_shifts",
+    "interactions",
+    "user_timings",
+]
 DevToolsVersion = Literal["2026-06", "2026-10"]
 """A DevTools engine: ``"2026-10"``, today's Performance panel (the engine
 of chrome-devtools-mcp 1.11.0), or ``"2026-06"``,
@@ -41,6 +52,33 @@ class Trace:
         """One row per thread with tracks."""
     def diagnostics(self) -> pyarrow.Table:
         """What was skipped, repaired or done differently while loading."""
+    def requests(self) -> pyarrow.Table:
+        """One row per network request. Needs ``load(..., all_handlers=True)``
+        (else ``ValueError``), as the other page tables and ``data``."""
+    def navigations(self) -> pyarrow.Table:
+        """One row per navigation of the main frame, with its metrics (FCP,
+        LCP, DCL, load, TBT, CLS, INP and their ratings)."""
+    def layout_shifts(self) -> pyarrow.Table:
+        """One row per layout shift, with its cluster and navigation."""
+    def interactions(self) -> pyarrow.Table:
+        """One row per interaction: input delay, processing, presentation
+        delay, nested or not."""
+    def user_timings(self) -> pyarrow.Table:
+        """One row per performance mark, measure, console timing and
+        ``console.timeStamp``."""
+    def data(
+        self,
+        handlers: Optional[Sequence[str]] = None,
+        format: Literal["json", "conformance"] = "json",
+    ) -> Dict[str, Any]:
+        """The data of DevTools' handlers as ``tracekit data`` writes it
+        (docs/data.md), parsed: ``{"handlers": {NAME: DATA}, ...}``. Needs
+        ``all_handlers=True``. ``handlers``: the names to give (default:
+        all, ``Trace.data_handlers()``); ``format``: ``"json"`` (exact) or
+        ``"conformance"`` (DevTools' comparison dump)."""
+    @staticmethod
+    def data_handlers() -> List[str]:
+        """The names of the handlers ``data`` gives."""
     def table(self, name: TableName) -> pyarrow.Table:
         """The table named ``name``."""
     def conformance(self) -> str:
@@ -51,12 +89,16 @@ def load(
     all_processes: bool = False,
     name: Optional[str] = None,
     devtools: DevToolsVersion = "2026-10",
+    all_handlers: bool = False,
 ) -> Trace:
     """Loads a trace from a path or bytes (gzipped or not); raises
     ``TraceError``. ``all_processes``: also the processes DevTools drops.
     ``name``: the ``trace`` column (default: the path as given, or
     ``<bytes>``). ``devtools``: the DevTools engine whose answers to give
-    where engines differ; another name raises ``ValueError``."""
+    where engines differ; another name raises ``ValueError``.
+    ``all_handlers``: also run DevTools' page handlers, which the page
+    tables (``requests``, ``navigations``, ``layout_shifts``,
+    ``interactions``, ``user_timings``) and ``data`` need."""
 
 class ExportSummary(TypedDict):
     traces: int
@@ -94,6 +136,9 @@ def table_of_bytes(
 
 def table_names() -> List[str]:
     """The tables' names."""
+
+def default_table_names() -> List[str]:
+    """The tables ``export`` writes by default (not the page tables)."""
 
 def devtools_names() -> List[str]:
     """The DevTools engines ``devtools`` names, oldest first."""

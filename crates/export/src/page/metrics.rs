@@ -142,6 +142,31 @@ pub fn navigations(analysis: &Analysis) -> Result<Vec<NavigationRow>, PageError>
     Ok(rows)
 }
 
+/// DevTools' rating of a CLS score (`scoreClassificationForLayoutShift`):
+/// `good` below 0.1, `ok` below 0.25, else `bad`.
+pub fn cls_rating(score: f64) -> &'static str {
+    use tracekit_engine::handlers::timeline::layout_shifts::{BAD, NEEDS_IMPROVEMENT};
+    if score >= BAD {
+        "bad"
+    } else if score >= NEEDS_IMPROVEMENT {
+        "ok"
+    } else {
+        "good"
+    }
+}
+
+/// DevTools' rating of an INP (`scoreClassificationForInteractionToNextPaint`):
+/// `good` up to 200 ms, `ok` up to 500 ms, else `bad`.
+pub fn inp_rating(inp: Millis) -> &'static str {
+    if inp.0 <= 200.0 {
+        "good"
+    } else if inp.0 <= 500.0 {
+        "ok"
+    } else {
+        "bad"
+    }
+}
+
 fn as_metric(score: &MetricScore) -> Metric {
     Metric {
         value: score.timing.to_millis(),

@@ -24,7 +24,12 @@ fn pairs_measures_and_console_timings() {
         {"name":"back","cat":"blink.console","ph":"e","id":"0x3","pid":1,"tid":2,"ts":80,"args":{}},
         {"name":"UserTiming::Measure","cat":"devtools.timeline","ph":"X","pid":1,"tid":2,"ts":100,"dur":1,"args":{"traceId":42}}
     ]"#);
-    assert_eq!(data.performance_marks, [1]);
+    let marks: Vec<(EventIndex, &str, Micros)> = data
+        .performance_marks
+        .iter()
+        .map(|m| (m.event, cx.interner.resolve(m.name), m.ts))
+        .collect();
+    assert_eq!(marks, [(1, "mark", Micros(120.0))]);
     let [measure] = &data.performance_measures[..] else {
         panic!("{data:?}")
     };
@@ -55,7 +60,19 @@ fn orders_equal_times_of_one_track_last_first() {
     ]"#);
     let begins: Vec<EventIndex> = data.performance_measures.iter().map(|m| m.begin).collect();
     assert_eq!(begins, [1, 0]);
-    assert_eq!(data.timestamp_events, [6, 5, 4]);
+    let stamps: Vec<(EventIndex, Micros, Micros)> = data
+        .timestamp_events
+        .iter()
+        .map(|t| (t.event, t.start, t.end))
+        .collect();
+    assert_eq!(
+        stamps,
+        [
+            (6, Micros(1.0), Micros(1.0)),
+            (5, Micros(5.0), Micros(50.0)),
+            (4, Micros(5.0), Micros(50.0))
+        ]
+    );
 }
 
 #[test]

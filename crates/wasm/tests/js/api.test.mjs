@@ -262,3 +262,35 @@ test('data() is `tracekit data`', () => {
   }
   assert.throws(() => new tracekit.Loader({ allHandlers: 1 }), TypeError);
 });
+
+test('network() is `tracekit network --format json`; metrics() the navigations', () => {
+  const path = join(root, 'fixtures/traces/page-load.json.gz');
+  const trace = tracekit.analyze(read(path), { allHandlers: true });
+  try {
+    const native = runCli(['network', path, '--format', 'json']);
+    assert.equal(native.status, 0, native.stderr);
+    const requests = trace.network();
+    assert.deepEqual(requests, JSON.parse(native.stdout));
+    assert.equal(requests.length, 13);
+    const [nav, ...others] = trace.metrics();
+    assert.equal(others.length, 0);
+    assert.match(nav.url, /^http:\/\/a\.test:\d+\/page-load\.html/);
+    assert.ok(nav.fcp.value > 0 && nav.fcp.value <= nav.lcp.value, JSON.stringify(nav));
+    assert.equal(nav.lcp.rating, 'good');
+    assert.match(nav.lcpImage, /img\.png/);
+    assert.ok(nav.cls.value > 0 && nav.cls.shifts > 0 && nav.cls.clusterStart > nav.start);
+    assert.ok(['good', 'ok', 'bad'].includes(nav.inp.rating));
+    const phases = nav.inp.inputDelay + nav.inp.processing + nav.inp.presentationDelay;
+    assert.ok(Math.abs(phases - nav.inp.value) < 0.01, `${phases} vs ${nav.inp.value}`);
+    assert.equal(nav.tbt, null);
+  } finally {
+    trace.free();
+  }
+  const tracksOnly = tracekit.analyze(read(path));
+  try {
+    assert.throws(() => tracksOnly.network(), { message: /with_all_handlers/ });
+    assert.throws(() => tracksOnly.metrics(), { message: /with_all_handlers/ });
+  } finally {
+    tracksOnly.free();
+  }
+});
