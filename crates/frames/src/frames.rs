@@ -1,7 +1,7 @@
 //! The Frames handler (DevTools' `FramesHandler`): gathers the events the
 //! frame model reads (the compositor's frame events, the main-frame
 //! markers and tasks of the main thread, paints, layer tree snapshots),
-//! then runs the model ([`crate::model`]) over them in time order, on the
+//! then runs the model (the crate's `model` module) over them in time order, on the
 //! main threads the Renderer handler found.
 
 use tracekit_events::dump::{Dump, Object, SyntheticId, Value};
