@@ -193,7 +193,8 @@ fn the_chart_of_a_recording_works_in_chromium() {
 
     // The node to hover: the longest JS call at least six levels down (and
     // at most 25, so that it is drawn on the first screen of its lane), as
-    // `tracks` prints it.
+    // `tracks` prints it. The lane is scrolled to the top, past the page's
+    // tracks: the click must find what the hover found.
     let (code, text, _) = tracekit(&[
         "tracks",
         TRACE,

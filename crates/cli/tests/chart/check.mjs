@@ -60,6 +60,13 @@ try {
   out.error = await page.evaluate(() => document.getElementById('tracekit-error')?.textContent ?? null);
   if (out.error) throw new Error(out.error);
   const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // A chart with the page's screenshots decodes them after its first
+  // draw: wait for them, so that nothing moves while the test points.
+  await page.waitForFunction(
+    () => !tracekitChart.model.page || tracekitChart.bitmaps.filter(Boolean).length === tracekitChart.model.page.images.length,
+    null,
+    { timeout: 30_000 },
+  );
   await frame();
   out.marks = await page.evaluate(() =>
     Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),

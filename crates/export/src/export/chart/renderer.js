@@ -790,7 +790,17 @@
     onMouseDown(e) {
       if (e.button !== 0) return;
       this.main.focus({ preventScroll: true });
-      this.drag = { x: e.clientX, y: e.clientY, moved: false, offsetX: e.offsetX, offsetY: e.offsetY };
+      // The point on the canvas as the hover finds it: from the scroller's
+      // box (an event's offsetY is relative to whichever element is under
+      // the pointer, which may be the scrolled content).
+      const rect = this.scroller.getBoundingClientRect();
+      this.drag = {
+        x: e.clientX,
+        y: e.clientY,
+        moved: false,
+        offsetX: e.clientX - rect.left,
+        offsetY: e.clientY - rect.top,
+      };
       e.preventDefault();
     }
 
