@@ -460,6 +460,12 @@ export interface ChartData {
   };
   /** The lanes' columns (typed arrays, little-endian), `header.bytes` long. */
   columns: Uint8Array;
+  /**
+   * The screenshots' JPEG images the page's tracks (`header.page`) refer
+   * to by index; empty without them (a trace loaded without
+   * `allHandlers: true` has no page tracks).
+   */
+  images: Uint8Array[];
 }
 
 /** A loaded trace. */

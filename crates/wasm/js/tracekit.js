@@ -406,7 +406,8 @@ export class Trace {
     const [thread, start, end] = queryArgs({ ...options, maxDepth: undefined, minDuration: undefined });
     const chart = call(() => this.#trace().chart(thread, start, end, title ?? undefined));
     try {
-      return { header: JSON.parse(chart.header()), columns: call(() => chart.takeColumns()) };
+      const images = Array.from({ length: chart.imageCount() }, (_, i) => chart.takeImage(i));
+      return { header: JSON.parse(chart.header()), columns: call(() => chart.takeColumns()), images };
     } finally {
       chart.free();
     }

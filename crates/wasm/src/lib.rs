@@ -272,10 +272,19 @@ impl RawTrace {
     ) -> Result<RawChart, String> {
         let query = query::query(thread, window_start, window_end, None, None)?;
         query::check(&query, &self.analysis)?;
-        let data = tracekit::export::chart::data(&self.analysis, &query, title.as_deref().unwrap_or(""));
+        // The page's tracks when the trace was loaded with every handler,
+        // as `tracekit chart` draws them.
+        let page = tracekit::export::chart::page_tracks(&self.analysis);
+        let data = tracekit::export::chart::data_with_page(
+            &self.analysis,
+            &query,
+            title.as_deref().unwrap_or(""),
+            page.as_ref(),
+        );
         Ok(RawChart {
             header: data.header,
             columns: data.columns,
+            images: data.images,
         })
     }
 
@@ -427,6 +436,7 @@ impl RawPackedTracks {
 pub struct RawChart {
     header: String,
     columns: Vec<u8>,
+    images: Vec<Vec<u8>>,
 }
 
 #[wasm_bindgen(js_class = "RawChart")]
@@ -440,6 +450,18 @@ impl RawChart {
     #[wasm_bindgen(js_name = "takeColumns")]
     pub fn take_columns(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.columns)
+    }
+
+    /// How many screenshot images the page's tracks refer to.
+    #[wasm_bindgen(js_name = "imageCount")]
+    pub fn image_count(&self) -> usize {
+        self.images.len()
+    }
+
+    /// Screenshot image `i` (JPEG bytes), moved out.
+    #[wasm_bindgen(js_name = "takeImage")]
+    pub fn take_image(&mut self, i: usize) -> Vec<u8> {
+        self.images.get_mut(i).map(std::mem::take).unwrap_or_default()
     }
 }
 

@@ -148,11 +148,16 @@ test('allProcesses: the processes DevTools drops are built too', () => {
   all.free();
 });
 
-/** The flame chart's data in a page of `tracekit chart`: the header, and the columns inflated. */
+/** The flame chart's data in a page of `tracekit chart`: the header, the columns inflated, the images. */
 function chartOfPage(html) {
   const header = html.match(/<script id="tracekit-chart-header" type="application\/json">(.*?)<\/script>/s)[1];
   const columns = html.match(/<script id="tracekit-chart-columns"[^>]*>(.*?)<\/script>/s)[1];
-  return { header: JSON.parse(header), columns: new Uint8Array(inflateRawSync(Buffer.from(columns.trim(), 'base64'))) };
+  const images = html.match(/<script id="tracekit-chart-images"[^>]*>(.*?)<\/script>/s)[1];
+  return {
+    header: JSON.parse(header),
+    columns: new Uint8Array(inflateRawSync(Buffer.from(columns.trim(), 'base64'))),
+    images: images.split('\n').filter((line) => line.trim()).map((line) => Buffer.from(line.trim(), 'base64')),
+  };
 }
 
 for (const [name, args, options] of [
@@ -165,10 +170,13 @@ for (const [name, args, options] of [
     const native = runCli(['chart', path, '-o', '-', '-q', ...args]);
     assert.equal(native.status, 0, native.stderr);
     const expected = chartOfPage(native.stdout);
-    const trace = tracekit.analyze(read(path));
+    // `tracekit chart` draws the page's tracks, from every handler's data.
+    const trace = tracekit.analyze(read(path), { allHandlers: true });
     try {
       const chart = trace.chart({ ...options, title: basename(name) });
       assert.deepEqual(chart.header, expected.header);
+      assert.equal(chart.images.length, expected.images.length);
+      chart.images.forEach((image, i) => assert.ok(Buffer.from(image).equals(expected.images[i]), `image ${i}`));
       assert.ok(chart.columns instanceof Uint8Array);
       assert.equal(chart.columns.length, chart.header.bytes);
       assert.ok(Buffer.from(chart.columns).equals(Buffer.from(expected.columns)), 'the columns');
