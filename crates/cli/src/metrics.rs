@@ -38,10 +38,15 @@ pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
         message,
     };
     let rows = tracekit::page::navigations(&analysis).map_err(|e| error(e.to_string()))?;
-    if rows.is_empty() && matches!(args.format, MetricsFormat::Text) {
-        return Err(error(
-            "the trace has no navigation of the main frame (no navigationStart event): no page load metrics".to_owned(),
-        ));
+    const NONE: &str = "the trace has no navigation of the main frame (no navigationStart event): no page load metrics";
+    if rows.is_empty() {
+        if matches!(args.format, MetricsFormat::Text) {
+            return Err(error(NONE.to_owned()));
+        }
+        // JSON gives its empty array, and says why on stderr.
+        if !common.quiet {
+            eprintln!("tracekit: warning: {}: {NONE}", input.name());
+        }
     }
     let text = match args.format {
         MetricsFormat::Text => tracekit::page::navigations_text(&rows),

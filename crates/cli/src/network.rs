@@ -36,11 +36,18 @@ pub fn run(args: NetworkArgs, common: &Common) -> Result<(), CliError> {
         file: input.name(),
         message: error.to_string(),
     })?;
-    if rows.is_empty() && matches!(args.format, NetworkFormat::Text) {
-        return Err(CliError::Data {
-            file: input.name(),
-            message: "the trace has no network requests (no ResourceSendRequest event)".to_owned(),
-        });
+    const NONE: &str = "the trace has no network requests (no ResourceSendRequest event)";
+    if rows.is_empty() {
+        if matches!(args.format, NetworkFormat::Text) {
+            return Err(CliError::Data {
+                file: input.name(),
+                message: NONE.to_owned(),
+            });
+        }
+        // JSON gives its empty array, and says why on stderr.
+        if !common.quiet {
+            eprintln!("tracekit: warning: {}: {NONE}", input.name());
+        }
     }
     let text = match args.format {
         NetworkFormat::Text => tracekit::page::requests_text(&rows),

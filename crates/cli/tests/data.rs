@@ -90,6 +90,10 @@ fn network_of_a_trace_without_requests_says_so() {
     );
     let json = tracekit(&["network", "handwritten/nesting.json", "--format", "json"]);
     assert_eq!(String::from_utf8_lossy(&json.stdout).trim(), "[]");
+    assert_eq!(
+        String::from_utf8_lossy(&json.stderr).trim(),
+        "tracekit: warning: handwritten/nesting.json: the trace has no network requests (no ResourceSendRequest event)"
+    );
 }
 
 #[test]
@@ -191,4 +195,6 @@ fn metrics_as_json() {
     assert!(nav["inp"]["value"].as_f64().unwrap() > 200.0);
     let none = tracekit(&["metrics", "handwritten/nesting.json", "--format", "json"]);
     assert_eq!(String::from_utf8_lossy(&none.stdout).trim(), "[]");
+    assert!(String::from_utf8_lossy(&none.stderr)
+        .contains("warning: handwritten/nesting.json: the trace has no navigation"));
 }

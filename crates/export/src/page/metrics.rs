@@ -7,7 +7,7 @@
 
 use tracekit_engine::handlers::page::metrics::{MetricName, MetricScore};
 use tracekit_engine::handlers::timeline::layout_shifts::ClusterNavigation;
-use tracekit_engine::{Analysis, Micros, Millis, Sym};
+use tracekit_engine::{Analysis, HandlerData, Micros, Millis, Strings, Sym};
 
 use super::PageError;
 
@@ -110,8 +110,8 @@ pub fn navigations(analysis: &Analysis) -> Result<Vec<NavigationRow>, PageError>
                     _ => None,
                 })
                 .and_then(|c| c.node_id.as_f64());
-            let (cls, cls_cluster) = worst_cluster(analysis, nav.navigation_id, origin);
-            let (inp, inp_interaction) = longest_interaction(analysis, nav.navigation_id, origin);
+            let (cls, cls_cluster) = worst_cluster(data, nav.navigation_id, origin);
+            let (inp, inp_interaction) = longest_interaction(data, strings, nav.navigation_id, origin);
             let url = meta
                 .navigations
                 .final_display_url
@@ -176,10 +176,7 @@ fn as_metric(score: &MetricScore) -> Metric {
 
 /// The worst cluster of layout shifts after the navigation `id`: its score,
 /// start and shifts (no shift: a CLS of 0, no cluster).
-fn worst_cluster(analysis: &Analysis, id: Option<Sym>, origin: Micros) -> (Option<f64>, Option<(Millis, usize)>) {
-    let Some(data) = analysis.handlers() else {
-        return (None, None);
-    };
+fn worst_cluster(data: &HandlerData, id: Option<Sym>, origin: Micros) -> (Option<f64>, Option<(Millis, usize)>) {
     let worst = data
         .layout_shifts()
         .clusters
@@ -197,13 +194,11 @@ fn worst_cluster(analysis: &Analysis, id: Option<Sym>, origin: Micros) -> (Optio
 
 /// The longest interaction of the navigation `id` (INP).
 fn longest_interaction(
-    analysis: &Analysis,
+    data: &HandlerData,
+    strings: &Strings,
     id: Option<Sym>,
     origin: Micros,
 ) -> (Option<Millis>, Option<InteractionFacts>) {
-    let Some(data) = analysis.handlers() else {
-        return (None, None);
-    };
     let interactions = data.user_interactions();
     let longest = interactions
         .without_nesting
@@ -215,7 +210,7 @@ fn longest_interaction(
         return (None, None);
     };
     let facts = InteractionFacts {
-        kind: analysis.strings().resolve(i.kind).to_owned(),
+        kind: strings.resolve(i.kind).to_owned(),
         start: (i.ts - origin).to_millis(),
         input_delay: i.input_delay.to_millis(),
         processing: i.main_thread_handling.to_millis(),

@@ -132,7 +132,12 @@ fn markers(data: &HandlerData) -> Vec<PageLoadMarker> {
     let Some(by_navigation) = metrics.metric_scores_by_frame.get(&meta.main_frame_id) else {
         return out;
     };
-    for scores in by_navigation.values() {
+    let navigations = meta.navigations.by_frame_id.get(&meta.main_frame_id);
+    for (navigation, scores) in by_navigation {
+        // A metric's time counts from its navigation.
+        let Some(start) = navigations.and_then(|navs| navs.iter().find(|n| n.event == *navigation)) else {
+            continue;
+        };
         for score in scores.values() {
             let kind = match score.metric {
                 MetricName::FirstPaint => MarkerKind::FirstPaint,
@@ -142,19 +147,10 @@ fn markers(data: &HandlerData) -> Vec<PageLoadMarker> {
                 MetricName::Load => MarkerKind::Load,
                 _ => continue,
             };
-            // A metric's time counts from its navigation.
-            let navigation_ts = meta
-                .navigations
-                .by_frame_id
-                .get(&meta.main_frame_id)
-                .and_then(|navs| navs.iter().find(|n| n.event == score.navigation))
-                .map(|n| n.ts);
-            if let Some(ts) = navigation_ts {
-                out.push(PageLoadMarker {
-                    kind,
-                    time: ts + score.timing,
-                });
-            }
+            out.push(PageLoadMarker {
+                kind,
+                time: start.ts + score.timing,
+            });
         }
     }
     out
