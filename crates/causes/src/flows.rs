@@ -18,30 +18,48 @@ const FLOW_START: Phase = Phase(b's');
 const FLOW_STEP: Phase = Phase(b't');
 const FLOW_END: Phase = Phase(b'f');
 
-/// What a flow event binds to: an event's time (its bits), and a hash of
-/// its process, thread and category. Only the first event of a binding
-/// is kept (the only one a flow can reach), so that a trace's events cost
-/// one small entry each, not a copy of their fields.
-type Binding = (u64, u64);
+/// What a flow event binds to: a hash of an event's time, process,
+/// thread and category (a fixed-seed 64-bit hash: the same on every run;
+/// two keys that share one are as unlikely as in the trace's own ids).
+type Binding = u64;
+
+/// The binding of a flow event itself, in [`FlowsHandler::bindings`]: no
+/// event binds to one.
+const NOT_BOUND: Binding = 0;
 
 /// A flow event, as the handler keeps it until the end.
 #[derive(Debug, Clone, Copy)]
 struct FlowEvent {
     ph: Phase,
     binding: Binding,
+    /// Its time (the bits of the `f64`).
+    ts_bits: u64,
     cat: Sym,
     name: Sym,
     id: Option<Id>,
 }
 
 /// The Flows handler (see the module documentation).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FlowsHandler {
     flow_events: Vec<FlowEvent>,
-    /// The first event of each binding that is not a flow event, with its
-    /// time.
-    first_of_binding: ahash::AHashMap<Binding, (EventIndex, u64)>,
+    /// The binding of every event, by its index: 8 bytes an event, pushed
+    /// without a look-up. Which events the flows reach is found at the
+    /// end, when the flows' own bindings are known (a flow may bind to an
+    /// event before or after it).
+    bindings: Vec<Binding>,
     hasher: ahash::RandomState,
+}
+
+impl Default for FlowsHandler {
+    fn default() -> Self {
+        Self {
+            flow_events: Vec::new(),
+            bindings: Vec::new(),
+            // Fixed seeds: the flows found must not depend on the run.
+            hasher: ahash::RandomState::with_seeds(0x5eed_f10e, 0x7eac_e417, 0x0c0f_fee5, 0xdead_10cc),
+        }
+    }
 }
 
 /// The flows of a trace.
@@ -53,10 +71,32 @@ pub struct Flows {
 
 impl FlowsHandler {
     fn binding(&self, event: &Event<'_>) -> Binding {
-        (
-            event.ts.0.to_bits(),
-            self.hasher.hash_one((event.pid, event.tid, event.cat)),
-        )
+        match self
+            .hasher
+            .hash_one((event.ts.0.to_bits(), event.pid, event.tid, event.cat))
+        {
+            NOT_BOUND => 1,
+            hash => hash,
+        }
+    }
+
+    /// The first event of each of `wanted`'s bindings that is not a flow
+    /// event, in input order.
+    fn first_events<V>(&self, wanted: &Map<Binding, V>) -> Vec<(EventIndex, Binding)> {
+        let mut unseen: ahash::AHashSet<Binding> = wanted.keys().copied().collect();
+        let mut reached = Vec::with_capacity(wanted.len());
+        if unseen.is_empty() {
+            return reached;
+        }
+        for (index, &binding) in (0..).zip(&self.bindings) {
+            if unseen.remove(&binding) {
+                reached.push((index, binding));
+                if unseen.is_empty() {
+                    break;
+                }
+            }
+        }
+        reached
     }
 }
 
@@ -71,19 +111,23 @@ impl Handler for FlowsHandler {
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, _cx: &mut Context) {
-        let binding = self.binding(event);
+        let at = index as usize;
+        if self.bindings.len() < at {
+            // Events not handed to this handler bind nothing.
+            self.bindings.resize(at, NOT_BOUND);
+        }
         if matches!(event.ph, FLOW_START | FLOW_STEP | FLOW_END) {
             self.flow_events.push(FlowEvent {
                 ph: event.ph,
-                binding,
+                binding: self.binding(event),
+                ts_bits: event.ts.0.to_bits(),
                 cat: event.cat,
                 name: event.name,
                 id: event.id,
             });
+            self.bindings.push(NOT_BOUND);
         } else {
-            self.first_of_binding
-                .entry(binding)
-                .or_insert((index, event.ts.0.to_bits()));
+            self.bindings.push(self.binding(event));
         }
     }
 
@@ -91,7 +135,9 @@ impl Handler for FlowsHandler {
         // The flows bound to each binding, in the order they were bound.
         // A flow is its id, as DevTools keys it: two flows of one id (of
         // two names, or one after the other) are one.
-        let mut bound: Map<Binding, Vec<Option<Id>>> = Map::default();
+        // Each with the time of its events (a binding's flow events share
+        // it).
+        let mut bound: Map<Binding, (u64, Vec<Option<Id>>)> = Map::default();
         let mut open: ahash::AHashMap<(Sym, Sym, Option<Id>), Option<Id>> = ahash::AHashMap::default();
         for flow in &self.flow_events {
             let group = (flow.cat, flow.name, flow.id);
@@ -109,21 +155,18 @@ impl Handler for FlowsHandler {
                     None => continue,
                 },
             };
-            let flows = bound.entry(flow.binding).or_default();
+            let (_, flows) = bound.entry(flow.binding).or_insert_with(|| (flow.ts_bits, Vec::new()));
             if !flows.contains(&id) {
                 flows.push(id);
             }
         }
         // Each bound event, in input order, joins its flows, once per time.
-        let mut reached: Vec<(EventIndex, Binding)> = bound
-            .keys()
-            .filter_map(|binding| self.first_of_binding.get(binding).map(|&(index, _)| (index, *binding)))
-            .collect();
-        reached.sort_unstable_by_key(|(index, _)| *index);
+        let reached = self.first_events(&bound);
         let mut by_flow: Map<Option<Id>, Map<u64, EventIndex>> = Map::default();
         for (index, binding) in reached {
-            for id in &bound[&binding] {
-                by_flow.entry(*id).or_default().insert(binding.0, index);
+            let (ts_bits, ids) = &bound[&binding];
+            for id in ids {
+                by_flow.entry(*id).or_default().insert(*ts_bits, index);
             }
         }
         let flows = by_flow

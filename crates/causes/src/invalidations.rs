@@ -18,8 +18,10 @@
 //! but the handler forgets it when it is reset before a trace is parsed,
 //! so that an event keeps all of its invalidations: so does this one.
 
+use std::borrow::Cow;
+
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::json::{as_str, member, member_path};
+use tracekit_events::json::{as_str, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Micros, Skip, Sym, Wants};
 
 use crate::Map;
@@ -66,13 +68,8 @@ pub struct Invalidations {
 /// The frame an event names: `args.beginData.frame` for the style
 /// recalculations and layouts, `args.data.frame` for the others. `Err`
 /// when DevTools would fail on the event (an `UpdateLayoutTree` without
-/// args).
-fn frame_of(event: &Event<'_>, recalc_or_layout: bool) -> Result<Option<String>, ()> {
-    let path: &[&str] = if recalc_or_layout {
-        &["beginData", "frame"]
-    } else {
-        &["data", "frame"]
-    };
+/// args). `begin_data`: a layout's `args.beginData`, already found.
+fn frame_of<'a>(event: &Event<'a>, begin_data: Option<&'a str>) -> Result<Option<Cow<'a, str>>, ()> {
     let Some(args) = event.args else {
         return if event.name == names::UPDATE_LAYOUT_TREE {
             Err(())
@@ -80,7 +77,12 @@ fn frame_of(event: &Event<'_>, recalc_or_layout: bool) -> Result<Option<String>,
             Ok(None)
         };
     };
-    Ok(member_path(args, path).and_then(as_str).map(|f| f.into_owned()))
+    let holder = match begin_data {
+        Some(begin_data) => Some(begin_data),
+        None if event.name == names::UPDATE_LAYOUT_TREE => member(args, "beginData"),
+        None => member(args, "data"),
+    };
+    Ok(holder.and_then(|h| member(h, "frame")).and_then(as_str))
 }
 
 impl Handler for InvalidationsHandler {
@@ -103,9 +105,12 @@ impl Handler for InvalidationsHandler {
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         // A `Layout` is one only with `args.beginData` (its begin event).
-        let is_layout = event.name == names::LAYOUT && event.args.is_some_and(|a| member(a, "beginData").is_some());
-        let is_recalc = event.name == names::UPDATE_LAYOUT_TREE;
-        let frame = match frame_of(event, is_recalc || is_layout) {
+        let layout_begin_data = match event.name {
+            names::LAYOUT => event.args.and_then(|a| member(a, "beginData")),
+            _ => None,
+        };
+        let is_layout = layout_begin_data.is_some();
+        let frame = match frame_of(event, layout_begin_data) {
             Ok(Some(frame)) if !frame.is_empty() => cx.interner.intern(&frame),
             Ok(_) => return,
             Err(()) => {

@@ -222,7 +222,9 @@ impl FramesHandler {
         let arg = |path: &[&str], interner: &mut tracekit_events::Interner| {
             ArgValue::read(args.and_then(|a| member_path(a, path)), index, interner)
         };
-        let has_seq = args.is_some_and(|a| member(a, "frameSeqId").is_some());
+        // Read only for the events whose kind depends on it (not for the
+        // many tasks).
+        let has_seq = || args.is_some_and(|a| member(a, "frameSeqId").is_some());
         let kind = match event.name {
             names::SET_LAYER_TREE_ID => FrameEvent::SetLayerTreeId {
                 frame: arg(&["data", "frame"], interner),
@@ -238,11 +240,11 @@ impl FramesHandler {
                     None => f64::NAN,
                 },
             },
-            names::BEGIN_FRAME if has_seq => FrameEvent::BeginFrame {
+            names::BEGIN_FRAME if has_seq() => FrameEvent::BeginFrame {
                 layer_tree: arg(&["layerTreeId"], interner),
                 seq: arg(&["frameSeqId"], interner),
             },
-            names::DROPPED_FRAME if has_seq => FrameEvent::DroppedFrame {
+            names::DROPPED_FRAME if has_seq() => FrameEvent::DroppedFrame {
                 layer_tree: arg(&["layerTreeId"], interner),
                 seq: arg(&["frameSeqId"], interner),
                 partial: args.and_then(|a| member(a, "hasPartialUpdate")).is_some_and(js_truthy),
@@ -264,7 +266,7 @@ impl FramesHandler {
                     needs: data.and_then(|d| member(d, "needsBeginFrame")).is_some_and(js_truthy),
                 }
             }
-            names::COMMIT if has_seq => FrameEvent::Commit {
+            names::COMMIT if has_seq() => FrameEvent::Commit {
                 layer_tree: arg(&["layerTreeId"], interner),
             },
             names::COMPOSITE_LAYERS => FrameEvent::CompositeLayers {

@@ -5,10 +5,11 @@
 //! URL, unless the NetworkRequests handler mapped it already. Only done
 //! with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers):
 //! the URLs of the trace events are read while loading ([`entity_url`]),
-//! the entities found when the tracks are built ([`thread_entities`]) and
-//! gathered in DevTools' order by [`entity_mappings`].
+//! the entities of each function and URL resolved when the tracks are
+//! built ([`ThreadEntities`]), and the entries gathered in DevTools' order
+//! only when asked, by [`entity_mappings`].
 
-use tracekit_events::{Context, DevTools, Event, Id, Interner, Phase, Sym};
+use tracekit_events::{DevTools, Event, Id, Interner, Phase, Sym};
 use tracekit_page::args::{own_url, RawArgs, RawData};
 use tracekit_page::{Entity, EntityEvent, EntityMappings, NetworkRequests};
 
@@ -55,71 +56,93 @@ pub(crate) fn entity_url(
     })
 }
 
-/// The entities of one thread's entries, in its tree's order (none
-/// without all handlers): `built` are its track's nodes, functions and
-/// the sample index of each of its JS call nodes (in node order), `urls`
-/// the URLs of its trace events (sorted by event index). `by_url`
-/// remembers each URL's entity across threads.
-pub(crate) fn thread_entities(
-    (pid, tid): (Id, Id),
-    (nodes, frames, call_samples): (&[TrackNode], &[crate::JsFrame], &[u32]),
-    urls: &[EntityUrl],
-    by_url: &mut ahash::AHashMap<Sym, Option<Entity>>,
-    cx: &mut Context,
-) -> Vec<(Entity, EntityEvent)> {
-    if !cx.options.all_handlers {
-        return Vec::new();
-    }
-    let interner = &mut cx.interner;
-    let mut out = Vec::new();
-    let mut calls = call_samples.iter();
-    for (position, node) in nodes.iter().enumerate() {
-        let (url, event) = match node.kind() {
-            NodeKind::Call { frame } => {
-                let sample = calls.next().copied().unwrap_or(FROM_TRACE_ID);
-                let Some(js) = frames.get(frame as usize) else {
-                    continue;
-                };
-                let event = EntityEvent::ProfileCall {
-                    pid,
-                    tid,
-                    position: u32::try_from(position).unwrap_or(u32::MAX),
-                    ts_bits: node.ts().0.to_bits(),
-                    node_id: js.node_id,
-                    sample_index: (sample != FROM_TRACE_ID).then_some(sample),
-                };
-                (js.call_frame.url, event)
+/// What a thread keeps for its entries' entities (empty without all
+/// handlers): the entity of each of its functions and of each of its trace
+/// events' URLs, resolved once per distinct URL when the tracks are built;
+/// which entries they go to is found only when asked ([`entity_mappings`]),
+/// so that loading neither walks the trees again nor keeps an entry per
+/// node.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ThreadEntities {
+    /// The sample index of each JS call node, in node order
+    /// ([`FROM_TRACE_ID`] when its stack came from a trace event).
+    pub call_samples: Vec<u32>,
+    /// The entity of each of the thread's functions, by function index.
+    pub frame_entities: Vec<Option<Entity>>,
+    /// The URLs of the thread's trace events (sorted by event index), each
+    /// with its entity.
+    pub urls: Vec<(EntityUrl, Option<Entity>)>,
+}
+
+impl ThreadEntities {
+    /// Resolves the entities of a thread's functions and event URLs;
+    /// `by_url` remembers each URL's entity across threads.
+    pub(crate) fn resolve(
+        call_samples: Vec<u32>,
+        frames: &[crate::JsFrame],
+        urls: Vec<EntityUrl>,
+        by_url: &mut ahash::AHashMap<Sym, Option<Entity>>,
+        interner: &mut Interner,
+    ) -> ThreadEntities {
+        let mut entity_of = |url: Sym| {
+            if url == tracekit_events::names::EMPTY {
+                return None;
             }
-            NodeKind::Event { event, .. } => {
-                let Ok(at) = urls.binary_search_by_key(&event, |u| u.event) else {
-                    continue;
-                };
-                let found = urls[at];
-                let event = match found.begin_text {
-                    None => EntityEvent::Event(event),
-                    Some(text) => EntityEvent::BeginEnd {
+            *by_url.entry(url).or_insert_with(|| {
+                let text = interner.resolve(url).to_owned();
+                Entity::for_url(&text, interner)
+            })
+        };
+        ThreadEntities {
+            call_samples,
+            frame_entities: frames.iter().map(|f| entity_of(f.call_frame.url)).collect(),
+            urls: urls.into_iter().map(|u| (u, entity_of(u.url))).collect(),
+        }
+    }
+
+    /// The entities of a thread's entries, in its tree's order.
+    fn of_entries<'a>(
+        &'a self,
+        (pid, tid): (Id, Id),
+        nodes: &'a [TrackNode],
+        frames: &'a [crate::JsFrame],
+    ) -> impl Iterator<Item = (Entity, EntityEvent)> + 'a {
+        let mut calls = self.call_samples.iter();
+        nodes
+            .iter()
+            .enumerate()
+            .filter_map(move |(position, node)| match node.kind() {
+                NodeKind::Call { frame } => {
+                    let sample = calls.next().copied().unwrap_or(FROM_TRACE_ID);
+                    let entity = (*self.frame_entities.get(frame as usize)?)?;
+                    let js = frames.get(frame as usize)?;
+                    let event = EntityEvent::ProfileCall {
                         pid,
                         tid,
-                        begin: event,
-                        text,
-                        dur_bits: node.dur().unwrap_or_default().0.to_bits(),
-                    },
-                };
-                (found.url, event)
-            }
-        };
-        if url == tracekit_events::names::EMPTY {
-            continue;
-        }
-        let entity = *by_url.entry(url).or_insert_with(|| {
-            let text = interner.resolve(url).to_owned();
-            Entity::for_url(&text, interner)
-        });
-        if let Some(entity) = entity {
-            out.push((entity, event));
-        }
+                        position: u32::try_from(position).unwrap_or(u32::MAX),
+                        ts_bits: node.ts().0.to_bits(),
+                        node_id: js.node_id,
+                        sample_index: (sample != FROM_TRACE_ID).then_some(sample),
+                    };
+                    Some((entity, event))
+                }
+                NodeKind::Event { event, .. } => {
+                    let at = self.urls.binary_search_by_key(&event, |(u, _)| u.event).ok()?;
+                    let (found, entity) = self.urls[at];
+                    let event = match found.begin_text {
+                        None => EntityEvent::Event(event),
+                        Some(text) => EntityEvent::BeginEnd {
+                            pid,
+                            tid,
+                            begin: event,
+                            text,
+                            dur_bits: node.dur().unwrap_or_default().0.to_bits(),
+                        },
+                    };
+                    Some((entity?, event))
+                }
+            })
     }
-    out
 }
 
 /// The NetworkRequests handler's entity mappings, completed with the
@@ -130,9 +153,10 @@ pub(crate) fn thread_entities(
 /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
 pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequests) -> EntityMappings {
     let mut mappings = network.entities.clone();
-    for process in processes.values().filter(|p| p.kept_by_devtools) {
-        for thread in process.threads.values() {
-            for &(entity, event) in &thread.entities {
+    for (&pid, process) in processes.iter().filter(|(_, p)| p.kept_by_devtools) {
+        for (&tid, thread) in &process.threads {
+            let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
+            for (entity, event) in entries {
                 mappings.add_once(entity, event);
             }
         }

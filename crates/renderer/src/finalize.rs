@@ -6,7 +6,7 @@
 use tracekit_events::{names, Context, DevTools, Handler, Id, Interner, LoadError, Sym};
 use tracekit_meta::{AuctionWorklets, MetaData};
 
-use crate::entities;
+use crate::entities::ThreadEntities;
 use crate::thread_tree::{build_threads, BuiltThread, ThreadJob};
 use crate::{view_args, Map, ProcessTracks, RendererData, RendererHandler, ThreadTrack};
 
@@ -102,9 +102,12 @@ impl RendererHandler {
                 if nodes.is_empty() && over_budget.is_none() {
                     continue;
                 }
-                let built = (&nodes[..], &js_frames[..], &call_samples[..]);
-                let urls = &thread.entity_urls;
-                let entities = entities::thread_entities((pid, tid), built, urls, &mut entity_by_url, cx);
+                let entities = if cx.options.all_handlers {
+                    let urls = thread.entity_urls;
+                    ThreadEntities::resolve(call_samples, &js_frames, urls, &mut entity_by_url, &mut cx.interner)
+                } else {
+                    ThreadEntities::default()
+                };
                 tracks.threads.insert(
                     tid,
                     ThreadTrack {

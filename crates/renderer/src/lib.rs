@@ -176,10 +176,10 @@ pub struct ThreadTrack {
     /// entries that have a URL or a frame, by the index of their source
     /// event, sorted ([`event_group_args`]).
     pub(crate) group_args: Vec<(u32, GroupArgs)>,
-    /// The third-party entities of the entries that have a URL, in node
-    /// order (with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
-    /// only): what [`entity_mappings`] adds.
-    pub(crate) entities: Vec<(tracekit_page::Entity, tracekit_page::EntityEvent)>,
+    /// What the third-party entities of its entries need (with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+    /// only): read by [`entity_mappings`].
+    pub(crate) entities: entities::ThreadEntities,
 }
 
 impl ThreadTrack {
@@ -233,7 +233,7 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
         over_budget: None,
         view_args: Vec::new(),
         group_args: Vec::new(),
-        entities: Vec::new(),
+        entities: entities::ThreadEntities::default(),
     })
 }
 
