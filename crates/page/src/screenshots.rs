@@ -2,7 +2,14 @@
 //! screenshots, from the legacy `Screenshot` snapshot events (those with
 //! an `id`, each of which DevTools turns into a synthetic screenshot with
 //! a data URI) and from the newer `Screenshot` events with a `source_id`.
+//!
+//! The images are decoded while loading into one buffer of JPEG bytes,
+//! each screenshot its range of it: three quarters of the trace's base64
+//! text, in one allocation. The base64 DevTools shows is made again from
+//! the bytes when asked (a strict decoding takes only canonical base64, so
+//! encoding the bytes gives the very text of the trace back).
 
+use base64::Engine as _;
 use tracekit_events::dump::{Dump, Object, Synthetic, Value};
 use tracekit_events::json::{as_str, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
@@ -10,6 +17,10 @@ use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Ph
 /// The prefix DevTools gives a screenshot's base64 image to make its data
 /// URI.
 pub const DATA_URI_PREFIX: &str = "data:image/jpg;base64,";
+
+/// The base64 alphabet of the screenshots: RFC 4648's, padded, and
+/// strict (no whitespace, no stray bits).
+const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 /// One screenshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,36 +37,22 @@ pub struct Screenshot {
     pub cat: Sym,
     /// Its phase.
     pub ph: Phase,
-    /// The image, base64-encoded JPEG (`args.snapshot`; as JavaScript
-    /// prints a value that is not a string: `undefined` when absent).
-    pub image: Box<str>,
+    /// Its image (`args.snapshot`): read with [`Screenshots::jpeg`].
+    pub image: ShotImage,
 }
 
-impl Screenshot {
-    /// The image's data URI, as DevTools gives it.
-    pub fn data_uri(&self) -> String {
-        let mut uri = String::with_capacity(DATA_URI_PREFIX.len() + self.image.len());
-        uri.push_str(DATA_URI_PREFIX);
-        uri.push_str(&self.image);
-        uri
-    }
-
-    /// The data URI as the dump writes it: a long one (the rule is over
-    /// 1,000 UTF-16 units) as `$str:LENGTH:SHA1`, computed from the image
-    /// without making the URI.
-    fn data_uri_value(&self) -> Value {
-        let length = DATA_URI_PREFIX.len() + self.image.encode_utf16().count();
-        if length <= 1000 {
-            return Value::str(self.data_uri());
-        }
-        let mut sha1 = sha1_smol::Sha1::new();
-        sha1.update(DATA_URI_PREFIX.as_bytes());
-        sha1.update(self.image.as_bytes());
-        Value::str(format!("$str:{length}:{}", sha1.digest()))
-    }
+/// Where a screenshot's image is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShotImage {
+    /// A JPEG: its bytes' range in [`Screenshots::jpeg_bytes`].
+    Jpeg(std::ops::Range<usize>),
+    /// Not base64 (no picture can be made of it): the text as the trace
+    /// has it, kept as DevTools keeps it (as JavaScript prints a value
+    /// that is not a string: `undefined` when absent).
+    NotBase64(Box<str>),
 }
 
-/// What the Screenshots handler found.
+/// What the Screenshots handler found./// What the Screenshots handler found.
 #[derive(Debug, Clone, Default)]
 pub struct Screenshots {
     /// The legacy screenshots (snapshot events with an `id`), in input
@@ -63,6 +60,8 @@ pub struct Screenshots {
     pub legacy: Vec<Screenshot>,
     /// The newer screenshots (with `args.source_id`), in input order.
     pub screenshots: Vec<Screenshot>,
+    /// The JPEG bytes of every screenshot, one after the other.
+    pub jpeg_bytes: Vec<u8>,
 }
 
 /// The Screenshots handler (see the module documentation).
@@ -74,15 +73,19 @@ pub struct ScreenshotsHandler {
     not_base64: Option<(usize, EventIndex)>,
 }
 
-/// Whether `text` is base64 (RFC 4648's alphabet, padded to a multiple of
-/// 4), as a screenshot's JPEG must be.
-fn is_base64(text: &str) -> bool {
-    let body = text.trim_end_matches('=');
-    text.len().is_multiple_of(4)
-        && text.len() - body.len() <= 2
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+impl ScreenshotsHandler {
+    /// Decodes a base64 image into the JPEG buffer.
+    fn decode(&mut self, text: &str) -> ShotImage {
+        let bytes = &mut self.data.jpeg_bytes;
+        let start = bytes.len();
+        match BASE64.decode_vec(text, bytes) {
+            Ok(()) => ShotImage::Jpeg(start..bytes.len()),
+            Err(_) => {
+                bytes.truncate(start);
+                ShotImage::NotBase64(text.into())
+            }
+        }
+    }
 }
 
 impl Handler for ScreenshotsHandler {
@@ -105,14 +108,14 @@ impl Handler for ScreenshotsHandler {
                 .skip(Skip::ScreenshotWithoutArgs, || format!("Screenshot (event #{index})"));
             return;
         }
-        let image: Box<str> = match event.args.and_then(|a| member(a, "snapshot")) {
-            None => "undefined".into(),
+        let image = match event.args.and_then(|a| member(a, "snapshot")) {
+            None => ShotImage::NotBase64("undefined".into()),
             Some(raw) => match as_str(raw) {
-                Some(text) => text.into(),
-                None => raw.into(),
+                Some(text) => self.decode(&text),
+                None => ShotImage::NotBase64(raw.into()),
             },
         };
-        if !is_base64(&image) {
+        if matches!(image, ShotImage::NotBase64(_)) {
             let (count, _) = self.not_base64.get_or_insert((0, index));
             *count += 1;
         }
@@ -144,6 +147,55 @@ impl Handler for ScreenshotsHandler {
 }
 
 impl Screenshots {
+    /// A screenshot's JPEG (`None` for an image that is not base64).
+    pub fn jpeg(&self, shot: &Screenshot) -> Option<&[u8]> {
+        match &shot.image {
+            ShotImage::Jpeg(range) => self.jpeg_bytes.get(range.clone()),
+            ShotImage::NotBase64(_) => None,
+        }
+    }
+
+    /// A screenshot's image as the trace has it: base64, or the text that
+    /// is not.
+    pub fn image_text(&self, shot: &Screenshot) -> String {
+        match &shot.image {
+            ShotImage::Jpeg(_) => BASE64.encode(self.jpeg(shot).unwrap_or_default()),
+            ShotImage::NotBase64(text) => text.to_string(),
+        }
+    }
+
+    /// A screenshot's image as a data URI, as DevTools gives it.
+    pub fn data_uri(&self, shot: &Screenshot) -> String {
+        format!("{DATA_URI_PREFIX}{}", self.image_text(shot))
+    }
+
+    /// The data URI as the dump writes it: a long one (the rule is over
+    /// 1,000 UTF-16 units) as `$str:LENGTH:SHA1`, its base64 made again a
+    /// block at a time, never the whole URI.
+    fn data_uri_value(&self, shot: &Screenshot) -> Value {
+        let jpeg = match &shot.image {
+            ShotImage::Jpeg(_) => self.jpeg(shot).unwrap_or_default(),
+            ShotImage::NotBase64(text) => {
+                let length = DATA_URI_PREFIX.len() + text.encode_utf16().count();
+                return long_string_value(length, [DATA_URI_PREFIX.as_bytes(), text.as_bytes()]);
+            }
+        };
+        let length = DATA_URI_PREFIX.len() + jpeg.len().div_ceil(3) * 4;
+        if length <= 1000 {
+            return Value::str(self.data_uri(shot));
+        }
+        let mut sha1 = sha1_smol::Sha1::new();
+        sha1.update(DATA_URI_PREFIX.as_bytes());
+        // Whole 3-byte groups per block: the blocks' base64 joins up.
+        let mut text = String::new();
+        for block in jpeg.chunks(3 * 4096) {
+            text.clear();
+            BASE64.encode_string(block, &mut text);
+            sha1.update(text.as_bytes());
+        }
+        Value::str(format!("$str:{length}:{}", sha1.digest()))
+    }
+
     /// The legacy screenshot at `position` of [`Screenshots::legacy`] in
     /// the data conformance dump: one synthetic event, registered once
     /// (`Dump::shared("Screenshot", event index)`) for every handler that
@@ -154,7 +206,7 @@ impl Screenshots {
         };
         let id = dump.shared("Screenshot", u64::from(shot.event), |_| {
             let mut fields = Object::new()
-                .with("args", Object::new().with("dataUri", shot.data_uri_value()).into())
+                .with("args", Object::new().with("dataUri", self.data_uri_value(shot)).into())
                 .with("cat", Value::Sym(shot.cat))
                 .with("name", Value::str("Screenshot"))
                 .with("pid", Value::id(shot.pid))
@@ -195,6 +247,20 @@ impl Screenshots {
             .with("screenshots", screenshots)
             .into()
     }
+}
+
+/// A string of `length` UTF-16 units made of `parts` as the dump writes
+/// it: whole up to 1,000 units, else `$str:LENGTH:SHA1`.
+fn long_string_value<const N: usize>(length: usize, parts: [&[u8]; N]) -> Value {
+    let text = || parts.iter().map(|p| String::from_utf8_lossy(p)).collect::<String>();
+    if length <= 1000 {
+        return Value::str(text());
+    }
+    let mut sha1 = sha1_smol::Sha1::new();
+    for part in parts {
+        sha1.update(part);
+    }
+    Value::str(format!("$str:{length}:{}", sha1.digest()))
 }
 
 #[cfg(test)]

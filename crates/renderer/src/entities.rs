@@ -44,7 +44,7 @@ pub(crate) fn entity_url(
         Phase::COMPLETE | Phase::INSTANT => event.ph,
         _ => return None,
     };
-    let raw = event.args.filter(|a| crate::view_args::may_hold_group_args(a))?;
+    let raw = event.args.filter(|a| crate::view_args::may_hold_url(a))?;
     let args = RawArgs::of(raw)?;
     let data = RawData::of(args.data);
     let url = own_url(event.name, ph, Some(&args), data.as_ref(), devtools, interner)?;

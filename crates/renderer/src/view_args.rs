@@ -130,13 +130,27 @@ pub(crate) struct PendingGroupArgs {
 /// `\u` escape (a key written with one). A cheap test, one pass over the
 /// quotes and backslashes, that spares decoding the args of most events.
 pub(crate) fn may_hold_group_args(args: &str) -> bool {
+    may_hold_key_ending(args, &[b"rl", b"frame", b"requestId"])
+}
+
+/// Whether an event's raw args may hold a URL of its own (a key ending in
+/// `rl`, or a `\u` escape): what its third-party entity needs. Two
+/// vectorized searches (a value ending in `rl` only costs a decoding).
+pub(crate) fn may_hold_url(args: &str) -> bool {
+    let b = args.as_bytes();
+    memchr::memmem::find(b, b"rl\"").is_some() || memchr::memmem::find(b, b"\\u").is_some()
+}
+
+/// Whether some quote of `args` closes a string ending with one of
+/// `endings`, or `args` has a `\u` escape.
+fn may_hold_key_ending(args: &str, endings: &[&[u8]]) -> bool {
     let b = args.as_bytes();
     memchr::memchr2_iter(b'"', b'\\', b).any(|i| {
         if b[i] == b'\\' {
             return b.get(i + 1) == Some(&b'u');
         }
         let before = &b[..i];
-        before.ends_with(b"rl") || before.ends_with(b"frame") || before.ends_with(b"requestId")
+        endings.iter().any(|ending| before.ends_with(ending))
     })
 }
 
@@ -195,4 +209,21 @@ pub(crate) fn resolve_all(
         })
         .filter(|(_, args)| *args != GroupArgs::default())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prefilters_pass_the_args_that_may_hold_what_they_look_for() {
+        let url = r#"{"data":{"url":"https://a.test/"}}"#;
+        let escaped = r#"{"data":{"\u0075rl":"https://a.test/"}}"#;
+        let frame = r#"{"data":{"frame":"F1"}}"#;
+        let neither = r#"{"data":{"type":"click"}}"#;
+        assert!(may_hold_url(url) && may_hold_url(escaped));
+        assert!(!may_hold_url(frame) && !may_hold_url(neither));
+        assert!(may_hold_group_args(url) && may_hold_group_args(frame) && may_hold_group_args(escaped));
+        assert!(!may_hold_group_args(neither));
+    }
 }

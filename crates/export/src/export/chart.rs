@@ -769,30 +769,8 @@ fn deflate_piece(piece: &[u8], last: bool) -> Vec<u8> {
 
 /// Standard base64 (RFC 4648, with padding), appended to `out`.
 fn base64(bytes: &[u8], out: &mut String) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut chunks = bytes.chunks_exact(3);
-    for c in &mut chunks {
-        let n = u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2]);
-        for shift in [18, 12, 6, 0] {
-            out.push(char::from(ALPHABET[(n >> shift & 63) as usize]));
-        }
-    }
-    match *chunks.remainder() {
-        [a] => {
-            let n = u32::from(a) << 16;
-            out.push(char::from(ALPHABET[(n >> 18 & 63) as usize]));
-            out.push(char::from(ALPHABET[(n >> 12 & 63) as usize]));
-            out.push_str("==");
-        }
-        [a, b] => {
-            let n = u32::from(a) << 16 | u32::from(b) << 8;
-            out.push(char::from(ALPHABET[(n >> 18 & 63) as usize]));
-            out.push(char::from(ALPHABET[(n >> 12 & 63) as usize]));
-            out.push(char::from(ALPHABET[(n >> 6 & 63) as usize]));
-            out.push('=');
-        }
-        _ => {}
-    }
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode_string(bytes, out);
 }
 
 #[cfg(test)]

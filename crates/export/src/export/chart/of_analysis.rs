@@ -3,7 +3,6 @@
 //! requests, frames, screenshots, user timings, page-load metrics,
 //! interactions, layout shifts).
 
-use base64::Engine as _;
 use tracekit_engine::handlers::page::metrics::MetricName;
 use tracekit_engine::{Analysis, HandlerData, Micros};
 
@@ -99,9 +98,7 @@ fn screenshots(data: &HandlerData) -> Vec<Screenshot> {
         .filter_map(|s| {
             // A screenshot that is not base64 has no picture (the
             // Screenshots handler said so when loading).
-            let jpeg = base64::engine::general_purpose::STANDARD
-                .decode(s.image.as_bytes())
-                .ok()?;
+            let jpeg = shots.jpeg(s)?.to_vec();
             Some(Screenshot { time: s.ts, jpeg })
         })
         .collect()
