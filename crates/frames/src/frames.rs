@@ -18,10 +18,24 @@ use crate::{sort_by_time, Map, When};
 /// The Frames handler (see the module documentation).
 #[derive(Debug, Default)]
 pub struct FramesHandler {
+    /// The events the model reads, but the top-level tasks.
     events: Vec<(When, FrameEvent)>,
+    /// The top-level tasks, by thread: most of the events the model reads
+    /// (every task of a busy page), of which only the main threads' count;
+    /// kept in 24 bytes each until the main threads are known, instead of
+    /// the 96 of a model event.
+    tasks: Map<(Id, Id), Vec<Task>>,
     /// The category of the last `RunTask` seen, and whether it makes the
     /// task a top-level one (most tasks share one category).
     last_task_cat: Option<(Sym, bool)>,
+}
+
+/// A top-level task, as kept while loading.
+#[derive(Debug, Clone, Copy)]
+struct Task {
+    index: EventIndex,
+    ts: Micros,
+    end: Micros,
 }
 
 /// What the frame model reads of one event.
@@ -197,17 +211,27 @@ impl Handler for FramesHandler {
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        if let Some(kind) = self.read(index, event, cx) {
-            self.events.push((When::of(index, event), kind));
+        match self.read(index, event, cx) {
+            Some(FrameEvent::TopLevelTask) => {
+                let when = When::of(index, event);
+                self.tasks.entry((event.pid, event.tid)).or_default().push(Task {
+                    index,
+                    ts: when.ts,
+                    end: when.end,
+                });
+            }
+            Some(kind) => self.events.push((When::of(index, event), kind)),
+            None => {}
         }
     }
 
     fn finalize(mut self, (meta, renderer, layer_tree): Self::Deps<'_>, _cx: &mut Context) -> Frames {
-        if self.events.is_empty() {
+        if self.events.is_empty() && self.tasks.is_empty() {
             return Frames::default();
         }
-        sort_by_time(&mut self.events, |(when, _)| when);
         let threads = main_threads(renderer);
+        self.add_main_threads_tasks(&threads);
+        sort_by_time(&mut self.events, |(when, _)| when);
         let main_frame = meta.main_frame_id.unwrap_or(names::EMPTY);
         let model = FrameModel::new(layer_tree, meta.bounds.min);
         model.run(&self.events, &threads, main_frame, names::EMPTY)
@@ -215,6 +239,32 @@ impl Handler for FramesHandler {
 }
 
 impl FramesHandler {
+    /// Adds the top-level tasks of the main threads to the model's events,
+    /// in input order (the time sort that follows is stable).
+    fn add_main_threads_tasks(&mut self, threads: &[MainThread]) {
+        let mut added = false;
+        for thread in threads {
+            let Some(tasks) = self.tasks.swap_remove(&(thread.pid, thread.tid)) else {
+                continue;
+            };
+            self.events.extend(tasks.into_iter().map(|t| {
+                let when = When {
+                    index: t.index,
+                    ts: t.ts,
+                    end: t.end,
+                    pid: thread.pid,
+                    tid: thread.tid,
+                };
+                (when, FrameEvent::TopLevelTask)
+            }));
+            added = true;
+        }
+        self.tasks = Map::default();
+        if added {
+            self.events.sort_by_key(|(when, _)| when.index);
+        }
+    }
+
     /// What the model reads of an event, `None` for one it ignores.
     fn read(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Option<FrameEvent> {
         let args = event.args;

@@ -86,8 +86,12 @@ pub(super) enum Tool {
     DevtoolsPlain,
     /// `tracekit calltree --format conformance`.
     TracekitViews,
-    /// `tracekit data --format conformance`: every handler.
+    /// `tracekit data --format conformance`: every handler, and the
+    /// whole of their data written.
     TracekitData,
+    /// `tracekit metrics`: loading with every handler, a few lines
+    /// written (what the DevTools engine's loading is timed against).
+    TracekitMetrics,
     /// The DevTools engine with every handler (`plain.mjs
     /// --all-handlers`), as the Performance panel loads a trace.
     DevtoolsAllHandlers,
@@ -135,6 +139,11 @@ impl Bench {
                     .arg(input)
                     .args(["--format", "conformance"])
                     .args(local);
+                cmd
+            }
+            Tool::TracekitMetrics => {
+                let mut cmd = Command::new(&self.tracekit);
+                cmd.args(global).arg("metrics").arg(input).args(local);
                 cmd
             }
             Tool::DevtoolsAllHandlers => {
