@@ -180,9 +180,26 @@ pub struct ThreadTrack {
     /// order (with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
     /// only): what [`entity_mappings`] adds.
     pub(crate) entities: Vec<(tracekit_page::Entity, tracekit_page::EntityEvent)>,
+    /// The CPU sample that opened each JS call node, in node order (with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+    /// only): see [`ThreadTrack::call_sample`].
+    pub(crate) call_samples: Vec<u32>,
 }
 
 impl ThreadTrack {
+    /// The index, among all the samples of the thread's profile, of the
+    /// CPU sample whose stack opened the `call`-th JS call node (counted
+    /// in node order from 0): what tells DevTools' ProfileCalls apart.
+    /// `None` when a trace event's sample trace id opened it (DevTools
+    /// numbers it -1), or when the analysis was made without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
+    pub fn call_sample(&self, call: usize) -> Option<u32> {
+        self.call_samples
+            .get(call)
+            .copied()
+            .filter(|&s| s != integrator::FROM_TRACE_ID)
+    }
+
     /// The function of a JS call node (`None` for a trace event).
     pub fn js_frame(&self, kind: &NodeKind) -> Option<&JsFrame> {
         match kind {
@@ -234,6 +251,7 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
         view_args: Vec::new(),
         group_args: Vec::new(),
         entities: Vec::new(),
+        call_samples: Vec::new(),
     })
 }
 
