@@ -235,8 +235,9 @@ impl AsyncJsCallsHandler {
         // not there.
         wanted.retain(|i| !self.begins.contains_key(i));
         let mut found = Found::default();
-        // The nearest JS call at or above each level of the current path.
-        let mut path: Vec<Option<EntityEvent>> = Vec::new();
+        // The nearest JS call at or above each level of the current path:
+        // its position and the JS calls before it.
+        let mut path: Vec<Option<(usize, usize)>> = Vec::new();
         for (pid, process) in renderer.processes.iter().filter(|(_, p)| p.kept_by_devtools) {
             for (tid, track) in &process.threads {
                 path.clear();
@@ -244,29 +245,37 @@ impl AsyncJsCallsHandler {
                 for (position, node) in track.nodes.iter().enumerate() {
                     path.truncate(node.depth() as usize);
                     let above = path.last().copied().flatten();
-                    let at = NodeAt {
-                        pid: *pid,
-                        tid: *tid,
-                        position,
-                        calls_before: calls,
-                    };
                     let own = match node.kind() {
-                        NodeKind::Call { .. } => Some(at.entry(track, &self.begins)),
+                        NodeKind::Call { .. } => true,
                         NodeKind::Event { name, event, .. } => {
                             if wanted.contains(&event) {
+                                let at = NodeAt {
+                                    pid: *pid,
+                                    tid: *tid,
+                                    position,
+                                    calls_before: calls,
+                                };
                                 if self.is_run(event) {
                                     found.runs.insert(event, at);
                                 } else {
-                                    found.schedulers.insert(event, above);
+                                    let caller = above.map(|(position, calls_before)| {
+                                        NodeAt {
+                                            position,
+                                            calls_before,
+                                            ..at
+                                        }
+                                        .entry(track, &self.begins)
+                                    });
+                                    found.schedulers.insert(event, caller);
                                 }
                             }
-                            JS_ENTRY_POINTS.contains(&name).then(|| at.entry(track, &self.begins))
+                            JS_ENTRY_POINTS.contains(&name)
                         }
                     };
+                    path.push(if own { Some((position, calls)) } else { above });
                     if matches!(node.kind(), NodeKind::Call { .. }) {
                         calls += 1;
                     }
-                    path.push(own.or(above));
                 }
             }
         }
