@@ -12,10 +12,12 @@ use crate::{Analysis, HandlerData, ProcessMap};
 pub const HANDLERS: &[&str] = &[
     "AnimationFrames",
     "Animations",
+    "AsyncJSCalls",
     "DOMStats",
     "Flows",
     "Frames",
     "GPU",
+    "Initiators",
     "Invalidations",
     "LargestImagePaint",
     "LargestTextPaint",
@@ -119,10 +121,12 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
     match name {
         "AnimationFrames" => data.animation_frames().dump(dump),
         "Animations" => data.animations().dump(dump),
+        "AsyncJSCalls" => data.async_js_calls().dump(dump),
         "DOMStats" => data.dom_stats().dump(dump),
         "Flows" => data.flows().dump(dump),
         "Frames" => data.frames().dump(dump),
         "GPU" => data.gpu().dump(dump),
+        "Initiators" => data.initiators().dump(dump),
         "Invalidations" => data.invalidations().dump(dump),
         "LargestImagePaint" => {
             let network = data.network_requests();

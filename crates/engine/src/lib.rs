@@ -32,6 +32,7 @@ pub use engine::{Analysis, ProcessMap};
 pub use loader::{analyze_bytes, InputKind, Loader};
 pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
 pub use registry::{HandlerData, Registered};
+pub use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsHandler};
 pub use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{

@@ -10,6 +10,7 @@
 //! dependencies are the names of lines above it (a name used before its
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
+use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsHandler};
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
@@ -179,6 +180,8 @@ handlers! {
     keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
     keep frames: FramesHandler = (&meta, &renderer, &layer_tree);
+    keep async_js_calls: AsyncJsCallsHandler = (&flows, &renderer);
+    keep initiators: InitiatorsHandler = (&flows, &async_js_calls);
 }
 
 impl HandlerData {
@@ -220,6 +223,18 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn flows(&self) -> &Flows {
         &self.flows
+    }
+
+    /// Which JS call scheduled which async task (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn async_js_calls(&self) -> &AsyncJsCalls {
+        &self.async_js_calls
+    }
+
+    /// The initiator of each event (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn initiators(&self) -> &Initiators {
+        &self.initiators
     }
 
     /// The invalidations behind style recalculations and layouts

@@ -171,6 +171,16 @@ reasons! {
         TreeStartsBeforeParent => "tree: entry starts before its parent (unsorted input)",
         /// An entry that starts inside its parent and ends after it.
         TreeEndsAfterParent => "tree: entry ends after its parent (left out, as DevTools does)",
+        /// An event the Initiators handler reads without the args member
+        /// it keys on (`args.data`, `args.beginData`): DevTools throws.
+        InitiatorsUnreadableEvent => "initiators: event without the args.data or args.beginData DevTools reads (DevTools throws)",
+        /// A timer fire, idle callback, web socket or post task event
+        /// whose initiator (the install, request, creation or schedule of
+        /// its id) is not before it in the trace: it has no initiator.
+        InitiatorsMissingInitiator => "initiators: event whose initiator (timer install, idle callback request, web socket creation, post task schedule) is not before it",
+        /// A flow whose first event is an async task's run with no
+        /// schedule before it, or whose second is not a run: no async call.
+        AsyncCallsUnpairedFlow => "async JS calls: flow without an async task's schedule and run",
     }
 }
 

@@ -141,6 +141,15 @@ known_names! {
     USER_TIMING_MEASURE = "UserTiming::Measure",
     CAT_BLINK_USER_TIMING = "blink.user_timing",
     CAT_BLINK_CONSOLE = "blink.console",
+    TIMER_INSTALL = "TimerInstall",
+    TIMER_FIRE = "TimerFire",
+    REQUEST_IDLE_CALLBACK = "RequestIdleCallback",
+    FIRE_IDLE_CALLBACK = "FireIdleCallback",
+    SCHEDULE_POST_TASK_CALLBACK = "SchedulePostTaskCallback",
+    RUN_POST_TASK_CALLBACK = "RunPostTaskCallback",
+    ABORT_POST_TASK_CALLBACK = "AbortPostTaskCallback",
+    DEBUGGER_ASYNC_TASK_SCHEDULED = "v8::Debugger::AsyncTaskScheduled",
+    DEBUGGER_ASYNC_TASK_RUN = "v8::Debugger::AsyncTaskRun",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

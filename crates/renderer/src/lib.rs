@@ -183,6 +183,20 @@ pub struct ThreadTrack {
 }
 
 impl ThreadTrack {
+    /// The index, among all the samples of the thread's profile, of the
+    /// CPU sample whose stack opened the `call`-th JS call node (counted
+    /// in node order from 0): what tells DevTools' ProfileCalls apart.
+    /// `None` when a trace event's sample trace id opened it (DevTools
+    /// numbers it -1), or when the analysis was made without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
+    pub fn call_sample(&self, call: usize) -> Option<u32> {
+        self.entities
+            .call_samples
+            .get(call)
+            .copied()
+            .filter(|&s| s != integrator::FROM_TRACE_ID)
+    }
+
     /// The function of a JS call node (`None` for a trace event).
     pub fn js_frame(&self, kind: &NodeKind) -> Option<&JsFrame> {
         match kind {

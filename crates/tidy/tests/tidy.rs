@@ -169,7 +169,7 @@ const LAYERS: &[Layer] = &[
     only(
         "tracekit-causes",
         "handlers",
-        &["tracekit-events", "tracekit-meta", "tracekit-renderer"],
+        &["tracekit-events", "tracekit-meta", "tracekit-page", "tracekit-renderer"],
     ),
     only(
         "tracekit-samples",

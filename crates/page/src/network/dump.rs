@@ -188,6 +188,18 @@ fn shared_key(event: EntityEvent) -> u64 {
     hasher.finish()
 }
 
+/// The synthetic event of a track's entry that DevTools made (a
+/// ProfileCall, or a begin/end pair made one complete event), registered
+/// once whichever handler's data refers to it first; `None` for a request
+/// or an input event (the request's synthetic event is its handler's).
+pub fn track_entry_synthetic(event: EntityEvent, dump: &mut Dump<'_>) -> Option<SyntheticId> {
+    match event {
+        EntityEvent::ProfileCall { .. } => Some(profile_call(event, dump)),
+        EntityEvent::BeginEnd { .. } => Some(begin_end(event, dump)),
+        EntityEvent::Request(_) | EntityEvent::Event(_) => None,
+    }
+}
+
 /// A ProfileCall's synthetic event, registered once whichever handler's
 /// data refers to it first.
 fn profile_call(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {

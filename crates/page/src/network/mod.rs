@@ -35,6 +35,7 @@ use crate::entities::EntityMappings;
 use crate::value::JsValue;
 use crate::Map;
 
+pub use dump::track_entry_synthetic;
 pub use websocket::{WebSocket, WebSocketEvent, WebSocketOwner};
 
 /// The schemes a request's URL must have for DevTools to keep it.
