@@ -16,6 +16,7 @@ pub const HANDLERS: &[&str] = &[
     "Flows",
     "Frames",
     "GPU",
+    "ImagePainting",
     "Invalidations",
     "LargestImagePaint",
     "LargestTextPaint",
@@ -123,6 +124,7 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
         "Flows" => data.flows().dump(dump),
         "Frames" => data.frames().dump(dump),
         "GPU" => data.gpu().dump(dump),
+        "ImagePainting" => data.image_painting().dump(dump),
         "Invalidations" => data.invalidations().dump(dump),
         "LargestImagePaint" => {
             let network = data.network_requests();

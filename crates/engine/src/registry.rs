@@ -165,7 +165,7 @@ handlers! {
     keep invalidations: InvalidationsHandler = ();
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = (&meta);
-    keep images: ImagePaintingHandler = ();
+    keep images: ImagePaintingHandler = (&meta);
     keep screenshots: ScreenshotsHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);

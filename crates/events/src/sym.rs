@@ -141,6 +141,12 @@ known_names! {
     USER_TIMING_MEASURE = "UserTiming::Measure",
     CAT_BLINK_USER_TIMING = "blink.user_timing",
     CAT_BLINK_CONSOLE = "blink.console",
+    SCRIPT_CATCHUP = "ScriptCatchup",
+    LARGE_SCRIPT_CATCHUP = "LargeScriptCatchup",
+    SCRIPT_COMPILED = "ScriptCompiled",
+    CAT_V8_SOURCE_RUNDOWN = "disabled-by-default-devtools.v8-source-rundown",
+    CAT_V8_SOURCE_RUNDOWN_SOURCES = "disabled-by-default-devtools.v8-source-rundown-sources",
+    CAT_TARGET_RUNDOWN = "disabled-by-default-devtools.target-rundown",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

@@ -1,8 +1,7 @@
 //! The handlers of the page in tracekit: its network requests
 //! ([`network`], DevTools' `NetworkRequestsHandler`, with the third-party
-//! entities of [`entities`]) and its painted images ([`images`], DevTools'
-//! `ImagePaintingHandler`, so far as far as the aggregated views' grouping
-//! by URL reads them), the readers of the events' args they share with the
+//! entities of [`entities`]), its painted images ([`images`], DevTools'
+//! `ImagePaintingHandler`), the readers of the events' args they share with the
 //! Renderer handler ([`args`]), and the args' values copied as they are
 //! ([`value`]).
 
@@ -19,7 +18,7 @@ pub mod user_timings;
 pub mod value;
 
 pub use entities::{Entity, EntityEvent, EntityMappings};
-pub use images::{ImagePainting, ImagePaintingHandler};
+pub use images::{DisplaySize, ImagePainting, ImagePaintingHandler, PaintImage};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
