@@ -1,7 +1,8 @@
 //! The handlers of the page in tracekit: its network requests
 //! ([`network`], DevTools' `NetworkRequestsHandler`, with the third-party
 //! entities of [`entities`]), its painted images ([`images`], DevTools'
-//! `ImagePaintingHandler`), the readers of the events' args they share with the
+//! `ImagePaintingHandler`), its scripts ([`scripts`], DevTools'
+//! `ScriptsHandler`), the readers of the events' args they share with the
 //! Renderer handler ([`args`]), and the args' values copied as they are
 //! ([`value`]).
 
@@ -14,6 +15,7 @@ pub mod metrics;
 pub mod navigations;
 pub mod network;
 pub mod screenshots;
+pub mod scripts;
 pub mod user_timings;
 pub mod value;
 
@@ -23,6 +25,7 @@ pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, Lar
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
 pub use screenshots::{Screenshots, ScreenshotsHandler};
+pub use scripts::{Script, ScriptSource, Scripts, ScriptsHandler};
 pub use user_timings::{UserTimings, UserTimingsHandler};
 pub use value::JsValue;
 
