@@ -97,12 +97,19 @@ pub struct ImagePainting {
     pub by_url: Map<Sym, Vec<u32>>,
     /// The PaintImage each `LazyPixelRef` was last drawn with.
     pub by_lazy_pixel_ref: Map<ArgKey, u32>,
-    /// The PaintImage each `Decode Image` event (by event index) is tied to.
+    /// The PaintImage each `Decode Image` event (by event index, of any
+    /// phase) is tied to.
     pub decode_ties: Map<EventIndex, u32>,
+    /// The `Decode Image` begin events among those: DevTools' grouping
+    /// never finds their ties (its entry of a begin/end pair is a copy of
+    /// the begin event, not the event it tied).
+    begin_decodes: ahash::AHashSet<EventIndex>,
     /// Each paint's size at the emulated device pixel ratio, when the
     /// trace's metadata gives the host's ratio (`hostDPR`) and the trace
     /// the emulated one (DevTools' `didCorrectForHostDpr`); `None` else.
     pub corrected_sizes: Option<Vec<DisplaySize>>,
+    /// The engine followed (the dump's shape differs by engine).
+    devtools: DevTools,
 }
 
 impl ImagePainting {
@@ -114,6 +121,9 @@ impl ImagePainting {
     /// The PaintImage (its number among them) the `Decode Image` event of
     /// this index is tied to.
     pub fn paint_image_of_decode(&self, decode_image: EventIndex) -> Option<u32> {
+        if self.begin_decodes.contains(&decode_image) {
+            return None;
+        }
         self.decode_ties.get(&decode_image).copied()
     }
 
@@ -139,8 +149,9 @@ impl ImagePainting {
         }))
     }
 
-    /// This data in the data conformance dump. DevTools keeps the decode
-    /// ties and the corrected sizes in `WeakMap`s, which show no members.
+    /// This data in the data conformance dump. DevTools 2026-10 keeps the
+    /// decode ties and the corrected sizes in `WeakMap`s, which show no
+    /// members; 2026-06 in `Map`s.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
         let strings = dump.strings();
         let event = |paint: u32| Value::Event(self.paint_images[paint as usize].event);
@@ -159,11 +170,26 @@ impl ImagePainting {
                 )
             })
             .collect();
+        let (ties, sizes) = if self.devtools >= DevTools::V2026_10 {
+            (Object::new().into(), Object::new().into())
+        } else {
+            let ties = self
+                .decode_ties
+                .iter()
+                .map(|(&decode, &paint)| (Value::Event(decode), event(paint)));
+            let sizes = self.corrected_sizes.iter().flatten().enumerate().map(|(paint, size)| {
+                let size = Object::new()
+                    .with("width", Value::Num(size.width))
+                    .with("height", Value::Num(size.height));
+                (Value::Event(self.paint_images[paint].event), size.into())
+            });
+            (Value::Map(ties.collect()), Value::Map(sizes.collect()))
+        };
         Object::new()
             .with("paintImageByDrawLazyPixelRef", Value::Map(by_ref))
-            .with("paintImageForEvent", Object::new().into())
+            .with("paintImageForEvent", ties)
             .with("paintImageEventForUrl", Value::Map(by_url))
-            .with("paintEventToCorrectedDisplaySize", Object::new().into())
+            .with("paintEventToCorrectedDisplaySize", sizes)
             .with("didCorrectForHostDpr", Value::Bool(self.corrected_sizes.is_some()))
             .into()
     }
@@ -200,6 +226,7 @@ impl Handler for ImagePaintingHandler {
     }
 
     fn finalize(mut self, meta: &MetaData, cx: &mut Context) -> ImagePainting {
+        self.data.devtools = cx.options.devtools;
         let host_dpr = cx
             .top_level
             .metadata
@@ -247,15 +274,16 @@ impl ImagePaintingHandler {
                     }),
                 }
             }
-            // DevTools ties the event object it saw; a begin/end pair's
-            // entry is a copy of the begin event, which it never finds.
-            names::DECODE_IMAGE if event.ph != Phase::BEGIN => {
+            names::DECODE_IMAGE => {
                 let tie = self.last_paint_image.get(&thread).copied().or_else(|| {
                     let key = (*self.last_decode_lazy_pixel_ref.get(&thread)?)?;
                     self.data.by_lazy_pixel_ref.get(&key).copied()
                 });
                 if let Some(paint) = tie {
                     self.data.decode_ties.insert(index, paint);
+                    if event.ph == Phase::BEGIN {
+                        self.data.begin_decodes.insert(index);
+                    }
                 }
             }
             _ => {}

@@ -2,7 +2,7 @@
 //! `LazyPixelRef` ties, decode ties, the host DPR correction and the dump.
 
 use tracekit_events::dump::Dump;
-use tracekit_events::{feed, AnalyzeOptions, Context, Handler};
+use tracekit_events::{feed, AnalyzeOptions, Context, DevTools, Handler};
 use tracekit_meta::MetaHandler;
 
 use super::*;
@@ -11,8 +11,15 @@ const VIEWPORT: &str = r#"{"name":"PaintTimingVisualizer::Viewport","ph":"I","pi
     "args":{"data":{"viewport_rect":[0,0,400,0,0,300,0,0],"dpr":3}}}"#;
 
 fn run(events: &str, metadata: Option<&str>) -> (ImagePainting, Context) {
+    run_with(events, metadata, DevTools::LATEST)
+}
+
+fn run_with(events: &str, metadata: Option<&str>, devtools: DevTools) -> (ImagePainting, Context) {
     let text = format!("[{VIEWPORT},{events}]");
-    let mut cx = Context::new(AnalyzeOptions::default().with_all_handlers(true));
+    let options = AnalyzeOptions::default()
+        .with_all_handlers(true)
+        .with_devtools(devtools);
+    let mut cx = Context::new(options);
     let (mut meta, mut images) = (MetaHandler::default(), ImagePaintingHandler::default());
     feed(&text, &mut meta, &mut cx).unwrap();
     feed(&text, &mut images, &mut cx).unwrap();
@@ -81,15 +88,20 @@ fn sizes_are_corrected_when_the_metadata_gives_the_host_dpr() {
     assert!(data.corrected_sizes.is_none());
 }
 
-#[test]
-fn the_dump_has_devtools_shape() {
-    let (data, cx) = run(PAINTS, Some(r#"{"hostDPR":2}"#));
+fn dumped(data: &ImagePainting, cx: Context) -> String {
     let strings = cx.interner.into_strings();
     let mut dump = Dump::new(&strings);
     let value = data.dump(&mut dump);
     dump.handler("ImagePainting", value);
     let mut out = String::new();
     dump.write(&mut out);
+    out
+}
+
+#[test]
+fn the_dump_has_devtools_shape() {
+    let (data, cx) = run(PAINTS, Some(r#"{"hostDPR":2}"#));
+    let out = dumped(&data, cx);
     assert_eq!(
         out,
         r##"{"handlers":{"ImagePainting":{"didCorrectForHostDpr":true,"paintEventToCorrectedDisplaySize":{},"paintImageByDrawLazyPixelRef":{"$map":[[7,"#1"]]},"paintImageEventForUrl":{"$map":[["https://a.test/x.png",["#1","#4"]]]},"paintImageForEvent":{}}},"insights":[],"synthetic":{}}"##
@@ -108,4 +120,27 @@ fn odd_paints_and_keys_are_counted_not_fatal() {
     assert!(data.by_url.is_empty() && data.by_lazy_pixel_ref.is_empty());
     assert_eq!(cx.diagnostics.skipped[&Skip::ImagesPaintWithoutData].count, 1);
     assert_eq!(cx.diagnostics.skipped[&Skip::ImagesUnreadableKey].count, 2);
+}
+
+/// DevTools 2026-06 kept the decode ties and corrected sizes in `Map`s;
+/// a begin `Decode Image` is tied there, though grouping never finds it.
+#[test]
+fn the_older_engine_shows_the_ties_and_sizes() {
+    let events = format!(
+        r#"{PAINTS},
+        {{"name":"Decode Image","ph":"B","pid":1,"tid":2,"ts":19,"args":{{}}}},
+        {{"name":"Decode Image","ph":"E","pid":1,"tid":2,"ts":20,"args":{{}}}}"#
+    );
+    let (data, cx) = run_with(&events, Some(r#"{"hostDPR":2}"#), DevTools::V2026_06);
+    assert_eq!(
+        (data.decode_ties.get(&10), data.paint_image_of_decode(10)),
+        (Some(&2), None)
+    );
+    assert_eq!(data.paint_image_of_decode(11), Some(2));
+    let out = dumped(&data, cx);
+    assert!(
+        out.contains(r##""paintImageForEvent":{"$map":[["#10","#4"],["#11","#4"],["#6","#1"],["#7","#4"]]}"##),
+        "{out}"
+    );
+    assert!(out.contains(r##"["#1",{"height":150,"width":300}]"##), "{out}");
 }
