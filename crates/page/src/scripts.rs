@@ -40,6 +40,10 @@ pub struct ScriptsHandler {
     /// The frame the last `FunctionCall` of each isolate ran in, by the
     /// isolate as that event gave it.
     frame_by_isolate: Map<Id, Sym>,
+    /// The scripts that may have no frame yet, by their isolate: those a
+    /// `FunctionCall` of the isolate in a new frame places (checked when
+    /// taken), so that frames changing often do not walk every script.
+    unplaced: Map<Id, Vec<u32>>,
     /// Whether the trace has source text events at all.
     saw_sources: bool,
 }
@@ -371,6 +375,7 @@ impl ScriptsHandler {
         let next = u32::try_from(self.scripts.len()).ok()?;
         let at = *self.by_key.entry(key).or_insert(next);
         if at == next {
+            self.unplaced.entry(isolate).or_default().push(next);
             self.scripts.push(Script {
                 isolate,
                 script_id,
@@ -402,6 +407,13 @@ impl ScriptsHandler {
         let script = &mut self.scripts[at];
         script.frame = frame;
         script.ts = event.ts;
+        if is_falsy_frame(frame) {
+            let isolate = script.isolate;
+            self.unplaced
+                .entry(isolate)
+                .or_default()
+                .push(u32::try_from(at).unwrap_or(u32::MAX));
+        }
     }
 
     /// A `ScriptCatchup` of the source rundown: the script's URLs.
@@ -498,8 +510,8 @@ impl ScriptsHandler {
             return;
         }
         self.frame_by_isolate.insert(isolate, frame);
-        for script in &mut self.scripts {
-            if is_falsy_frame(script.frame) && script.isolate == isolate {
+        for at in self.unplaced.get_mut(&isolate).map(std::mem::take).unwrap_or_default() {
+            if let Some(script) = self.scripts.get_mut(at as usize).filter(|s| is_falsy_frame(s.frame)) {
                 script.frame = Some(frame);
             }
         }

@@ -137,10 +137,21 @@ fn function_calls_give_the_frame_of_scripts_no_rundown_placed() {
             1005,
             r#"{"isolate":9,"scriptId":3,"url":"c.js"}"#,
         ),
+        // A ScriptCompiled without a frame unplaces a script; the next
+        // frame of its isolate places it again, the same frame does not.
+        event("ScriptCompiled", TARGET, 1006, r#"{"isolate":"8","scriptId":2}"#),
+        call(1007, r#""8""#, "H"),
+        event(
+            "ScriptCompiled",
+            TARGET,
+            1008,
+            r#"{"isolate":"7","scriptId":1,"frame":""}"#,
+        ),
+        call(1009, r#""7""#, "J"),
     ]);
     let strings = &cx.interner;
     let frames: Vec<_> = data.scripts.iter().map(|s| text(strings, s.frame)).collect();
-    assert_eq!(frames, [Some("G"), Some("H"), Some("")]);
+    assert_eq!(frames, [Some("J"), None, Some("")]);
 }
 
 #[test]
