@@ -263,9 +263,10 @@ impl Handler for ScriptsHandler {
             });
         };
         if event.cat == names::CAT_TARGET_RUNDOWN {
-            match data.filter(|d| js_truthy(d)) {
-                Some(data) => self.on_compiled(index, event, data, cx),
-                None => unreadable(cx, "ScriptCompiled"),
+            // Chrome writes some `ScriptCompiled` with empty args: they
+            // say nothing of any script (not a skip).
+            if let Some(data) = data.filter(|d| js_truthy(d)) {
+                self.on_compiled(index, event, data, cx);
             }
             return;
         }
