@@ -81,13 +81,15 @@ impl TraceHandlers {
     pub(crate) fn finish(
         self,
         mut cx: Context,
-        mut top_level: TopLevel,
+        top_level: TopLevel,
         input_bytes: usize,
     ) -> Result<Analysis, LoadError> {
-        let metadata = top_level.metadata.take();
         cx.top_level = top_level;
         let event_count = self.events as usize;
         let (handlers, tracks) = self.finalize_all(&mut cx)?;
+        // The handlers read the metadata (the ImagePainting handler its
+        // `hostDPR`); the analysis keeps it.
+        let metadata = cx.top_level.metadata.take();
         Ok(Analysis {
             kind: InputKind::ChromeTrace,
             bounds: handlers.meta().bounds,

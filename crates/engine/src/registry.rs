@@ -21,7 +21,7 @@ use tracekit_meta::{
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
-use tracekit_page::{UserTimings, UserTimingsHandler};
+use tracekit_page::{Scripts, ScriptsHandler, UserTimings, UserTimingsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
@@ -166,7 +166,8 @@ handlers! {
     keep invalidations: InvalidationsHandler = ();
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = (&meta);
-    keep images: ImagePaintingHandler = ();
+    keep images: ImagePaintingHandler = (&meta);
+    keep scripts: ScriptsHandler = (&meta, &network);
     keep screenshots: ScreenshotsHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);
@@ -261,6 +262,12 @@ impl HandlerData {
     /// args).
     pub fn image_painting(&self) -> &ImagePainting {
         &self.images
+    }
+
+    /// The scripts V8's source rundown describes (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn scripts(&self) -> &Scripts {
+        &self.scripts
     }
 
     /// The layout shifts and their clusters (gathered with

@@ -113,6 +113,20 @@ reasons! {
         MetricsSoftNavigationWithoutContext => "page load metrics: SoftNavigationStart without args.context (DevTools throws)",
         /// A legacy `Screenshot` without args: DevTools throws on it.
         ScreenshotWithoutArgs => "screenshots: legacy Screenshot without args (DevTools throws)",
+        /// A script rundown event (`ScriptCatchup`, `LargeScriptCatchup`,
+        /// `ScriptCompiled`) without `args.data`, or whose script id,
+        /// isolate, URL, frame or source text is of a type DevTools does
+        /// not expect (the script is not made, or the member is left out).
+        ScriptsUnreadableEvent => "scripts: rundown event without args.data, or with a member of an unexpected type",
+        /// A script described by no `ScriptCatchup` event, or with no
+        /// source text, or whose source map URL DevTools cannot resolve
+        /// (counted; the script is kept as DevTools keeps it).
+        ScriptsIncomplete => "scripts: script without its description or source, or with an unresolvable source map URL",
+        /// A `PaintImage` without `args.data` (DevTools throws on it).
+        ImagesPaintWithoutData => "images: PaintImage without args.data (DevTools throws)",
+        /// A `PaintImage` whose URL, or a `LazyPixelRef`, is neither a
+        /// string nor a number (DevTools would key its map by that value).
+        ImagesUnreadableKey => "images: PaintImage URL or LazyPixelRef that is not a string or a number",
         /// A `ProfileChunk` whose args could not be read.
         SamplesUnreadableChunk => "samples: unreadable ProfileChunk",
         /// A `CpuProfile` event without its profile.

@@ -150,6 +150,12 @@ known_names! {
     ABORT_POST_TASK_CALLBACK = "AbortPostTaskCallback",
     DEBUGGER_ASYNC_TASK_SCHEDULED = "v8::Debugger::AsyncTaskScheduled",
     DEBUGGER_ASYNC_TASK_RUN = "v8::Debugger::AsyncTaskRun",
+    SCRIPT_CATCHUP = "ScriptCatchup",
+    LARGE_SCRIPT_CATCHUP = "LargeScriptCatchup",
+    SCRIPT_COMPILED = "ScriptCompiled",
+    CAT_V8_SOURCE_RUNDOWN = "disabled-by-default-devtools.v8-source-rundown",
+    CAT_V8_SOURCE_RUNDOWN_SOURCES = "disabled-by-default-devtools.v8-source-rundown-sources",
+    CAT_TARGET_RUNDOWN = "disabled-by-default-devtools.target-rundown",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

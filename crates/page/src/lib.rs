@@ -1,8 +1,8 @@
 //! The handlers of the page in tracekit: its network requests
 //! ([`network`], DevTools' `NetworkRequestsHandler`, with the third-party
-//! entities of [`entities`]) and its painted images ([`images`], DevTools'
-//! `ImagePaintingHandler`, so far as far as the aggregated views' grouping
-//! by URL reads them), the readers of the events' args they share with the
+//! entities of [`entities`]), its painted images ([`images`], DevTools'
+//! `ImagePaintingHandler`), its scripts ([`scripts`], DevTools'
+//! `ScriptsHandler`), the readers of the events' args they share with the
 //! Renderer handler ([`args`]), and the args' values copied as they are
 //! ([`value`]).
 
@@ -15,15 +15,17 @@ pub mod metrics;
 pub mod navigations;
 pub mod network;
 pub mod screenshots;
+pub mod scripts;
 pub mod user_timings;
 pub mod value;
 
 pub use entities::{Entity, EntityEvent, EntityMappings};
-pub use images::{ImagePainting, ImagePaintingHandler};
+pub use images::{DisplaySize, ImagePainting, ImagePaintingHandler, PaintImage};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
 pub use screenshots::{Screenshots, ScreenshotsHandler};
+pub use scripts::{Script, ScriptSource, Scripts, ScriptsHandler};
 pub use user_timings::{UserTimings, UserTimingsHandler};
 pub use value::JsValue;
 

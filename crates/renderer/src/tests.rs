@@ -32,7 +32,7 @@ fn analyze(text: &str, options: AnalyzeOptions) -> (Result<RendererData, LoadErr
     let worklets = worklets.finalize((), &mut cx);
     let samples = samples.finalize(&meta, &mut cx);
     let network = network.finalize(&meta, &mut cx);
-    let images = images.finalize((), &mut cx);
+    let images = images.finalize(&meta, &mut cx);
     let data = renderer.finalize((&meta, samples, &worklets, &network, &images), &mut cx);
     (data, cx)
 }
@@ -421,7 +421,7 @@ fn entities(text: &str, options: AnalyzeOptions) -> Vec<(String, Vec<String>)> {
     let worklets = worklets.finalize((), &mut cx);
     let samples = samples.finalize(&meta, &mut cx);
     let network = network.finalize(&meta, &mut cx);
-    let images = images.finalize((), &mut cx);
+    let images = images.finalize(&meta, &mut cx);
     let data = renderer
         .finalize((&meta, samples, &worklets, &network, &images), &mut cx)
         .unwrap();

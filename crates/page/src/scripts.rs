@@ -1,0 +1,581 @@
+//! The Scripts handler (DevTools' `ScriptsHandler`): the scripts V8
+//! describes in its source rundown (`ScriptCatchup` of
+//! `disabled-by-default-devtools.v8-source-rundown`, with their source
+//! text in `…-sources`, long ones in pieces as `LargeScriptCatchup`) and
+//! the target rundown (`ScriptCompiled`: the script's frame), keyed by
+//! isolate and script id; the frame of a script no rundown placed, from
+//! the `FunctionCall`s of its isolate; and, once the page's frames and
+//! requests are known, whether each script is inline (its URL is a
+//! frame's document) and the request that loaded it.
+//!
+//! Source text is kept in proportion to what is read of it: up to 1,000
+//! UTF-16 units whole (the dump writes it), a longer one by its length and
+//! SHA-1 only, hashed as its pieces arrive ([`ScriptSource`]).
+
+use tracekit_events::dump::{Dump, Object, Value};
+use tracekit_events::jsnum::js_number_string;
+use tracekit_events::json::{as_f64, as_str, js_truthy, member, object_members};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
+use tracekit_meta::MetaData;
+
+use crate::network::NetworkRequests;
+use crate::Map;
+
+mod url;
+pub use url::complete_url;
+
+/// The longest source text kept whole, in UTF-16 units (the dump's limit
+/// for strings written as they are).
+const KEPT_WHOLE: usize = 1000;
+
+/// The Scripts handler (see the module documentation).
+#[derive(Debug, Default)]
+pub struct ScriptsHandler {
+    scripts: Vec<Script>,
+    /// The source text of each script, as it arrives.
+    sources: Vec<Option<Building>>,
+    /// Each script's position, by the `String()` texts of its isolate and
+    /// script id (DevTools' key `${isolate}.${scriptId}`).
+    by_key: Map<(Sym, Sym), u32>,
+    /// The frame the last `FunctionCall` of each isolate ran in, by the
+    /// isolate as that event gave it.
+    frame_by_isolate: Map<Id, Sym>,
+    /// The scripts that may have no frame yet, by their isolate: those a
+    /// `FunctionCall` of the isolate in a new frame places (checked when
+    /// taken), so that frames changing often do not walk every script.
+    unplaced: Map<Id, Vec<u32>>,
+    /// Whether the trace has source text events at all.
+    saw_sources: bool,
+}
+
+/// One script of the trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    /// The isolate, as the first event of the script gave it.
+    pub isolate: Id,
+    /// The script id, as text (a number's `String()`).
+    pub script_id: Sym,
+    /// The frame the script runs in: `Some("")` when none is known yet,
+    /// `None` when a `ScriptCompiled` gave none.
+    pub frame: Option<Sym>,
+    /// The time of the last event that described the script (or, if none
+    /// did, of its first event).
+    pub ts: Micros,
+    /// Whether the script's URL is the URL of a frame's document (an
+    /// inline `<script>`).
+    pub inline: bool,
+    /// Whether a `ScriptCatchup` of the source rundown described the
+    /// script (and so gave, or not, its URL).
+    pub described: bool,
+    /// The script's URL (empty for an evaluated one).
+    pub url: Option<Sym>,
+    /// Its `//# sourceURL`, when it has one.
+    pub source_url: Option<Sym>,
+    /// Its `//# sourceMappingURL` as V8 gives it, not resolved.
+    pub source_map_url: Option<Sym>,
+    /// Whether the source map URL was a `data:` URL that Chrome left out
+    /// of the trace.
+    pub source_map_url_elided: bool,
+    /// The source map URL resolved as DevTools resolves it before fetching
+    /// the map (against the script's URL, or its `sourceURL` completed
+    /// against its frame's URL); `None` when DevTools would not resolve
+    /// it (no frame, URL or source map URL; a frame without a URL) or
+    /// could not.
+    pub resolved_source_map_url: Option<Sym>,
+    /// The execution context (`executionContextId`).
+    pub execution_context_id: Option<f64>,
+    /// The script's length in characters, as V8 gives it with its source.
+    pub length: Option<f64>,
+    /// The source text, when the trace has it (see [`ScriptSource`]).
+    pub content: Option<ScriptSource>,
+    /// The request that loaded the script: the first request of its URL,
+    /// by position in [`NetworkRequests::requests`].
+    pub request: Option<u32>,
+}
+
+/// A script's source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptSource {
+    /// A source event without text (DevTools' `content` is `undefined`).
+    Missing,
+    /// A text of up to 1,000 UTF-16 units, kept whole.
+    Text(Box<str>),
+    /// A longer text, not kept: its length and the SHA-1 of its UTF-8
+    /// bytes (hex), as the data conformance dump writes such a string.
+    Long {
+        /// Its length in UTF-16 units (JavaScript's `length`).
+        length: u64,
+        /// The SHA-1 of its UTF-8 bytes, in hex.
+        sha1: Box<str>,
+    },
+}
+
+/// A source text as it arrives.
+enum Building {
+    Missing,
+    Short(String),
+    Long { length: u64, sha1: sha1_smol::Sha1 },
+}
+
+impl std::fmt::Debug for Building {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Building::Missing => f.write_str("Missing"),
+            Building::Short(text) => f.debug_tuple("Short").field(text).finish(),
+            Building::Long { length, .. } => f.debug_struct("Long").field("length", length).finish_non_exhaustive(),
+        }
+    }
+}
+
+impl Building {
+    fn append(self, piece: &str) -> Building {
+        match self {
+            Building::Missing => Building::Short(String::new()).append(piece),
+            Building::Short(mut text) => {
+                text.push_str(piece);
+                let length = utf16_len(&text);
+                if length <= KEPT_WHOLE as u64 {
+                    return Building::Short(text);
+                }
+                Building::Long {
+                    length,
+                    sha1: sha1_smol::Sha1::from(text.as_bytes()),
+                }
+            }
+            Building::Long { length, mut sha1 } => {
+                sha1.update(piece.as_bytes());
+                Building::Long {
+                    length: length + utf16_len(piece),
+                    sha1,
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> ScriptSource {
+        match self {
+            Building::Missing => ScriptSource::Missing,
+            Building::Short(text) => ScriptSource::Text(text.into()),
+            Building::Long { length, sha1 } => ScriptSource::Long {
+                length,
+                sha1: sha1.digest().to_string().into(),
+            },
+        }
+    }
+}
+
+/// JavaScript's `length` of a string.
+fn utf16_len(s: &str) -> u64 {
+    if s.is_ascii() {
+        return s.len() as u64;
+    }
+    s.chars().map(|c| c.len_utf16() as u64).sum()
+}
+
+/// The scripts of a trace.
+#[derive(Debug, Clone, Default)]
+pub struct Scripts {
+    /// The scripts, in the order first met.
+    pub scripts: Vec<Script>,
+}
+
+/// What a member of `args.data` holds, as the handler reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Member<'a> {
+    Absent,
+    Null,
+    Raw(&'a str),
+}
+
+impl<'a> Member<'a> {
+    fn of(data: &'a str, key: &str) -> Member<'a> {
+        match member(data, key).map(str::trim) {
+            None => Member::Absent,
+            Some("null") => Member::Null,
+            Some(raw) => Member::Raw(raw),
+        }
+    }
+
+    /// `String(value)`, `None` for an object or array.
+    fn js_string(self) -> Option<String> {
+        match self {
+            Member::Absent => Some("undefined".to_owned()),
+            Member::Null => Some("null".to_owned()),
+            Member::Raw(raw) => {
+                if let Some(s) = as_str(raw) {
+                    Some(s.into_owned())
+                } else if let Some(x) = as_f64(raw) {
+                    Some(js_number_string(x))
+                } else {
+                    matches!(raw, "true" | "false").then(|| raw.to_owned())
+                }
+            }
+        }
+    }
+
+    /// A string as `Some(Some(text))`, absent or `null` as `Some(None)`,
+    /// any other value as `None`.
+    fn string(self) -> Option<Option<std::borrow::Cow<'a, str>>> {
+        match self {
+            Member::Absent | Member::Null => Some(None),
+            Member::Raw(raw) => as_str(raw).map(Some),
+        }
+    }
+
+    fn truthy(self) -> bool {
+        matches!(self, Member::Raw(raw) if js_truthy(raw))
+    }
+}
+
+/// An isolate as DevTools holds it: a number or a string.
+fn isolate_id(m: Member<'_>, cx: &mut Context) -> Option<Id> {
+    match m {
+        Member::Absent | Member::Null => Some(Id::MISSING),
+        Member::Raw(raw) => match as_f64(raw) {
+            Some(x) => Some(Id::num(x)),
+            None => as_str(raw).map(|s| Id::str(cx.interner.intern(&s))),
+        },
+    }
+}
+
+impl Handler for ScriptsHandler {
+    type Deps<'d> = (&'d MetaData, &'d NetworkRequests);
+    type Data = Scripts;
+
+    /// DevTools tells the target rundown by its category alone; Chrome
+    /// writes only `ScriptCompiled` in it.
+    const WANTS: Wants = Wants::Named(&[
+        names::SCRIPT_CATCHUP,
+        names::LARGE_SCRIPT_CATCHUP,
+        names::SCRIPT_COMPILED,
+        names::FUNCTION_CALL,
+    ]);
+
+    fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
+        options.all_handlers
+    }
+
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        let data = event.args.and_then(|a| member(a, "data"));
+        let unreadable = |cx: &mut Context, what: &str| {
+            cx.diagnostics.skip(Skip::ScriptsUnreadableEvent, || {
+                format!("{what} (event #{index}): args.data is {}", data.unwrap_or("absent"))
+            });
+        };
+        if event.cat == names::CAT_TARGET_RUNDOWN {
+            // Chrome writes some `ScriptCompiled` with empty args: they
+            // say nothing of any script (not a skip).
+            if let Some(data) = data.filter(|d| js_truthy(d)) {
+                self.on_compiled(index, event, data, cx);
+            }
+            return;
+        }
+        let is_catchup = event.name == names::SCRIPT_CATCHUP;
+        if is_catchup && event.cat == names::CAT_V8_SOURCE_RUNDOWN {
+            match data.filter(|d| d.trim_start().starts_with('{')) {
+                Some(data) => self.on_described(index, event, data, cx),
+                None => unreadable(cx, "ScriptCatchup"),
+            }
+        } else if event.cat == names::CAT_V8_SOURCE_RUNDOWN_SOURCES
+            && (is_catchup || event.name == names::LARGE_SCRIPT_CATCHUP)
+        {
+            self.saw_sources = true;
+            match data.filter(|d| d.trim_start().starts_with('{')) {
+                Some(data) => self.on_source(index, event, data, !is_catchup, cx),
+                None => unreadable(cx, "script source"),
+            }
+        } else if event.name == names::FUNCTION_CALL && event.ph == Phase::COMPLETE {
+            if let Some(data) = data {
+                self.on_function_call(data, cx);
+            }
+        }
+    }
+
+    fn finalize(mut self, (meta, network): (&MetaData, &NetworkRequests), cx: &mut Context) -> Scripts {
+        let documents: ahash::AHashSet<Sym> = meta
+            .frame_by_process_id
+            .values()
+            .flat_map(|frames| frames.values().filter_map(|f| f.url))
+            .collect();
+        for (script, source) in self.scripts.iter_mut().zip(self.sources) {
+            script.content = source.map(Building::finish);
+            let url = script.url.filter(|u| *u != names::EMPTY);
+            script.inline = url.is_some_and(|u| documents.contains(&u));
+            script.request = url
+                .and_then(|u| network.ids_by_url.get(&u)?.first().copied())
+                .and_then(|id| network.by_id.get(&id).copied());
+            script.resolved_source_map_url = resolve_source_map(script, meta, cx);
+            if !script.described || (self.saw_sources && script.content.is_none()) {
+                cx.diagnostics.skip(Skip::ScriptsIncomplete, || {
+                    let what = if script.described {
+                        "no source text"
+                    } else {
+                        "no ScriptCatchup"
+                    };
+                    format!("script {} has {what}", cx.interner.resolve(script.script_id))
+                });
+            }
+        }
+        Scripts { scripts: self.scripts }
+    }
+}
+
+/// The frame's URL, from any renderer process that has the frame.
+fn frame_url(meta: &MetaData, frame: Sym) -> Option<Sym> {
+    meta.frame_by_process_id
+        .values()
+        .find_map(|frames| frames.get(&Some(frame)))?
+        .url
+}
+
+/// The source map URL as DevTools resolves it before fetching the map.
+fn resolve_source_map(script: &Script, meta: &MetaData, cx: &mut Context) -> Option<Sym> {
+    let frame = script.frame.filter(|f| *f != names::EMPTY)?;
+    let url = script.url.filter(|u| *u != names::EMPTY)?;
+    let map_url = script.source_map_url.filter(|u| *u != names::EMPTY)?;
+    let frame_url = frame_url(meta, frame).filter(|u| *u != names::EMPTY)?;
+    let strings = &cx.interner;
+    let mut base = strings.resolve(url).to_owned();
+    if let Some(source_url) = script.source_url {
+        let source_url = strings.resolve(source_url);
+        base = complete_url(strings.resolve(frame_url), source_url).unwrap_or_else(|| source_url.to_owned());
+    }
+    let map = strings.resolve(map_url);
+    match complete_url(&base, map) {
+        Some(resolved) => Some(cx.interner.intern(&resolved)),
+        None => {
+            let map = map.to_owned();
+            cx.diagnostics.skip(Skip::ScriptsIncomplete, || {
+                format!("source map URL {map:?} cannot be resolved against {base:?}")
+            });
+            None
+        }
+    }
+}
+
+impl ScriptsHandler {
+    /// The script of this isolate and script id, made if new.
+    fn script(&mut self, index: EventIndex, event: &Event<'_>, data: &str, cx: &mut Context) -> Option<usize> {
+        let isolate_member = Member::of(data, "isolate");
+        let id_member = Member::of(data, "scriptId");
+        let (Some(isolate_text), Some(id_text), Some(isolate)) = (
+            isolate_member.js_string(),
+            id_member.js_string(),
+            isolate_id(isolate_member, cx),
+        ) else {
+            cx.diagnostics.skip(Skip::ScriptsUnreadableEvent, || {
+                format!(
+                    "{} (event #{index}): isolate or scriptId is an object",
+                    cx.interner.resolve(event.name)
+                )
+            });
+            return None;
+        };
+        let script_id = cx.interner.intern(&id_text);
+        let key = (cx.interner.intern(&isolate_text), script_id);
+        let next = u32::try_from(self.scripts.len()).ok()?;
+        let at = *self.by_key.entry(key).or_insert(next);
+        if at == next {
+            self.unplaced.entry(isolate).or_default().push(next);
+            self.scripts.push(Script {
+                isolate,
+                script_id,
+                frame: Some(names::EMPTY),
+                ts: event.ts,
+                inline: false,
+                described: false,
+                url: None,
+                source_url: None,
+                source_map_url: None,
+                source_map_url_elided: false,
+                resolved_source_map_url: None,
+                execution_context_id: None,
+                length: None,
+                content: None,
+                request: None,
+            });
+            self.sources.push(None);
+        }
+        Some(at as usize)
+    }
+
+    /// A `ScriptCompiled` of the target rundown: the script's frame.
+    fn on_compiled(&mut self, index: EventIndex, event: &Event<'_>, data: &str, cx: &mut Context) {
+        let Some(at) = self.script(index, event, data, cx) else {
+            return;
+        };
+        let frame = self.string(index, data, "frame", cx);
+        let script = &mut self.scripts[at];
+        script.frame = frame;
+        script.ts = event.ts;
+        if is_falsy_frame(frame) {
+            let isolate = script.isolate;
+            self.unplaced
+                .entry(isolate)
+                .or_default()
+                .push(u32::try_from(at).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// A `ScriptCatchup` of the source rundown: the script's URLs.
+    fn on_described(&mut self, index: EventIndex, event: &Event<'_>, data: &str, cx: &mut Context) {
+        let Some(at) = self.script(index, event, data, cx) else {
+            return;
+        };
+        if is_falsy_frame(self.scripts[at].frame) {
+            let isolate = Member::of(data, "isolate").js_string().unwrap_or_default();
+            let isolate = Id::str(cx.interner.intern(&isolate));
+            self.scripts[at].frame = Some(self.frame_by_isolate.get(&isolate).copied().unwrap_or(names::EMPTY));
+        }
+        let url = self.string(index, data, "url", cx);
+        let mut truthy = |key: &str| {
+            let m = Member::of(data, key);
+            if m.truthy() {
+                self.string(index, data, key, cx)
+            } else {
+                None
+            }
+        };
+        let source_url = truthy("sourceUrl");
+        let elided = Member::of(data, "sourceMapUrlElided").truthy();
+        let source_map_url = if elided { None } else { truthy("sourceMapUrl") };
+        let context = member(data, "executionContextId").and_then(as_f64);
+        let script = &mut self.scripts[at];
+        script.described = true;
+        script.url = url;
+        script.ts = event.ts;
+        script.execution_context_id = context.or(script.execution_context_id);
+        if source_url.is_some() {
+            script.source_url = source_url;
+        }
+        if elided {
+            script.source_map_url_elided = true;
+        } else if source_map_url.is_some() {
+            script.source_map_url = source_map_url;
+        }
+    }
+
+    /// A source text event: the whole text, or (`append`) a piece.
+    fn on_source(&mut self, index: EventIndex, event: &Event<'_>, data: &str, append: bool, cx: &mut Context) {
+        let Some(at) = self.script(index, event, data, cx) else {
+            return;
+        };
+        if let Some(length) = member(data, "length").and_then(as_f64) {
+            self.scripts[at].length = Some(length);
+        }
+        let text = Member::of(data, "sourceText");
+        let piece: Option<std::borrow::Cow<'_, str>> = match text {
+            Member::Absent if append => Some("undefined".into()),
+            Member::Absent => None,
+            Member::Null if append => Some("null".into()),
+            Member::Null => None,
+            Member::Raw(raw) => match as_str(raw) {
+                Some(s) => Some(s),
+                None => {
+                    cx.diagnostics.skip(Skip::ScriptsUnreadableEvent, || {
+                        format!("script source (event #{index}) whose sourceText is not a string")
+                    });
+                    return;
+                }
+            },
+        };
+        let slot = &mut self.sources[at];
+        *slot = Some(match (append, piece) {
+            (_, None) => Building::Missing,
+            (false, Some(text)) => Building::Short(String::new()).append(&text),
+            (true, Some(text)) => slot.take().unwrap_or(Building::Missing).append(&text),
+        });
+    }
+
+    /// A `FunctionCall` with an isolate and a frame: the frame of the
+    /// isolate's scripts that no rundown placed.
+    fn on_function_call(&mut self, data: &str, cx: &mut Context) {
+        let (mut isolate, mut frame) = (None, None);
+        for (key, raw) in object_members(data) {
+            match &*key {
+                "isolate" => isolate = Some(raw),
+                "frame" => frame = Some(raw),
+                _ => {}
+            }
+        }
+        let (Some(isolate), Some(frame)) = (isolate.filter(|r| js_truthy(r)), frame.filter(|r| js_truthy(r))) else {
+            return;
+        };
+        let Some(frame) = as_str(frame).map(|f| cx.interner.intern(&f)) else {
+            return;
+        };
+        let Some(isolate) = isolate_id(Member::Raw(isolate), cx) else {
+            return;
+        };
+        if self.frame_by_isolate.get(&isolate) == Some(&frame) {
+            return;
+        }
+        self.frame_by_isolate.insert(isolate, frame);
+        for at in self.unplaced.get_mut(&isolate).map(std::mem::take).unwrap_or_default() {
+            if let Some(script) = self.scripts.get_mut(at as usize).filter(|s| is_falsy_frame(s.frame)) {
+                script.frame = Some(frame);
+            }
+        }
+    }
+
+    /// A string member as a symbol (`None` when absent or `null`); any
+    /// other value is counted and read as absent.
+    fn string(&self, index: EventIndex, data: &str, key: &str, cx: &mut Context) -> Option<Sym> {
+        match Member::of(data, key).string() {
+            Some(s) => s.map(|s| cx.interner.intern(&s)),
+            None => {
+                cx.diagnostics.skip(Skip::ScriptsUnreadableEvent, || {
+                    format!("script rundown event #{index} whose {key} is not a string")
+                });
+                None
+            }
+        }
+    }
+}
+
+/// Whether a frame is falsy to JavaScript (`undefined` or `""`).
+fn is_falsy_frame(frame: Option<Sym>) -> bool {
+    frame.is_none_or(|f| f == names::EMPTY)
+}
+
+impl Scripts {
+    /// This data in the data conformance dump; `network`: the requests the
+    /// scripts refer to. A long source text is written as the dump writes
+    /// any long string (`$str:LENGTH:SHA1`), by either rules: its text is
+    /// not kept.
+    pub fn dump(&self, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
+        let scripts = self.scripts.iter().map(|s| script_value(s, network, dump)).collect();
+        Object::new().with("scripts", Value::Array(scripts)).into()
+    }
+}
+
+fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
+    let sym = |x: Option<Sym>| Value::opt(x, Value::Sym);
+    let request = s
+        .request
+        .map(|i| Value::Synthetic(network.dump_request(i as usize, dump)));
+    let content = s.content.as_ref().map(|c| match c {
+        ScriptSource::Missing => Value::Null,
+        ScriptSource::Text(text) => Value::str(text.to_string()),
+        ScriptSource::Long { length, sha1 } => Value::str(format!("$str:{length}:{sha1}")),
+    });
+    Object::new()
+        .with("isolate", Value::id(s.isolate))
+        .with("scriptId", Value::Sym(s.script_id))
+        .with("frame", sym(s.frame))
+        .with("ts", Value::Num(s.ts.0))
+        .with("inline", Value::Bool(s.inline))
+        .with("request", request.unwrap_or(Value::Null))
+        .with_some("url", s.described.then(|| sym(s.url)))
+        .with_some("sourceUrl", s.source_url.map(Value::Sym))
+        .with_some("sourceMapUrl", s.source_map_url.map(Value::Sym))
+        .with_some(
+            "sourceMapUrlElided",
+            s.source_map_url_elided.then_some(Value::Bool(true)),
+        )
+        .with_some("content", content)
+        .into()
+}
+
+#[cfg(test)]
+mod tests;
