@@ -45,6 +45,7 @@ pub use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, Bounds, FrameInfo, MetaData, MetaHandler, Navigation, Navigations,
     PageFrames, PageFramesHandler, ProcessWindow, SoftNavigation, ViewportRect, Workers, WorkersHandler,
 };
+pub use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_samples::SamplesHandler;

@@ -17,10 +17,10 @@ use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
     WorkersHandler,
 };
+use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler, UserTimings, UserTimingsHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
-use tracekit_page::{UserTimings, UserTimingsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
@@ -175,6 +175,7 @@ handlers! {
     keep largest_text_paint: LargestTextPaintHandler = ();
     keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
     keep user_timings: UserTimingsHandler = ();
+    keep extension_trace_data: ExtensionTraceDataHandler = (&user_timings);
     taken samples: SamplesHandler = (&meta);
     keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
@@ -307,6 +308,13 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn user_timings(&self) -> &UserTimings {
         &self.user_timings
+    }
+
+    /// The entries pages and extensions add to the timeline's tracks
+    /// (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn extension_trace_data(&self) -> &ExtensionTraceData {
+        &self.extension_trace_data
     }
 
     /// The screenshots (gathered with

@@ -141,6 +141,8 @@ known_names! {
     USER_TIMING_MEASURE = "UserTiming::Measure",
     CAT_BLINK_USER_TIMING = "blink.user_timing",
     CAT_BLINK_CONSOLE = "blink.console",
+    SELECTOR_STATS = "SelectorStats",
+    FIRE_IDLE_CALLBACK = "FireIdleCallback",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

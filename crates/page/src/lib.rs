@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod entities;
+pub mod extensions;
 pub mod images;
 mod js_sort;
 pub mod lcp;
@@ -19,6 +20,7 @@ pub mod user_timings;
 pub mod value;
 
 pub use entities::{Entity, EntityEvent, EntityMappings};
+pub use extensions::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use images::{ImagePainting, ImagePaintingHandler};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
