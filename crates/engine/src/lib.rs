@@ -33,6 +33,7 @@ pub use loader::{analyze_bytes, InputKind, Loader};
 pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOUS};
 pub use registry::{HandlerData, Registered};
 pub use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
+pub use tracekit_causes::{SelectorStats, SelectorStatsHandler};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,

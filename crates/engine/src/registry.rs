@@ -10,7 +10,7 @@
 //! dependencies are the names of lines above it (a name used before its
 //! line does not compile), and a handler's `Deps` type says what it takes.
 
-use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
+use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler, SelectorStats, SelectorStatsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{
@@ -163,6 +163,7 @@ handlers! {
     keep gpu: GpuHandler = (&meta);
     keep flows: FlowsHandler = ();
     keep invalidations: InvalidationsHandler = ();
+    keep selector_stats: SelectorStatsHandler = ();
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = ();
@@ -228,6 +229,13 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn invalidations(&self) -> &Invalidations {
         &self.invalidations
+    }
+
+    /// The selectors' matching costs per style recalculation, and the
+    /// nodes they invalidated (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn selector_stats(&self) -> &SelectorStats {
+        &self.selector_stats
     }
 
     /// The frames of the page (gathered with
