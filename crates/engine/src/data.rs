@@ -31,6 +31,7 @@ pub const HANDLERS: &[&str] = &[
     "SelectorStats",
     "UserInteractions",
     "UserTimings",
+    "Warnings",
     "Workers",
 ];
 
@@ -148,6 +149,7 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
         "SelectorStats" => data.selector_stats().dump(dump),
         "UserInteractions" => data.user_interactions().dump(dump),
         "UserTimings" => data.user_timings().dump(dump),
+        "Warnings" => data.warnings().dump(data.user_interactions(), dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),
     }

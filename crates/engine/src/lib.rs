@@ -54,6 +54,7 @@ pub use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, Interaction, LayoutShift,
     LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, UserInteractions, UserInteractionsHandler,
 };
+pub use tracekit_timeline::{Warning, Warnings, WarningsHandler};
 
 /// The handler crates, whole: every handler's data type and the types it
 /// is made of (a request's timings, a layout shift's cluster, ...), by

@@ -26,7 +26,7 @@ use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
 use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, LayoutShifts, LayoutShiftsHandler,
-    UserInteractions, UserInteractionsHandler,
+    UserInteractions, UserInteractionsHandler, Warnings, WarningsHandler,
 };
 
 /// A handler whose data an analysis can hand out by the handler's type
@@ -170,6 +170,7 @@ handlers! {
     keep screenshots: ScreenshotsHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);
+    keep warnings: WarningsHandler = (&user_interactions, &workers);
     keep animations: AnimationsHandler = ();
     keep animation_frames: AnimationFramesHandler = ();
     keep page_load_metrics: PageLoadMetricsHandler = (&meta);
@@ -267,6 +268,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn user_interactions(&self) -> &UserInteractions {
         &self.user_interactions
+    }
+
+    /// The problems the timeline flags, by event and by kind (gathered
+    /// with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn warnings(&self) -> &Warnings {
+        &self.warnings
     }
 
     /// The animations (gathered with
