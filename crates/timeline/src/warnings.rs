@@ -176,7 +176,12 @@ impl WarningsHandler {
     /// inside a JavaScript call is kept for its task, whose forced ones are
     /// flagged when the next task starts, if they took long enough.
     fn follow_reflows(&mut self, index: EventIndex, event: &Event<'_>, cx: &Context) {
-        let (ts, end) = (event.ts.0, event.ts.0 + duration(event));
+        // A metadata event without a `ts` is never over for DevTools (its
+        // end is not a number): it stays at the bottom of the stack, and no
+        // event after it is a task.
+        let untimed = event.ph == Phase::METADATA && member(event.text, "ts").is_none();
+        let ts = if untimed { f64::NAN } else { event.ts.0 };
+        let end = ts + duration(event);
         close_before(&mut self.open, ts);
         self.open.push(end);
         close_before(&mut self.open_js, ts);

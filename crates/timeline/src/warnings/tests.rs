@@ -62,3 +62,19 @@ fn long_tasks_of_workers_and_idle_callbacks() {
     assert_eq!(cx.diagnostics.skipped[&Skip::WarningsIdleCallbackWithoutData].count, 1);
     assert_eq!(Warning::IdleCallbackOverTime.name(), "IDLE_CALLBACK_OVER_TIME");
 }
+
+#[test]
+fn a_metadata_event_without_ts_ends_the_flagging_of_forced_reflows() {
+    let (data, _) = run(
+        r#"[
+        {"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"x"}},
+        {"name":"RunTask","ph":"X","pid":1,"tid":1,"ts":0,"dur":100000},
+        {"name":"FunctionCall","ph":"X","pid":1,"tid":1,"ts":10,"dur":60000},
+        {"name":"Layout","ph":"X","pid":1,"tid":1,"ts":20,"dur":40000},
+        {"name":"RunTask","ph":"X","pid":1,"tid":1,"ts":200000,"dur":10}
+    ]"#,
+        &Workers::default(),
+    );
+    // As in DevTools, the untimed event never closes: no task starts.
+    assert!(flagged(&data, Warning::ForcedReflow).is_empty());
+}
