@@ -153,6 +153,19 @@ fn bad_page_input_is_counted_and_reported() {
 }
 
 #[test]
+fn bad_extension_entries_are_counted() {
+    let out = tracekit(&["info", "handwritten/page-extensions.json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "skipped 3 x extensions: console.timeStamp whose start or end names no earlier time stamp (first: console.timeStamp (event #48)",
+        "skipped 5 x extensions: user timing detail that is not JSON, or whose devtools payload is not valid (first: event #5: detail \"{not json\")",
+    ] {
+        assert!(text.contains(expected), "{expected}\nnot in\n{text}");
+    }
+}
+
+#[test]
 fn the_chart_of_a_page_load_has_the_page_tracks() {
     let dir = std::env::temp_dir().join(format!("tracekit-chart-page-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -14,6 +14,7 @@ pub const HANDLERS: &[&str] = &[
     "Animations",
     "AsyncJSCalls",
     "DOMStats",
+    "ExtensionTraceData",
     "Flows",
     "Frames",
     "GPU",
@@ -31,8 +32,10 @@ pub const HANDLERS: &[&str] = &[
     "PageLoadMetrics",
     "Screenshots",
     "Scripts",
+    "SelectorStats",
     "UserInteractions",
     "UserTimings",
+    "Warnings",
     "Workers",
 ];
 
@@ -125,6 +128,7 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
         "Animations" => data.animations().dump(dump),
         "AsyncJSCalls" => data.async_js_calls().dump(dump),
         "DOMStats" => data.dom_stats().dump(dump),
+        "ExtensionTraceData" => data.extension_trace_data().dump(dump),
         "Flows" => data.flows().dump(dump),
         "Frames" => data.frames().dump(dump),
         "GPU" => data.gpu().dump(dump),
@@ -150,8 +154,10 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
         "PageLoadMetrics" => data.page_load_metrics().dump(dump),
         "Screenshots" => data.screenshots().dump(dump),
         "Scripts" => data.scripts().dump(data.network_requests(), dump),
+        "SelectorStats" => data.selector_stats().dump(dump),
         "UserInteractions" => data.user_interactions().dump(dump),
         "UserTimings" => data.user_timings().dump(dump),
+        "Warnings" => data.warnings().dump(data.user_interactions(), dump),
         "Workers" => data.workers().dump(dump),
         _ => unreachable!("{name} is not in HANDLERS"),
     }

@@ -34,6 +34,7 @@ pub use model::{Children, Diagnostics, Function, Node, Process, Thread, ANONYMOU
 pub use registry::{HandlerData, Registered};
 pub use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsHandler};
 pub use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
+pub use tracekit_causes::{SelectorStats, SelectorStatsHandler};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
 pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
@@ -46,6 +47,7 @@ pub use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, Bounds, FrameInfo, MetaData, MetaHandler, Navigation, Navigations,
     PageFrames, PageFramesHandler, ProcessWindow, SoftNavigation, ViewportRect, Workers, WorkersHandler,
 };
+pub use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_samples::SamplesHandler;
@@ -53,6 +55,7 @@ pub use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, Interaction, LayoutShift,
     LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, UserInteractions, UserInteractionsHandler,
 };
+pub use tracekit_timeline::{Warning, Warnings, WarningsHandler};
 
 /// The handler crates, whole: every handler's data type and the types it
 /// is made of (a request's timings, a layout shift's cluster, ...), by

@@ -12,22 +12,24 @@
 
 use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsHandler};
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
+use tracekit_causes::{SelectorStats, SelectorStatsHandler};
 use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
 use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
     WorkersHandler,
 };
+use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler, UserTimings, UserTimingsHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
-use tracekit_page::{Scripts, ScriptsHandler, UserTimings, UserTimingsHandler};
+use tracekit_page::{Scripts, ScriptsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
 use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, LayoutShifts, LayoutShiftsHandler,
-    UserInteractions, UserInteractionsHandler,
+    UserInteractions, UserInteractionsHandler, Warnings, WarningsHandler,
 };
 
 /// A handler whose data an analysis can hand out by the handler's type
@@ -164,6 +166,7 @@ handlers! {
     keep gpu: GpuHandler = (&meta);
     keep flows: FlowsHandler = ();
     keep invalidations: InvalidationsHandler = ();
+    keep selector_stats: SelectorStatsHandler = ();
     keep page_frames: PageFramesHandler = ();
     keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = (&meta);
@@ -171,12 +174,14 @@ handlers! {
     keep screenshots: ScreenshotsHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);
+    keep warnings: WarningsHandler = (&user_interactions, &workers);
     keep animations: AnimationsHandler = ();
     keep animation_frames: AnimationFramesHandler = ();
     keep page_load_metrics: PageLoadMetricsHandler = (&meta);
     keep largest_text_paint: LargestTextPaintHandler = ();
     keep largest_image_paint: LargestImagePaintHandler = (&page_load_metrics, &network);
     keep user_timings: UserTimingsHandler = ();
+    keep extension_trace_data: ExtensionTraceDataHandler = (&user_timings);
     taken samples: SamplesHandler = (&meta);
     keep layer_tree: LayerTreeHandler = (&meta);
     tracks renderer: RendererHandler = (&meta, samples, &worklets, &network, &images);
@@ -245,6 +250,13 @@ impl HandlerData {
         &self.invalidations
     }
 
+    /// The selectors' matching costs per style recalculation, and the
+    /// nodes they invalidated (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn selector_stats(&self) -> &SelectorStats {
+        &self.selector_stats
+    }
+
     /// The frames of the page (gathered with
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn page_frames(&self) -> &PageFrames {
@@ -280,6 +292,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn user_interactions(&self) -> &UserInteractions {
         &self.user_interactions
+    }
+
+    /// The problems the timeline flags, by event and by kind (gathered
+    /// with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn warnings(&self) -> &Warnings {
+        &self.warnings
     }
 
     /// The animations (gathered with
@@ -329,6 +347,13 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn user_timings(&self) -> &UserTimings {
         &self.user_timings
+    }
+
+    /// The entries pages and extensions add to the timeline's tracks
+    /// (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn extension_trace_data(&self) -> &ExtensionTraceData {
+        &self.extension_trace_data
     }
 
     /// The screenshots (gathered with

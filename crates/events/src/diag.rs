@@ -101,6 +101,20 @@ reasons! {
         /// A measure's or console timing's end without a begin before it,
         /// or a begin never ended (DevTools leaves them out).
         UserTimingUnpaired => "user timings: measure or console timing end without a begin before it, or begin never ended",
+        /// A `performance.mark` or `measure` whose `detail` is a string
+        /// that is not JSON, or whose `devtools` member is no valid
+        /// extension payload: no extension entry is made of it.
+        ExtensionMalformedDetail => "extensions: user timing detail that is not JSON, or whose devtools payload is not valid",
+        /// A `console.timeStamp` whose `start` or `end` names no earlier
+        /// time stamp: placed at its own time, or left out (as DevTools
+        /// does) when only its `end` is found.
+        ExtensionUnresolvedTimeStamp => "extensions: console.timeStamp whose start or end names no earlier time stamp",
+        /// A `StyleInvalidatorInvalidationTracking` or
+        /// `StyleRecalcInvalidationTracking` without `args.data` (DevTools
+        /// throws on it).
+        SelectorStatsWithoutData => "selector stats: invalidation tracking event without args.data (DevTools throws)",
+        /// A `FireIdleCallback` without `args.data` (DevTools throws on it).
+        WarningsIdleCallbackWithoutData => "warnings: FireIdleCallback without args.data (DevTools throws)",
         /// Events of a request id without any `ResourceSendRequest`.
         NetworkRequestWithoutSend => "network: request events without a ResourceSendRequest",
         /// A page load event DevTools cannot place (an FCP, FP or LCP

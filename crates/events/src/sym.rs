@@ -156,6 +156,7 @@ known_names! {
     CAT_V8_SOURCE_RUNDOWN = "disabled-by-default-devtools.v8-source-rundown",
     CAT_V8_SOURCE_RUNDOWN_SOURCES = "disabled-by-default-devtools.v8-source-rundown-sources",
     CAT_TARGET_RUNDOWN = "disabled-by-default-devtools.target-rundown",
+    SELECTOR_STATS = "SelectorStats",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

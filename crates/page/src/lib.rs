@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod entities;
+pub mod extensions;
 pub mod images;
 mod js_sort;
 pub mod lcp;
@@ -20,6 +21,7 @@ pub mod user_timings;
 pub mod value;
 
 pub use entities::{Entity, EntityEvent, EntityMappings};
+pub use extensions::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use images::{DisplaySize, ImagePainting, ImagePaintingHandler, PaintImage};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};

@@ -360,12 +360,18 @@ fn remove_nested(xs: &mut [Interaction], cx: &mut Context) -> Vec<usize> {
 }
 
 impl UserInteractions {
+    /// The interaction at `at` in the data conformance dump: one synthetic
+    /// event, shared by the handlers that refer to it (the Warnings
+    /// handler's long interactions).
+    pub fn dump_interaction(&self, at: usize, dump: &mut Dump<'_>) -> Value {
+        let x = &self.interactions[at];
+        Value::Synthetic(dump.shared("UserInteraction", at as u64, |_| synthetic(x)))
+    }
+
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        let ids: Vec<Value> = self
-            .interactions
-            .iter()
-            .map(|x| Value::Synthetic(dump.synthetic(synthetic(x))))
+        let ids: Vec<Value> = (0..self.interactions.len())
+            .map(|at| self.dump_interaction(at, dump))
             .collect();
         let pick = |i: usize| ids[i].clone();
         Object::new()
