@@ -9,10 +9,11 @@
 //!   oracle's dump (`xtask/js/oracle.mjs`, one untimed run). Median wall time and peak
 //!   RSS (each child's own, from `wait4`), speedup and memory ratio;
 //!   tracekit on the gzipped trace too.
-//! - Handlers table: loading with every handler (`tracekit data`) against
-//!   the DevTools engine with every handler (`plain.mjs --all-handlers`),
-//!   beside the tracks alone; the data compared with DevTools' when the
-//!   oracle's `devtools-data.mjs` is at hand.
+//! - Handlers table (also `--handlers` alone): loading with every handler
+//!   (`tracekit metrics`) against the DevTools engine with every handler
+//!   (`plain.mjs --all-handlers`), beside the tracks alone and the whole
+//!   data written (`tracekit data`); the data compared with DevTools' when
+//!   the oracle's `devtools-data.mjs` is at hand.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput;
 //!   the loading alone also with `--threads 1`.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
@@ -79,6 +80,10 @@ pub struct BenchArgs {
     /// DevTools' first levels); `--all` includes it.
     #[arg(long, conflicts_with = "scaling")]
     views: bool,
+    /// Only the handlers table (loading with every handler against the
+    /// DevTools engine with every handler); the main tables include it.
+    #[arg(long, conflicts_with_all = ["scaling", "views"])]
+    handlers: bool,
     /// The depth of DevTools' views in the views table (expanding a node
     /// costs DevTools a walk of the thread).
     #[arg(long, default_value_t = 3)]
@@ -123,13 +128,15 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut sections: Vec<(&str, String)> = Vec::new();
-    let main = !args.scaling && !args.views;
+    let main = !args.scaling && !args.views && !args.handlers;
     let scaling = args.scaling || args.all;
     let views = args.views || args.all;
     if main {
         let text = bench.main_tables(&trace, args.runs)?;
         print!("{text}");
         sections.push(("main", text));
+    }
+    if main || args.handlers {
         let text = bench.data_table(&trace, args.runs)?;
         print!("{text}");
         sections.push(("every handler", text));
