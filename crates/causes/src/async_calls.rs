@@ -389,7 +389,8 @@ pub(crate) fn entry_value(entry: EntityEvent, dump: &mut Dump<'_>) -> Value {
 impl AsyncJsCalls {
     /// This data in the data conformance dump. DevTools keeps
     /// `asyncCallToScheduler` and `runEntryPointToScheduler` in weak maps,
-    /// which its dump cannot list: both are written as empty objects.
+    /// which its dump cannot list: written `{}` there, and in full by
+    /// `tracekit data --format json` ([`Value::Weak`]).
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
         let rows = self
             .scheduler_to_run_entry_points
@@ -400,9 +401,23 @@ impl AsyncJsCalls {
                 (caller, Value::Array(entries))
             })
             .collect();
+        let mut weak = |map: &Map<EntityEvent, AsyncScheduler>| {
+            let rows = map
+                .iter()
+                .map(|(&call, task)| {
+                    let task_name = task.task_name.map_or(Value::Null, Value::Sym);
+                    let scheduler = entry_value(task.scheduler, dump);
+                    let task = Object::new().with("scheduler", scheduler).with("taskName", task_name);
+                    (entry_value(call, dump), task.into())
+                })
+                .collect();
+            Value::Weak(Box::new(Value::Map(rows)))
+        };
+        let async_call_to_scheduler = weak(&self.async_call_to_scheduler);
+        let run_entry_point_to_scheduler = weak(&self.run_entry_point_to_scheduler);
         Object::new()
-            .with("asyncCallToScheduler", Object::new().into())
-            .with("runEntryPointToScheduler", Object::new().into())
+            .with("asyncCallToScheduler", async_call_to_scheduler)
+            .with("runEntryPointToScheduler", run_entry_point_to_scheduler)
             .with("schedulerToRunEntryPoints", Value::Map(rows))
             .into()
     }

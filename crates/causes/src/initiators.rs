@@ -19,6 +19,7 @@
 //!
 //! Ids and frames are compared as JavaScript's `Map` compares keys.
 
+use crate::async_calls::entry_value;
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::member;
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Interner, Micros, Phase, Skip, Wants};
@@ -67,12 +68,26 @@ impl Initiators {
     }
 
     /// This data in the data conformance dump. DevTools keeps both maps in
-    /// weak maps, which its dump cannot list: both are written as empty
-    /// objects.
-    pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
+    /// weak maps, which its dump cannot list: written `{}` there, and in
+    /// full by `tracekit data --format json` ([`Value::Weak`]).
+    pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
+        let entry = |e: EntryRef, dump: &mut Dump<'_>| self.entry(e).map_or(Value::Null, |e| entry_value(e, dump));
+        let to_initiator = self
+            .event_to_initiator
+            .iter()
+            .map(|(&event, &initiator)| (entry(event, dump), entry(initiator, dump)))
+            .collect();
+        let to_events = self
+            .initiator_to_events
+            .iter()
+            .map(|(&initiator, events)| {
+                let events = events.iter().map(|&e| entry(e, dump)).collect();
+                (entry(initiator, dump), Value::Array(events))
+            })
+            .collect();
         Object::new()
-            .with("eventToInitiator", Object::new().into())
-            .with("initiatorToEvents", Object::new().into())
+            .with("eventToInitiator", Value::Weak(Box::new(Value::Map(to_initiator))))
+            .with("initiatorToEvents", Value::Weak(Box::new(Value::Map(to_events))))
             .into()
     }
 }

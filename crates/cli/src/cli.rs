@@ -97,8 +97,9 @@ pub enum Command {
     /// phases, size, status, priority, whether it blocked rendering, what
     /// started it, its URL.
     Network(NetworkArgs),
-    /// Print the data of DevTools' handlers (workers, and more to come)
-    /// as one JSON document (docs/data.md).
+    /// Print the data of DevTools' 27 handlers (network, metrics, layout
+    /// shifts, interactions, initiators, warnings, scripts, ...) as one
+    /// JSON document, or of those named with --handler (docs/data.md).
     Data(DataArgs),
     /// Write a flame chart of the tracks: one self-contained HTML file
     /// (no request leaves it) that draws them as the DevTools Performance

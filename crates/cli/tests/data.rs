@@ -36,6 +36,34 @@ fn data_of_one_handler() {
 }
 
 #[test]
+fn what_devtools_keeps_in_weak_maps_is_empty_in_the_conformance_dump_and_whole_in_json() {
+    let of = |format: &str| {
+        let out = tracekit(&[
+            "data",
+            "traces/main-thread.json.gz",
+            "--handler",
+            "Initiators",
+            "--handler",
+            "Warnings",
+            "--format",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["handlers"].clone()
+    };
+    let conformance = of("conformance");
+    assert_eq!(conformance["Initiators"]["eventToInitiator"], serde_json::json!({}));
+    assert_eq!(conformance["Warnings"]["perEvent"], serde_json::json!({}));
+    let json = of("json");
+    // Each timer fire has its install as initiator: a map of input events.
+    let links = json["Initiators"]["eventToInitiator"]["$map"].as_array().unwrap();
+    assert!(links.len() > 100, "{}", links.len());
+    assert!(links.iter().all(|l| l[0].as_str().unwrap().starts_with('#')));
+    let per_event = json["Warnings"]["perEvent"]["$map"].as_array().unwrap();
+    assert!(per_event.iter().any(|e| e[1] == serde_json::json!(["FORCED_REFLOW"])));
+}
+
+#[test]
 fn an_unknown_handler_is_a_usage_error_listing_them() {
     let out = tracekit(&["data", "traces/worker.json.gz", "--handler", "Nope"]);
     assert_eq!(out.status.code(), Some(2));

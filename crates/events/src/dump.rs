@@ -58,6 +58,11 @@ pub enum Value {
     /// The text of a JSON value copied from the input (an event's `args`),
     /// written by the same rules.
     Json(Box<str>),
+    /// What DevTools holds in a `WeakMap` (or `WeakSet`): its dump cannot
+    /// list one, so the conformance dump writes `{}`, as DevTools' does;
+    /// `tracekit data --format json` writes the value (a [`Value::Map`]),
+    /// which is what a user of the data asks for.
+    Weak(Box<Value>),
 }
 
 impl Value {
@@ -289,6 +294,13 @@ impl Walk<'_> {
     fn value(&mut self, value: &Value, out: &mut String) {
         match value {
             Value::Null => out.push_str("null"),
+            Value::Weak(inner) => {
+                if self.rules.conformance {
+                    out.push_str("{}");
+                } else {
+                    self.value(inner, out);
+                }
+            }
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Num(x) => number(*x, self.rules, out),
             Value::Str(s) => string(s, self.rules, out),
@@ -575,5 +587,20 @@ mod tests {
                 r#"{{"handlers":{{"H":{{"a":["$str:1001:{digest}"],"z":1.235}}}},"insights":[],"synthetic":{{}}}}"#
             )
         );
+    }
+
+    #[test]
+    fn a_weak_map_is_empty_in_the_conformance_dump_and_whole_in_json() {
+        let strings = Interner::new().into_strings();
+        let written = |rules: Rules| {
+            let mut dump = Dump::new(&strings);
+            let map = Value::Map(vec![(Value::Event(3), Value::Event(1))]);
+            dump.handler("H", Object::new().with("weak", Value::Weak(Box::new(map))).into());
+            let mut out = String::new();
+            dump.write_with(&mut out, rules);
+            out
+        };
+        assert!(written(Rules::CONFORMANCE).contains(r#""weak":{}"#));
+        assert!(written(Rules::EXACT).contains(r##""weak":{"$map":[["#3","#1"]]}"##));
     }
 }

@@ -207,25 +207,32 @@ impl WarningsHandler {
 
 impl Warnings {
     /// This data in the data conformance dump. DevTools keeps `perEvent`
-    /// in a `WeakMap`, which its dump cannot list: it is written as an
-    /// empty object, as DevTools' is.
+    /// in a `WeakMap`, which its dump cannot list: written `{}` there, as
+    /// DevTools' is, and in full by `tracekit data --format json`
+    /// ([`Value::Weak`]).
     pub fn dump(&self, interactions: &UserInteractions, dump: &mut Dump<'_>) -> Value {
+        let flagged_value = |f: Flagged, dump: &mut Dump<'_>| match f {
+            Flagged::Event(index) => Value::Event(index),
+            Flagged::Interaction(at) => interactions.dump_interaction(at, dump),
+        };
         let rows = self
             .per_warning
             .iter()
             .map(|(warning, flagged)| {
-                let list = flagged
-                    .iter()
-                    .map(|f| match *f {
-                        Flagged::Event(index) => Value::Event(index),
-                        Flagged::Interaction(at) => interactions.dump_interaction(at, dump),
-                    })
-                    .collect();
+                let list = flagged.iter().map(|&f| flagged_value(f, dump)).collect();
                 (Value::str(warning.name()), Value::Array(list))
             })
             .collect();
+        let per_event = self
+            .per_event
+            .iter()
+            .map(|(&flagged, warnings)| {
+                let names = warnings.iter().map(|w| Value::str(w.name())).collect();
+                (flagged_value(flagged, dump), Value::Array(names))
+            })
+            .collect();
         Object::new()
-            .with("perEvent", Object::new().into())
+            .with("perEvent", Value::Weak(Box::new(Value::Map(per_event))))
             .with("perWarning", Value::Map(rows))
             .into()
     }
