@@ -10,11 +10,18 @@
 // as Chrome returns it (ReturnAsStream), gzipped. Tracing starts while the tab is still on
 // about:blank, before the first navigation, as the panel's "record and reload" does.
 //
+// The causes scenario (issue 32's handlers: timers, rAF, idle callbacks, postTask, forced
+// reflows with invalidation tracking, selector stats, layers and pictures, an extension track,
+// a worker, WebGL, a WebSocket, a slow click) is the panel's "Record" rather than "Record and
+// reload": tracing starts a second after the page's load event, with four more categories
+// (CAUSES_CATEGORIES).
+//
 // The pages are served by a small static server on 127.0.0.1; Chromium maps *.test to it, so
 // http://a.test:PORT and http://b.test:PORT are two sites in two renderer processes. Any URL
 // takes ?delay=MS (the server waits before answering: slow resources for the page-load
 // scenarios), and two URLs are generated rather than read (lib/assets.mjs):
 // /img.png?w=W&h=H, a WxH PNG, and /font.ttf, a small TrueType font.
+// Any WebSocket upgrade is answered by an echo of the page's text messages.
 
 import { chromium } from 'playwright-core';
 import crypto from 'node:crypto';
