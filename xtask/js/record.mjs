@@ -10,13 +10,21 @@
 // as Chrome returns it (ReturnAsStream), gzipped. Tracing starts while the tab is still on
 // about:blank, before the first navigation, as the panel's "record and reload" does.
 //
+// The causes scenario (issue 32's handlers: timers, rAF, idle callbacks, postTask, forced
+// reflows with invalidation tracking, selector stats, layers and pictures, an extension track,
+// a worker, WebGL, a WebSocket, a slow click) is the panel's "Record" rather than "Record and
+// reload": tracing starts a second after the page's load event, with four more categories
+// (CAUSES_CATEGORIES).
+//
 // The pages are served by a small static server on 127.0.0.1; Chromium maps *.test to it, so
 // http://a.test:PORT and http://b.test:PORT are two sites in two renderer processes. Any URL
 // takes ?delay=MS (the server waits before answering: slow resources for the page-load
 // scenarios), and two URLs are generated rather than read (lib/assets.mjs):
 // /img.png?w=W&h=H, a WxH PNG, and /font.ttf, a small TrueType font.
+// Any WebSocket upgrade is answered by an echo of the page's text messages.
 
 import { chromium } from 'playwright-core';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,11 +38,34 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PAGES_DIR = path.resolve(HERE, '../../fixtures/pages');
 const CHROMIUM = '/usr/bin/chromium';
 
+// What the causes scenario adds to CATEGORIES, for the events whose causes DevTools shows:
+// invalidation tracking (StyleRecalcInvalidationTracking, ...: the initiators of layouts and
+// style recalcs), selector stats (the panel's "Enable CSS selector stats" setting), layers and
+// pictures (the panel's "Enable advanced paint instrumentation" setting: the layer tree and
+// paint snapshots).
+const CAUSES_CATEGORIES = [
+  'disabled-by-default-devtools.timeline.invalidationTracking',
+  'disabled-by-default-blink.debug',
+  'disabled-by-default-devtools.timeline.layers',
+  'disabled-by-default-devtools.timeline.picture',
+];
+
+// How long a traceAfterLoad scenario waits between the page's load event and the start of
+// tracing; its page waits longer than this before its work (causes.js: 2 s).
+const TRACE_AFTER_LOAD_WAIT_MS = 1000;
+
 // The scenarios: start page (on site a) and how it is recorded. Each page says "tracekit:done"
 // on the console when its workload has finished, "tracekit:click" when it wants #click-target
 // clicked and "tracekit:type" when it wants text typed into #type-target.
 //   screenshots: the panel's "Screenshots" checkbox on (SCREENSHOT_CATEGORY added);
-//   mobile: the panel's device mode and CPU throttling (MOBILE below), set before navigation.
+//   mobile: the panel's device mode and CPU throttling (MOBILE below), set before navigation;
+//   categories: categories added to CATEGORIES (the causes scenario: CAUSES_CATEGORIES);
+//   traceAfterLoad: the panel's "Record" instead of "Record and reload": tracing starts a
+//   second after the page has loaded (its "load" event), and the page waits two before its
+//   work. The
+//   causes scenario does so because with the picture category every repaint of the browser's
+//   own window during a page load (tab strip, URL: text, so a megabyte of font each) would be
+//   in the trace.
 // The first five keep the panel's default categories (no screenshots): their recordings were
 // made so, and adding a category would change what they are compared against.
 const SCENARIOS = {
@@ -45,6 +76,7 @@ const SCENARIOS = {
   'kitchen-sink': { page: 'kitchen-sink.html' },
   'page-load': { page: 'page-load.html', screenshots: true },
   'page-load-mobile': { page: 'page-load.html', screenshots: true, mobile: true },
+  causes: { page: 'causes.html', categories: CAUSES_CATEGORIES, traceAfterLoad: true },
 };
 
 // Exactly the categories of the DevTools Performance panel (chrome-devtools-frontend,
@@ -250,9 +282,42 @@ async function startServer() {
     const delay = Math.min(10_000, Math.max(0, Number(query.get('delay')) || 0));
     setTimeout(() => answer(rel, query, res), delay);
   });
+  server.on('upgrade', echoWebSocket);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
+}
+
+// A minimal WebSocket echo (RFC 6455) for any upgrade request: the handshake, then every text
+// frame from the page comes back unmasked, and a close frame is answered with one and ends the
+// connection. Enough for the causes page's one short message (no fragments, no frames over
+// 125 bytes of payload); anything else closes the socket.
+function echoWebSocket(req, socket) {
+  const key = req.headers['sec-websocket-key'];
+  if (!key) {
+    socket.destroy();
+    return;
+  }
+  const accept = crypto.createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+  socket.write(
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+  );
+  socket.on('error', () => socket.destroy());
+  socket.on('data', (buf) => {
+    const opcode = buf[0] & 0x0f;
+    const len = buf[1] & 0x7f;
+    const masked = (buf[1] & 0x80) !== 0;
+    if (len > 125 || !masked || buf.length < 6 + len) {
+      socket.destroy();
+      return;
+    }
+    const mask = buf.subarray(2, 6);
+    const payload = Buffer.from(buf.subarray(6, 6 + len).map((b, i) => b ^ mask[i % 4]));
+    if (opcode === 0x1) socket.write(Buffer.concat([Buffer.from([0x81, len]), payload]));
+    else if (opcode === 0x8) socket.end(Buffer.concat([Buffer.from([0x88, len]), payload]));
+    else socket.destroy();
+  });
 }
 
 function answer(rel, query, res) {
@@ -416,6 +481,13 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
       await emu.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuThrottlingRate });
     }
 
+    const url = `http://a.test:${port}/${scenario.page}?scale=${scale}`;
+    if (scenario.traceAfterLoad) {
+      await page.goto(url, { waitUntil: 'load' });
+      // Until the browser's window has settled too (the tab's throbber stops a little after
+      // the load event; repainting the toolbar then is a megabyte of picture).
+      await new Promise((r) => setTimeout(r, TRACE_AFTER_LOAD_WAIT_MS));
+    }
     await cdp.send('Tracing.start', {
       transferMode: 'ReturnAsStream',
       streamFormat: 'json',
@@ -424,14 +496,17 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
         // As the panel's TracingManager: record until full, with a 1.2 GB buffer.
         recordMode: 'recordUntilFull',
         traceBufferSizeInKb: 1200 * 1000,
-        includedCategories: scenario.screenshots ? [...CATEGORIES, SCREENSHOT_CATEGORY] : CATEGORIES,
+        includedCategories: [
+          ...CATEGORIES,
+          ...(scenario.screenshots ? [SCREENSHOT_CATEGORY] : []),
+          ...(scenario.categories || []),
+        ],
       },
     });
 
-    const url = `http://a.test:${port}/${scenario.page}?scale=${scale}`;
     const timeoutMs = 60_000 + 30_000 * scale;
     const started = Date.now();
-    await page.goto(url, { waitUntil: 'commit' });
+    if (!scenario.traceAfterLoad) await page.goto(url, { waitUntil: 'commit' });
     let timer;
     await Promise.race([
       done,
