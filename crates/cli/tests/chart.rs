@@ -675,6 +675,7 @@ fn synthetic_page_tracks(origin: f64) -> tracekit::export::chart::PageTracks {
         markers,
         interactions,
         layout_shifts,
+        ..PageTracks::default()
     }
 }
 

@@ -551,6 +551,7 @@ fn page_tracks() -> PageTracks {
                 },
             ],
         }],
+        ..PageTracks::default()
     }
 }
 
