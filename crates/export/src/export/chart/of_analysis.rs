@@ -239,9 +239,14 @@ fn timings(analysis: &Analysis, data: &HandlerData) -> Vec<Timing> {
         start: t.ts,
         dur: t.dur,
     };
+    // A measure with a `devtools` payload goes on its extension track
+    // instead, as in the panel.
+    let ext = data.extension_trace_data();
+    let extension: ahash::AHashSet<u32> = ext.entries.iter().chain(&ext.markers).map(|e| e.source_event).collect();
     let mut out: Vec<Timing> = timings
         .performance_measures
         .iter()
+        .filter(|t| !extension.contains(&t.begin))
         .map(|t| of(TimingKind::Measure, t))
         .collect();
     out.extend(timings.console_timings.iter().map(|t| of(TimingKind::ConsoleTime, t)));
