@@ -767,7 +767,7 @@ fn initiators_warnings_gpu_memory_and_extensions_go_into_the_page() {
     let labels = integers(&chart, lane, "label");
     let name_of = |node: usize| {
         let label = labels[node];
-        let name = h["labels"]["name"][label].as_u64().unwrap() as usize;
+        let name = usize::try_from(h["labels"]["name"][label].as_u64().unwrap()).unwrap();
         h["strings"][name].as_str().unwrap().to_owned()
     };
     let starts = floats(&chart, lane, "start");
