@@ -682,7 +682,7 @@ fn write_timelines(w: &mut Writer<'_>, page: &PageTracks) {
 }
 
 /// One memory counter of a sample (or its time).
-type Counter = dyn Fn(&MemorySample) -> Option<f64>;
+type Counter<'a> = dyn Fn(&MemorySample) -> Option<f64> + 'a;
 
 /// The GPU track, the memory counters and the extension tracks: the
 /// `gpu`, `memory` and `extensions` members of the page.
@@ -704,7 +704,7 @@ fn write_system(w: &mut Writer<'_>, page: &PageTracks) {
     let mut memory: Vec<&MemorySample> = page.memory.iter().collect();
     memory.sort_by(|a, b| a.time.0.total_cmp(&b.time.0));
     let origin = w.origin;
-    let columns: [(&str, &Counter); 5] = [
+    let columns: [(&str, &Counter<'_>); 5] = [
         ("time", &|m| Some((m.time - origin).0)),
         ("jsHeap", &|m| m.js_heap),
         ("documents", &|m| m.documents),
