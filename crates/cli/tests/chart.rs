@@ -675,6 +675,7 @@ fn synthetic_page_tracks(origin: f64) -> tracekit::export::chart::PageTracks {
         markers,
         interactions,
         layout_shifts,
+        ..PageTracks::default()
     }
 }
 
@@ -800,4 +801,110 @@ fn page_tracks_in_chromium() {
     let fold = &seen["fold"];
     assert_eq!(fold["collapsed"], true);
     assert!(fold["lanesTop"].as_f64().unwrap() < fold["lanesTopBefore"].as_f64().unwrap());
+}
+
+/// The handlers' marks on the chart of a hand-made trace
+/// (`tests/chart/causes.json`: a timer installed in one task and fired
+/// in a long one that installs another, the GPU's tasks, memory
+/// counters, a group of extension tracks and a track of its own, a
+/// marker), drawn in Chromium (`tests/chart/causes.mjs`): the long task
+/// has its red corner, its stripes and its warning; a click on the timer's
+/// fire draws the arrow from its install, a click on the second install
+/// the arrow to its fire, Escape none; the GPU, memory and extension
+/// tracks are drawn.
+#[test]
+fn causes_in_chromium() {
+    let dir = artifacts("causes");
+    let html = dir.join("causes.html");
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/causes.json");
+    chart(trace.to_str().unwrap(), &html, &[]);
+
+    tools::browser();
+    let config = serde_json::json!({
+        "html": html.canonicalize().unwrap(),
+        "nodeModules": tools::node_packages(),
+        "screenshots": dir,
+    });
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/causes.mjs");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(config.to_string())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "causes.mjs failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
+    assert_drawn_without_errors(&seen);
+    assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
+
+    // The tracks: the extensions' (a group, then a track of its own), the
+    // GPU's, the memory graph; each with ink.
+    let tracks: Vec<(&str, &str)> = seen["tracks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["kind"].as_str().unwrap(), t["title"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        tracks,
+        [
+            ("timings", "Timings"),
+            ("extension", "My Framework"),
+            ("extension", "Sync"),
+            ("gpu", "GPU"),
+            ("memory", "Memory")
+        ]
+    );
+    for track in seen["tracks"].as_array().unwrap() {
+        assert!(track["ink"].as_u64().unwrap() > 500, "nothing drawn in {track}");
+    }
+    // The group: a row of names per track, the nested entries on three rows.
+    assert_eq!(seen["tracks"][1]["rows"], 7);
+
+    // The long task: red in its top-right corner, red stripes past 50 ms,
+    // grey before; the warning in its tooltip.
+    let long = &seen["longTask"];
+    let rgb = |v: &Value| -> Vec<u64> { v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect() };
+    let corner = rgb(&long["corner"]);
+    assert!(corner[0] > 200 && corner[1] < 60 && corner[2] < 60, "corner {corner:?}");
+    let before = rgb(&long["before"]);
+    assert!(before[0] == before[1] && before[1] == before[2], "before 50 ms {before:?}");
+    assert!(long["redPixelsPastFifty"].as_u64().unwrap() > 50, "{long}");
+    assert_eq!(
+        long["tip"],
+        "RunTask\nstart 39.000 ms · total 90.000 ms · self 1.000 ms\nLong task (over 50 ms)"
+    );
+
+    // The timer's fire, clicked: one arrow, from its install, drawn.
+    let fire = &seen["fire"];
+    assert_eq!(fire["selected"]["node"], fire["node"]);
+    let arrows = fire["arrows"].as_array().unwrap();
+    assert_eq!(arrows.len(), 1, "{fire}");
+    assert_eq!(arrows[0]["to"]["node"], fire["node"]);
+    assert!(
+        arrows[0]["x1"].as_f64().unwrap() < arrows[0]["x2"].as_f64().unwrap(),
+        "{arrows:?}"
+    );
+    assert!(fire["arrowInk"].as_u64().unwrap() > 5, "no arrow drawn: {fire}");
+    assert!(fire["details"].as_str().unwrap().contains("Initiated by\tTimerInstall"), "{fire}");
+    // The second install: an arrow to the second fire.
+    let install = &seen["install"];
+    let arrows = install["arrows"].as_array().unwrap();
+    assert_eq!(arrows.len(), 1, "{install}");
+    assert_eq!(arrows[0]["from"]["node"], install["node"]);
+    assert!(install["details"].as_str().unwrap().contains("Initiated\tTimerFire"), "{install}");
+    assert_eq!(seen["unselected"], 0, "Escape: no arrow");
+
+    // The memory graph's and an extension entry's tooltips.
+    let memory = seen["memoryTip"].as_str().unwrap();
+    assert!(
+        memory.starts_with("Memory at ") && memory.contains("JS heap: ") && memory.contains("Nodes: "),
+        "{memory}"
+    );
+    assert_eq!(seen["entryTip"], "App rendered\nstart 19.000 ms · total 120.000 ms");
 }

@@ -697,8 +697,17 @@ impl Query {
     /// The nodes of a track this query keeps: a node left out takes its
     /// subtree with it. `origin` is the start of the trace.
     pub fn nodes<'t>(&'t self, track: &'t ThreadTrack, origin: Micros) -> impl Iterator<Item = &'t TrackNode> + 't {
+        self.positioned_nodes(track, origin).map(|(_, node)| node)
+    }
+
+    /// [`Query::nodes`], each with its position among the track's nodes.
+    pub fn positioned_nodes<'t>(
+        &'t self,
+        track: &'t ThreadTrack,
+        origin: Micros,
+    ) -> impl Iterator<Item = (usize, &'t TrackNode)> + 't {
         let mut hidden_below: Option<u32> = None;
-        track.nodes.iter().filter(move |node| {
+        track.nodes.iter().enumerate().filter(move |(_, node)| {
             if let Some(depth) = hidden_below {
                 if node.depth() > depth {
                     return false;

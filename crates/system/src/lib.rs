@@ -11,8 +11,8 @@ pub mod gpu;
 pub mod memory;
 
 pub use dom_stats::{DomStats, DomStatsHandler};
-pub use gpu::{Gpu, GpuHandler};
-pub use memory::{Memory, MemoryHandler};
+pub use gpu::{Gpu, GpuHandler, GpuTaskTime};
+pub use memory::{Counters, Memory, MemoryHandler};
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;
 

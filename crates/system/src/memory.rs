@@ -2,7 +2,8 @@
 //! nodes, listeners), by process.
 
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Wants};
+use tracekit_events::json::{as_f64, member_path};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Wants};
 
 use crate::Map;
 
@@ -17,6 +18,25 @@ pub struct MemoryHandler {
 pub struct Memory {
     /// The `UpdateCounters` events of each process, in input order.
     pub counters_by_process: Map<Id, Vec<EventIndex>>,
+    /// What each of those events says, in the same order: the chart's
+    /// memory graph.
+    pub values_by_process: Map<Id, Vec<Counters>>,
+}
+
+/// What one `UpdateCounters` event says (`args.data`): each value `None`
+/// when the event does not give it as a number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Counters {
+    /// When (the event's `ts`).
+    pub ts: Micros,
+    /// `jsHeapSizeUsed`: bytes of the JS heap in use.
+    pub js_heap_size_used: Option<f64>,
+    /// `documents`.
+    pub documents: Option<f64>,
+    /// `nodes`: DOM nodes.
+    pub nodes: Option<f64>,
+    /// `jsEventListeners`.
+    pub js_event_listeners: Option<f64>,
 }
 
 impl Handler for MemoryHandler {
@@ -31,6 +51,20 @@ impl Handler for MemoryHandler {
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, _cx: &mut Context) {
         self.data.counters_by_process.entry(event.pid).or_default().push(index);
+        let value = |key: &str| {
+            event
+                .args
+                .and_then(|args| member_path(args, &["data", key]))
+                .and_then(as_f64)
+        };
+        let counters = Counters {
+            ts: event.ts,
+            js_heap_size_used: value("jsHeapSizeUsed"),
+            documents: value("documents"),
+            nodes: value("nodes"),
+            js_event_listeners: value("jsEventListeners"),
+        };
+        self.data.values_by_process.entry(event.pid).or_default().push(counters);
     }
 
     fn finalize(self, (): (), _cx: &mut Context) -> Memory {

@@ -18,6 +18,12 @@ fn memory_counters_go_by_process_in_input_order() {
     let mut handler = MemoryHandler::default();
     feed(trace, &mut handler, &mut cx).unwrap();
     let memory = handler.finalize((), &mut cx);
+    let heaps: Vec<Option<f64>> = memory.values_by_process[&Id::num(7.0)]
+        .iter()
+        .map(|c| c.js_heap_size_used)
+        .collect();
+    assert_eq!(heaps, vec![Some(1.0), None]);
+    assert_eq!(memory.values_by_process[&Id::num(7.0)][1].ts.0, 4.0);
     let rows: Vec<(Id, Vec<u32>)> = memory.counters_by_process.into_iter().collect();
     let x = Id::str(cx.interner.intern("x"));
     assert_eq!(rows, vec![(Id::num(7.0), vec![0, 3]), (x, vec![1])]);
@@ -55,5 +61,8 @@ fn gpu_tasks_of_the_gpu_main_thread_only() {
     let meta = meta.finalize((), &mut cx);
     let mut handler = GpuHandler::default();
     feed(trace, &mut handler, &mut cx).unwrap();
-    assert_eq!(handler.finalize(&meta, &mut cx).main_thread_tasks, vec![2, 5]);
+    let gpu = handler.finalize(&meta, &mut cx);
+    assert_eq!(gpu.main_thread_tasks, vec![2, 5]);
+    let starts: Vec<f64> = gpu.main_thread_task_times.iter().map(|t| t.ts.0).collect();
+    assert_eq!(starts, vec![1.0, 4.0]);
 }

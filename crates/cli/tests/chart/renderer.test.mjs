@@ -69,7 +69,7 @@ const { bytes, columns } = lane([
 ]);
 const header = {
   format: 'tracekit-chart',
-  version: 2,
+  version: 3,
   title: 't',
   strings: ['', 'Task', 'Hidden'],
   colors: ['#c7c7c7'],
@@ -96,7 +96,10 @@ assert.deepEqual(Array.from(all.level), [0, 1, 2, 2, 3, 0]);
 assert.equal(all.levels, 4);
 
 // Wrong data is refused with a reason.
-assert.throws(() => decode({ ...header, version: 1 }, bytes), /version 2/);
+assert.throws(() => decode({ ...header, version: 2 }, bytes), /version 3/);
+// Without links or warnings: none.
+assert.equal(model.links.count, 0);
+assert.equal(model.warnings.count, 0);
 assert.throws(() => decode(header, bytes.subarray(8)), /the header says/);
 // Columns at an odd offset are copied to an aligned buffer.
 const shifted = new Uint8Array(bytes.length + 1);
@@ -135,6 +138,23 @@ const page = decode({ ...header, bounds: [0, 300], page: {
 // A screenshot shows until the next, the last until the trace ends.
 assert.deepEqual(page.screenshots.map((s) => s.until), [100, 300]);
 const tracks = pageTracks(page);
+// The GPU track, the memory graph and extension tracks: a group's
+// tracks under a row of their names, nested by the tree's depths.
+const more = pageTracks({ ...page, network: [], screenshots: [], timings: [], markers: [], layoutShifts: [],
+  gpu: [{ start: 0, dur: 10 }, { start: 5, dur: 2 }],
+  memory: { time: [0, 50], jsHeap: [10, 20], documents: [1, 1], nodes: [null, 4], listeners: [0, 0] },
+  extensions: [{ name: 'G', group: true, tracks: [
+    { name: 'a', entries: [{ name: 'p', start: 0, dur: 10, color: '#fff', depth: 0, tooltip: null }, { name: 'c', start: 1, dur: 2, color: '#fff', depth: 1, tooltip: null }] },
+    { name: 'b', entries: [{ name: 'x', start: 0, dur: 10, color: '#fff', depth: null, tooltip: null }, { name: 'y', start: 5, dur: 10, color: '#fff', depth: null, tooltip: null }] },
+  ] }],
+});
+assert.deepEqual(more.map((t) => t.kind), ['extension', 'gpu', 'memory']);
+const ext = more[0];
+assert.deepEqual(ext.rows.map((r) => Array.from(r.order)), [[], [0], [1], [], [2], [3]]);
+assert.deepEqual(ext.rowLabels.filter(() => true), ['a', 'b']);
+assert.equal(more[1].rows.length, 2);
+assert.deepEqual(more[2].items.map((i) => [i.s, i.e]), [[0, 50], [50, 300]]);
+assert.deepEqual(more[2].ranges, [[10, 20], [1, 1], [4, 4], [0, 0]]);
 // Empty tracks are left out; the panel's order.
 assert.deepEqual(tracks.map((t) => t.kind), ['network', 'screenshots', 'timings', 'layoutShifts']);
 assert.equal(tracks[0].rows.length, 2);

@@ -35,6 +35,7 @@ use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
 use tracekit_engine::Analysis;
 
+mod causes;
 mod colors;
 mod of_analysis;
 mod page;
@@ -42,7 +43,8 @@ pub use colors::{devtools_hash_code, script_color};
 use colors::{generic_color, in_space};
 pub use of_analysis::page_tracks;
 pub use page::{
-    timing_color, Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind,
+    extension_color, timing_color, ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame,
+    FrameState, GpuTask, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample,
     NetworkRequest, PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
 };
 
@@ -56,7 +58,7 @@ pub const RENDERER_JS: &str = include_str!("chart/renderer.js");
 const PAGE: &str = include_str!("chart/page.html");
 
 /// The version of the data format (`docs/chart.md`), in the header.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The data of a chart, as the renderer reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,6 +142,7 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
     let generic = analysis.meta().as_ref().is_some_and(|m| m.trace_is_generic);
     let kept = query.kept_threads(analysis);
     let mut tables = Tables::new(generic);
+    let mut causes = causes::Causes::of(analysis);
     let mut lanes = Vec::new();
     let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
     for (pid, process) in analysis.process_tracks() {
@@ -149,7 +152,13 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
             }
             let mut columns = LaneColumns::with_capacity(if query.keeps_every_node() { track.nodes.len() } else { 0 });
             let mut labels = tables.of_thread(track);
-            for node in query.nodes(track, origin) {
+            let lane = index(lanes.len());
+            let calls = causes.calls_of(*pid, *tid).cloned();
+            for (position, node) in query.positioned_nodes(track, origin) {
+                if !causes.is_empty() {
+                    let at = index(columns.start.len());
+                    causes.saw(node, position, (*pid, *tid), calls.as_ref(), lane, at);
+                }
                 let start = (node.ts() - origin).0;
                 let dur = node.dur().unwrap_or(Micros::ZERO).0;
                 first = first.min(start);
@@ -181,7 +190,15 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
         }
     }
     // The panel's order: by kind of thread, then the busiest first.
-    lanes.sort_by_key(|lane| (lane.order, std::cmp::Reverse(lane.columns.start.len())));
+    let mut order: Vec<usize> = (0..lanes.len()).collect();
+    order.sort_by_key(|&i| (lanes[i].order, std::cmp::Reverse(lanes[i].columns.start.len())));
+    // Each lane's place in the chart, by the place it was made in.
+    let mut place_of = vec![0; lanes.len()];
+    for (place, &made) in order.iter().enumerate() {
+        place_of[made] = index(place);
+    }
+    let mut lanes: Vec<Option<Lane<'_>>> = lanes.into_iter().map(Some).collect();
+    let lanes: Vec<Lane<'_>> = order.iter().filter_map(|&i| lanes[i].take()).collect();
     // Room for every column at once (32 bytes a node, and the padding to
     // 8 bytes of two columns of u32 a lane), rather than grown by doubling.
     let mut columns = Vec::with_capacity(lanes.iter().map(|l| l.columns.start.len() * 32 + 8).sum());
@@ -192,6 +209,13 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
         }
         lane.write(&mut columns, &mut lanes_json);
     }
+    let mut causes_json = String::new();
+    write_causes(
+        &causes.charted_links(&place_of),
+        &causes.charted_warnings(&place_of),
+        &mut columns,
+        &mut causes_json,
+    );
 
     let mut header = String::with_capacity(lanes_json.len() + tables.strings.len() * 32 + 1024);
     header.push_str("{\"format\":\"tracekit-chart\",\"version\":");
@@ -222,6 +246,7 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
     header.push_str(",\"lanes\":[");
     header.push_str(&lanes_json);
     header.push(']');
+    header.push_str(&causes_json);
     let mut images = Vec::new();
     match page.filter(|p| !p.is_empty()) {
         Some(page) => page::write_page(&mut header, page, origin, &mut images),
@@ -331,6 +356,40 @@ impl Lane<'_> {
         self.columns.write(bytes, header);
         header.push('}');
     }
+}
+
+/// Writes `,"links":{...},"warnings":{...}` of the header, their columns
+/// to `bytes`: the initiators' links (from lane and node, to lane and
+/// node) and the warnings (lane, node, the bits of their kinds).
+fn write_causes(links: &[[u32; 4]], warnings: &[[u32; 3]], bytes: &mut Vec<u8>, header: &mut String) {
+    let mut table = |header: &mut String, key: &str, names: &[&str], rows: &mut dyn Iterator<Item = &[u32]>| {
+        let rows: Vec<&[u32]> = rows.collect();
+        header.push_str(",\"");
+        header.push_str(key);
+        header.push_str("\":{\"count\":");
+        header.push_str(itoa::Buffer::new().format(rows.len()));
+        header.push_str(",\"columns\":{");
+        for (c, name) in names.iter().enumerate() {
+            if c > 0 {
+                header.push(',');
+            }
+            let values: Vec<u32> = rows.iter().map(|row| row[c]).collect();
+            int_column(bytes, header, name, &values);
+        }
+        header.push_str("}}");
+    };
+    table(
+        header,
+        "links",
+        &["fromLane", "fromNode", "toLane", "toNode"],
+        &mut links.iter().map(|l| &l[..]),
+    );
+    table(
+        header,
+        "warnings",
+        &["lane", "node", "kinds"],
+        &mut warnings.iter().map(|w| &w[..]),
+    );
 }
 
 /// An index into a table, as the data stores it: tables never have 2^32

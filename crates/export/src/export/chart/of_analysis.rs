@@ -1,13 +1,19 @@
 //! The page's tracks of an analysis: what the chart draws above the
 //! threads ([`PageTracks`]), made from the handlers' data (network
 //! requests, frames, screenshots, user timings, page-load metrics,
-//! interactions, layout shifts).
+//! interactions, layout shifts, the GPU's tasks, memory counters,
+//! extension tracks and markers).
 
+use tracekit_engine::handlers::page::extensions::Payload;
 use tracekit_engine::handlers::page::metrics::MetricName;
-use tracekit_engine::{Analysis, HandlerData, Micros};
+use tracekit_engine::handlers::page::JsValue;
+use tracekit_engine::support::jsnum::js_number_string;
+use tracekit_engine::support::json::{as_str, member};
+use tracekit_engine::{Analysis, HandlerData, Micros, Strings};
 
 use super::page::{
-    Frame, FrameState, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, NetworkRequest,
+    extension_color, ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame, FrameState, GpuTask,
+    Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample, NetworkRequest,
     PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
 };
 
@@ -27,7 +33,127 @@ pub fn page_tracks(analysis: &Analysis) -> Option<PageTracks> {
         markers: markers(data),
         interactions: interactions(analysis, data),
         layout_shifts: layout_shifts(data),
+        gpu: gpu(data),
+        memory: memory(analysis, data),
+        extensions: extensions(analysis, data),
+        extension_markers: extension_markers(analysis, data),
     })
+}
+
+fn gpu(data: &HandlerData) -> Vec<GpuTask> {
+    data.gpu()
+        .main_thread_task_times
+        .iter()
+        .map(|t| GpuTask {
+            start: t.ts,
+            dur: t.dur,
+        })
+        .collect()
+}
+
+/// The memory counters of the main frame's renderer, as the panel graphs
+/// those of the renderer it shows first; without one, of the process with
+/// the most.
+fn memory(analysis: &Analysis, data: &HandlerData) -> Vec<MemorySample> {
+    let by_process = &data.memory().values_by_process;
+    let main = analysis
+        .process_tracks()
+        .iter()
+        .filter(|(pid, p)| p.is_on_main_frame && by_process.contains_key(*pid))
+        .map(|(pid, _)| *pid)
+        .next();
+    let counters = match main {
+        Some(pid) => by_process.get(&pid),
+        None => by_process.values().max_by_key(|c| c.len()),
+    };
+    counters
+        .into_iter()
+        .flatten()
+        .map(|c| MemorySample {
+            time: c.ts,
+            js_heap: c.js_heap_size_used,
+            documents: c.documents,
+            nodes: c.nodes,
+            listeners: c.js_event_listeners,
+        })
+        .collect()
+}
+
+/// `String(value)`, as the panel names a track or a group.
+fn js_string(value: &JsValue, strings: &Strings) -> String {
+    match value {
+        JsValue::Undefined => "undefined".to_owned(),
+        JsValue::Null => "null".to_owned(),
+        JsValue::Bool(b) => b.to_string(),
+        JsValue::Num(x) => js_number_string(*x),
+        JsValue::Str(s) => strings.resolve(*s).to_owned(),
+        JsValue::Raw(text) if text.trim_start().starts_with('[') => text.to_string(),
+        JsValue::Raw(_) => "[object Object]".to_owned(),
+    }
+}
+
+/// An entry's colour name and tooltip, from its `devtools` payload.
+fn payload_style(payload: &Payload, strings: &Strings) -> (&'static str, Option<String>) {
+    match payload {
+        Payload::Detail { json, .. } => {
+            let text = |key: &str| member(json, key).and_then(as_str).map(|s| s.into_owned());
+            (extension_color(text("color").as_deref()), text("tooltipText"))
+        }
+        Payload::TimeStamp { color, .. } => (extension_color(Some(strings.resolve(*color))), None),
+    }
+}
+
+fn extensions(analysis: &Analysis, data: &HandlerData) -> Vec<ExtensionTrack> {
+    let strings = analysis.strings();
+    let ext = data.extension_trace_data();
+    let mut depth = vec![None; ext.entries.len()];
+    for node in &ext.nodes {
+        if let Some(d) = depth.get_mut(node.entry) {
+            *d = Some(node.depth);
+        }
+    }
+    ext.tracks
+        .iter()
+        .map(|track| ExtensionTrack {
+            name: js_string(&track.name, strings),
+            group: track.is_track_group,
+            tracks: track
+                .entries_by_track
+                .iter()
+                .map(|(name, entries)| ExtensionSubTrack {
+                    name: strings.resolve(*name).to_owned(),
+                    entries: entries
+                        .iter()
+                        .filter_map(|&at| {
+                            let e = ext.entries.get(at)?;
+                            let (color, tooltip) = payload_style(&e.payload, strings);
+                            Some(ExtensionEntry {
+                                name: strings.resolve(e.name).to_owned(),
+                                start: e.ts,
+                                dur: e.dur.unwrap_or(Micros::ZERO),
+                                color: color.to_owned(),
+                                depth: depth[at],
+                                tooltip,
+                            })
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn extension_markers(analysis: &Analysis, data: &HandlerData) -> Vec<ExtensionMarker> {
+    let strings = analysis.strings();
+    data.extension_trace_data()
+        .markers
+        .iter()
+        .map(|m| ExtensionMarker {
+            name: strings.resolve(m.name).to_owned(),
+            time: m.ts,
+            color: payload_style(&m.payload, strings).0.to_owned(),
+        })
+        .collect()
 }
 
 fn network(analysis: &Analysis, data: &HandlerData) -> Vec<NetworkRequest> {
@@ -113,9 +239,14 @@ fn timings(analysis: &Analysis, data: &HandlerData) -> Vec<Timing> {
         start: t.ts,
         dur: t.dur,
     };
+    // A measure with a `devtools` payload goes on its extension track
+    // instead, as in the panel.
+    let ext = data.extension_trace_data();
+    let extension: ahash::AHashSet<u32> = ext.entries.iter().chain(&ext.markers).map(|e| e.source_event).collect();
     let mut out: Vec<Timing> = timings
         .performance_measures
         .iter()
+        .filter(|t| !extension.contains(&t.begin))
         .map(|t| of(TimingKind::Measure, t))
         .collect();
     out.extend(timings.console_timings.iter().map(|t| of(TimingKind::ConsoleTime, t)));

@@ -38,6 +38,122 @@ pub struct PageTracks {
     pub interactions: Vec<Interaction>,
     /// The Layout shifts track: clusters of shifts.
     pub layout_shifts: Vec<LayoutShiftCluster>,
+    /// The GPU track: the tasks of the GPU process' main thread.
+    pub gpu: Vec<GpuTask>,
+    /// The memory counters graph (the panel's Memory checkbox): one
+    /// renderer's `UpdateCounters`, in time order.
+    pub memory: Vec<MemorySample>,
+    /// The tracks pages and extensions add (the extensibility API), in the
+    /// order of their first entries.
+    pub extensions: Vec<ExtensionTrack>,
+    /// The markers pages and extensions add: vertical lines across the
+    /// chart, labelled in the Timings track.
+    pub extension_markers: Vec<ExtensionMarker>,
+}
+
+/// A task of the GPU process' main thread (`GPUTask`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuTask {
+    /// When it began.
+    pub start: Micros,
+    /// How long it ran.
+    pub dur: Micros,
+}
+
+/// What a renderer's memory counters said at a time (an `UpdateCounters`
+/// event); a counter the event did not give is `None`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MemorySample {
+    /// When.
+    pub time: Micros,
+    /// Bytes of JS heap in use.
+    pub js_heap: Option<f64>,
+    /// Documents.
+    pub documents: Option<f64>,
+    /// DOM nodes.
+    pub nodes: Option<f64>,
+    /// JS event listeners.
+    pub listeners: Option<f64>,
+}
+
+/// A track that a page or an extension adds: a track of its own, or a
+/// group of tracks (drawn as one track with a row of headers per track).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionTrack {
+    /// Its name: the group's, or the track's.
+    pub name: String,
+    /// Whether it is a group of tracks.
+    pub group: bool,
+    /// Its tracks (one when not a group), in the order of their first
+    /// entries.
+    pub tracks: Vec<ExtensionSubTrack>,
+}
+
+/// One track of an [`ExtensionTrack`], with its entries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionSubTrack {
+    /// Its name.
+    pub name: String,
+    /// Its entries, by time.
+    pub entries: Vec<ExtensionEntry>,
+}
+
+/// An entry of an extension track (a `performance.measure` or
+/// `console.timeStamp` with a track).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionEntry {
+    /// Its label.
+    pub name: String,
+    /// When it began.
+    pub start: Micros,
+    /// How long it lasted.
+    pub dur: Micros,
+    /// Its colour (CSS; [`extension_color`] of the colour it names).
+    pub color: String,
+    /// How many entries of its track it is nested in, when the track's
+    /// entries nest (the handler's tree); `None` when they do not (the
+    /// chart then packs them into rows).
+    pub depth: Option<u32>,
+    /// Its `tooltipText`, when it gives one.
+    pub tooltip: Option<String>,
+}
+
+/// A marker a page or an extension adds (a `performance.mark` whose
+/// `devtools` detail says `dataType: "marker"`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionMarker {
+    /// Its label.
+    pub name: String,
+    /// When.
+    pub time: Micros,
+    /// Its colour (CSS).
+    pub color: String,
+}
+
+/// The panel's colour for an extension entry or marker of the colour
+/// `name` (`primary`, `secondary-light`, `error`...: the extensibility
+/// API's palette, in the light theme); an unknown or missing name is
+/// `primary`'s.
+pub fn extension_color(name: Option<&str>) -> &'static str {
+    match name {
+        // --ref-palette-blue80, blue60
+        Some("primary-light") => "#a8c7fa",
+        Some("primary-dark") => "#4c8df6",
+        // --ref-palette-purple80, purple90, purple70
+        Some("secondary") => "#e2b6ff",
+        Some("secondary-light") => "#f3daff",
+        Some("secondary-dark") => "#d190ff",
+        // --ref-palette-green70, green80, green60
+        Some("tertiary") => "#37be5f",
+        Some("tertiary-light") => "#6dd58c",
+        Some("tertiary-dark") => "#1ea446",
+        // --ref-palette-yellow70
+        Some("warning") => "#facc15",
+        // --ref-palette-error60
+        Some("error") => "#e46962",
+        // primary: --ref-palette-blue70
+        _ => "#7cacf8",
+    }
 }
 
 impl PageTracks {
@@ -51,6 +167,10 @@ impl PageTracks {
             && self.markers.is_empty()
             && self.interactions.is_empty()
             && self.layout_shifts.is_empty()
+            && self.gpu.is_empty()
+            && self.memory.is_empty()
+            && self.extensions.is_empty()
+            && self.extension_markers.is_empty()
     }
 }
 
@@ -494,15 +614,25 @@ fn write_timelines(w: &mut Writer<'_>, page: &PageTracks) {
     }
 
     w.out.push_str("],\"markers\":[");
-    let mut markers: Vec<&PageLoadMarker> = page.markers.iter().collect();
-    markers.sort_by(|a, b| a.time.0.total_cmp(&b.time.0));
-    for (i, m) in markers.into_iter().enumerate() {
+    // The page-load markers and those of extensions, by time.
+    let mut markers: Vec<(&str, &str, &str, Micros)> = page
+        .markers
+        .iter()
+        .map(|m| (m.kind.label(), m.kind.title(), m.kind.color(), m.time))
+        .chain(
+            page.extension_markers
+                .iter()
+                .map(|m| (m.name.as_str(), m.name.as_str(), m.color.as_str(), m.time)),
+        )
+        .collect();
+    markers.sort_by(|a, b| a.3 .0.total_cmp(&b.3 .0));
+    for (i, (label, title, color, time)) in markers.into_iter().enumerate() {
         w.comma(i);
         w.out.push_str("{\"label\":");
-        write_json_string(w.out, m.kind.label());
-        w.string_field("title", m.kind.title());
-        w.string_field("color", m.kind.color());
-        w.time_field("time", m.time);
+        write_json_string(w.out, label);
+        w.string_field("title", title);
+        w.string_field("color", color);
+        w.time_field("time", time);
         w.out.push('}');
     }
 
@@ -546,7 +676,88 @@ fn write_timelines(w: &mut Writer<'_>, page: &PageTracks) {
         }
         w.out.push_str("]}");
     }
-    w.out.push_str("]}");
+    w.out.push(']');
+    write_system(w, page);
+    w.out.push('}');
+}
+
+/// One memory counter of a sample (or its time).
+type Counter<'a> = dyn Fn(&MemorySample) -> Option<f64> + 'a;
+
+/// The GPU track, the memory counters and the extension tracks: the
+/// `gpu`, `memory` and `extensions` members of the page.
+fn write_system(w: &mut Writer<'_>, page: &PageTracks) {
+    w.out.push_str(",\"gpu\":[");
+    let mut gpu: Vec<&GpuTask> = page.gpu.iter().collect();
+    gpu.sort_by(|a, b| a.start.0.total_cmp(&b.start.0).then(b.dur.0.total_cmp(&a.dur.0)));
+    for (i, t) in gpu.into_iter().enumerate() {
+        w.comma(i);
+        w.out.push_str("{\"start\":");
+        write_json_number(w.out, (t.start - w.origin).0);
+        w.out.push_str(",\"dur\":");
+        write_json_number(w.out, t.dur.0.max(0.0));
+        w.out.push('}');
+    }
+
+    // The counters as columns: a list of each, in time order.
+    w.out.push_str("],\"memory\":{");
+    let mut memory: Vec<&MemorySample> = page.memory.iter().collect();
+    memory.sort_by(|a, b| a.time.0.total_cmp(&b.time.0));
+    let origin = w.origin;
+    let columns: [(&str, &Counter<'_>); 5] = [
+        ("time", &|m| Some((m.time - origin).0)),
+        ("jsHeap", &|m| m.js_heap),
+        ("documents", &|m| m.documents),
+        ("nodes", &|m| m.nodes),
+        ("listeners", &|m| m.listeners),
+    ];
+    for (c, (key, value)) in columns.iter().enumerate() {
+        w.comma(c);
+        write_json_string(w.out, key);
+        w.out.push_str(":[");
+        for (i, m) in memory.iter().enumerate() {
+            w.comma(i);
+            // An unknown value is null.
+            write_json_number(w.out, value(m).unwrap_or(f64::NAN));
+        }
+        w.out.push(']');
+    }
+
+    w.out.push_str("},\"extensions\":[");
+    for (i, track) in page.extensions.iter().enumerate() {
+        w.comma(i);
+        w.out.push_str("{\"name\":");
+        write_json_string(w.out, &track.name);
+        w.bool_field("group", track.group);
+        w.out.push_str(",\"tracks\":[");
+        for (j, sub) in track.tracks.iter().enumerate() {
+            w.comma(j);
+            w.out.push_str("{\"name\":");
+            write_json_string(w.out, &sub.name);
+            w.out.push_str(",\"entries\":[");
+            let mut entries: Vec<&ExtensionEntry> = sub.entries.iter().collect();
+            entries.sort_by(|a, b| a.start.0.total_cmp(&b.start.0).then(b.dur.0.total_cmp(&a.dur.0)));
+            for (k, e) in entries.into_iter().enumerate() {
+                w.comma(k);
+                w.out.push_str("{\"name\":");
+                write_json_string(w.out, &e.name);
+                w.time_field("start", e.start);
+                w.out.push_str(",\"dur\":");
+                write_json_number(w.out, e.dur.0.max(0.0));
+                w.string_field("color", &e.color);
+                w.number_field("depth", e.depth.map(f64::from));
+                w.out.push_str(",\"tooltip\":");
+                match &e.tooltip {
+                    Some(t) => write_json_string(w.out, t),
+                    None => w.out.push_str("null"),
+                }
+                w.out.push('}');
+            }
+            w.out.push_str("]}");
+        }
+        w.out.push_str("]}");
+    }
+    w.out.push(']');
 }
 
 /// Writes the fields of the page's objects.

@@ -21,7 +21,7 @@
   'use strict';
 
   /** The data format version this renderer reads (docs/chart.md). */
-  const VERSION = 2;
+  const VERSION = 3;
 
   // Geometry, in CSS pixels: the panel's bars are 17 px apart.
   const AXIS_HEIGHT = 22;
@@ -118,6 +118,13 @@
       depth: column(lane.columns.depth, lane.nodes),
       label: column(lane.columns.label, lane.nodes),
     }));
+    // The initiators' links and the warnings: columns of their own.
+    const table = (t) => {
+      if (!t) return { count: 0 };
+      const out = { count: t.count };
+      for (const [key, entry] of Object.entries(t.columns)) out[key] = column(entry, t.count);
+      return out;
+    };
     return {
       title: header.title,
       input: header.input,
@@ -128,6 +135,8 @@
       colors: header.colors,
       labels,
       lanes,
+      links: table(header.links),
+      warnings: table(header.warnings),
       page: decodePage(header.page, images || [], header.bounds),
     };
   }
@@ -320,6 +329,27 @@
   const SHIFT_COLOR = '#d190ff';
   const CLUSTER_COLOR = 'rgba(209, 144, 255, 0.5)';
   const WHISKER_COLOR = '#c7c7c7';
+  // The GPU's tasks: the panel's GPU category colour.
+  const GPU_COLOR = '#37be5f';
+  const MEMORY_HEIGHT = 72;
+  // The panel's memory counters, their names and colours.
+  const COUNTERS = [
+    ['jsHeap', 'JS heap', 'hsl(220, 90%, 43%)'],
+    ['documents', 'Documents', 'hsl(0, 90%, 43%)'],
+    ['nodes', 'Nodes', 'hsl(120, 90%, 43%)'],
+    ['listeners', 'Listeners', 'hsl(38, 90%, 43%)'],
+  ];
+  // The warnings' bits (docs/chart.md) and what the tooltip says of each.
+  const WARNINGS = [
+    [1, 'Long task (over 50 ms)'],
+    [2, 'Idle callback ran over its allotted time'],
+    [4, 'Forced reflow'],
+    [8, 'Long interaction (over 200 ms)'],
+  ];
+  // A long task is striped past this (µs), as the panel stripes it.
+  const LONG_TASK = 50000;
+  const WARNING_RED = '#e50000';
+  const ARROW_COLOR = '#202124';
 
   /** The page's tracks of the header (`null` when none), images decoded to bytes. */
   function decodePage(page, images, bounds) {
@@ -331,7 +361,7 @@
       ...s,
       until: i + 1 < shots.length ? shots[i + 1].time : Math.max(end, s.time),
     }));
-    return { ...page, screenshots, images };
+    return { ...page, screenshots, images, end };
   }
 
   /** Items (with `s` and `e`, their start and end) packed into rows as the panel packs them. */
@@ -403,6 +433,54 @@
       const diamonds = rowsOf(shiftItems, [shifts.map((s, i) => clusters.length + i)])[0];
       tracks.push({ kind: 'layoutShifts', title: 'Layout shifts', items: shiftItems, rows: [row], diamonds, rowHeight: ROW_HEIGHT });
     }
+    // The tracks of pages and extensions: a group's tracks each under a
+    // row of its own with the track's name.
+    for (const ext of page.extensions || []) {
+      const items = [];
+      const rows = [];
+      const rowLabels = [];
+      for (const sub of ext.tracks) {
+        if (ext.group) {
+          rowLabels[rows.length] = sub.name;
+          rows.push([]);
+        }
+        const from = items.length;
+        for (const e of sub.entries) items.push({ ...e, track: sub.name, s: e.start, e: e.start + e.dur });
+        const mine = items.slice(from);
+        if (mine.length > 0 && mine.every((e) => e.depth !== null)) {
+          // Nested as the handler's tree says.
+          const base = rows.length;
+          mine.forEach((e, i) => {
+            const r = base + e.depth;
+            while (rows.length <= r) rows.push([]);
+            rows[r].push(from + i);
+          });
+        } else {
+          const packed = packRows(mine);
+          for (const row of packed) rows.push(Array.from(row.order, (i) => from + i));
+        }
+      }
+      if (items.length === 0) continue;
+      tracks.push({ kind: 'extension', title: ext.name, items, rows: rowsOf(items, rows), rowLabels, rowHeight: ROW_HEIGHT });
+    }
+    const gpu = (page.gpu || []).map((t) => ({ ...t, s: t.start, e: t.start + t.dur }));
+    add('gpu', 'GPU', gpu, packRows(gpu));
+    const memory = page.memory || { time: [] };
+    if (memory.time.length > 0) {
+      // Each sample holds until the next.
+      const times = memory.time;
+      const items = times.map((t, i) => ({
+        sample: i,
+        s: t,
+        e: i + 1 < times.length ? times[i + 1] : Math.max(t, end(page)),
+      }));
+      // Each counter's range, for its own scale (as the panel scales each).
+      const ranges = COUNTERS.map(([key]) => {
+        const values = memory[key].filter((v) => v !== null);
+        return values.length ? [Math.min(...values), Math.max(...values)] : null;
+      });
+      tracks.push({ kind: 'memory', title: 'Memory', items, rows: rowsOf(items, [items.map((x, i) => i)]), memory, ranges, rowHeight: MEMORY_HEIGHT });
+    }
     for (const track of tracks) {
       // Each item's row, for its outline.
       track.rowOf = new Int32Array(track.items.length);
@@ -411,6 +489,11 @@
       });
     }
     return tracks;
+  }
+
+  /** The end of the trace (-Infinity when unknown). */
+  function end(page) {
+    return page.end === undefined ? -Infinity : page.end;
   }
 
   /** Bytes in the units the panel shows (kB, MB). */
@@ -503,12 +586,66 @@
       this.rects = model.colors.map(() => new Rects());
       this.fadedRects = model.colors.map(() => new Rects());
       this.matchLayouts = null;
+      this.indexCauses();
+      /** The arrows of the last frame: initiator to initiated, around the selected bar. */
+      this.arrows = [];
       this.buildDom(container);
       this.layOutLanes();
       this.resize();
       this.draw();
       this.listen();
       this.loadImages();
+    }
+
+    /**
+     * The warnings by lane (node -> bits, and the nodes in time order for
+     * drawing) and the initiators' links by their ends.
+     */
+    indexCauses() {
+      const w = this.model.warnings;
+      this.warnings = this.model.lanes.map(() => ({ bits: new Map(), nodes: [] }));
+      for (let i = 0; i < w.count; i++) {
+        const lane = this.warnings[w.lane[i]];
+        if (!lane) continue;
+        lane.bits.set(w.node[i], (lane.bits.get(w.node[i]) || 0) | w.kinds[i]);
+        lane.nodes.push(w.node[i]);
+      }
+      const l = this.model.links;
+      this.initiatorOf = new Map();
+      this.initiated = new Map();
+      for (let i = 0; i < l.count; i++) {
+        const from = `${l.fromLane[i]}:${l.fromNode[i]}`;
+        const to = `${l.toLane[i]}:${l.toNode[i]}`;
+        this.initiatorOf.set(to, i);
+        if (!this.initiated.has(from)) this.initiated.set(from, []);
+        this.initiated.get(from).push(i);
+      }
+    }
+
+    /** The warnings' texts of a node. */
+    warningsOf(lane, node) {
+      const bits = this.warnings[lane] ? this.warnings[lane].bits.get(node) || 0 : 0;
+      return WARNINGS.filter(([bit]) => bits & bit).map(([, text]) => text);
+    }
+
+    /**
+     * The links to draw for a selected node, as the panel draws them: the
+     * chain of its initiators (its initiator, that one's, ...) and the
+     * events it initiated.
+     */
+    linksOf(lane, node) {
+      const l = this.model.links;
+      const out = [];
+      const seen = new Set();
+      let at = `${lane}:${node}`;
+      while (this.initiatorOf.has(at) && !seen.has(at)) {
+        seen.add(at);
+        const i = this.initiatorOf.get(at);
+        out.push(i);
+        at = `${l.fromLane[i]}:${l.fromNode[i]}`;
+      }
+      for (const i of this.initiated.get(`${lane}:${node}`) || []) out.push(i);
+      return out;
     }
 
     /**
@@ -991,6 +1128,7 @@
           if (d.location) element('div', 'tkc-url', tip).textContent = d.location;
           element('div', 'tkc-times', tip).textContent =
             `start ${d.start} · total ${d.total}` + (d.self ? ` · self ${d.self}` : '');
+          for (const warning of this.warningsOf(hit.lane, hit.node)) element('div', 'tkc-warn', tip).textContent = warning;
         }
         tip.style.display = 'block';
       }
@@ -1037,6 +1175,18 @@
       row('Self', d.self);
       row('Depth', String(d.depth));
       row('Thread', `${lane.thread || 'tid ' + lane.tid} (${lane.process || 'process'} ${lane.pid})`);
+      for (const warning of this.warningsOf(hit.lane, hit.node)) row('Warning', warning, 'tkc-warn');
+      const links = this.model.links;
+      const at = `${hit.lane}:${hit.node}`;
+      if (this.initiatorOf.has(at)) {
+        const i = this.initiatorOf.get(at);
+        row('Initiated by', this.describe(links.fromLane[i], links.fromNode[i]).name);
+      }
+      const initiated = this.initiated.get(at) || [];
+      if (initiated.length > 0) {
+        const names = initiated.map((i) => this.describe(links.toLane[i], links.toNode[i]).name);
+        row('Initiated', names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', '));
+      }
     }
 
     // ---- Search ---------------------------------------------------------
@@ -1138,6 +1288,7 @@
         this.drawLane(i, top);
       }
       this.drawMarkerLines();
+      this.drawArrows();
       this.drawAxis(ticks);
       // The view moved under a still pointer: what it points at changed.
       if (this.mouse && !this.drag) {
@@ -1235,6 +1386,7 @@
         this.collectBars(lane, layout, levelsTop, firstLevel, lastLevel, rects, texts);
       }
       this.fillRects(rects);
+      this.drawWarnings(i, levelsTop, firstLevel, lastLevel);
       this.drawTexts(lane, texts);
       this.drawOutline(i, levelsTop, this.hovered, '#202124', 1);
       this.drawOutline(i, levelsTop, this.selected, '#1a73e8', 2);
@@ -1328,6 +1480,120 @@
         }
         ctx.fillText(text, Math.max(x, 0) + TEXT_PADDING, y + BAR_HEIGHT / 2 + 1);
       }
+    }
+
+    /**
+     * The warnings of a lane's bars in view, as the panel marks them: a red
+     * triangle in the top-right corner, and a long task striped red past
+     * its first 50 ms.
+     */
+    drawWarnings(i, levelsTop, firstLevel, lastLevel) {
+      const nodes = this.warnings[i].nodes;
+      if (nodes.length === 0) return;
+      const ctx = this.ctx;
+      const lane = this.model.lanes[i];
+      const level = this.layouts[i].level;
+      const k = this.width / (this.viewEnd - this.viewStart);
+      for (const node of nodes) {
+        const v = level[node];
+        if (v < firstLevel || v > lastLevel) continue;
+        const start = lane.start[node];
+        const end = start + lane.dur[node];
+        if (end < this.viewStart || start > this.viewEnd) continue;
+        const y = levelsTop + v * ROW_HEIGHT;
+        const x0 = Math.max((start - this.viewStart) * k, -1);
+        const x1 = Math.min((end - this.viewStart) * k, this.width + 1);
+        const bits = this.warnings[i].bits.get(node);
+        if (bits & 1 && lane.dur[node] > LONG_TASK) {
+          if (!this.candyStripes) this.candyStripes = stripes('rgba(255, 0, 0, 0.8)', 6, 2.5);
+          const from = Math.max((start + LONG_TASK - this.viewStart) * k, -1);
+          if (x1 > from) {
+            ctx.fillStyle = this.candyStripes;
+            ctx.fillRect(from, y, x1 - from - 0.5, BAR_HEIGHT);
+          }
+        }
+        const size = Math.min(8, x1 - x0);
+        if (size < 2) continue;
+        ctx.fillStyle = WARNING_RED;
+        ctx.beginPath();
+        ctx.moveTo(x1 - size - 0.5, y);
+        ctx.lineTo(x1 - 0.5, y);
+        ctx.lineTo(x1 - 0.5, y + size);
+        ctx.fill();
+      }
+    }
+
+    /** Where a node's bar is on the canvas ({x0, x1, y}), or null when it is not drawn. */
+    barBox(lane, node) {
+      if (this.collapsed[lane]) return null;
+      const level = this.layouts[lane].level[node];
+      if (level < 0) return null;
+      const data = this.model.lanes[lane];
+      const k = this.width / (this.viewEnd - this.viewStart);
+      const x0 = (data.start[node] - this.viewStart) * k;
+      const x1 = x0 + Math.max(data.dur[node] * k, 1);
+      const y = this.screenY(this.laneTops[lane]) + HEADER_HEIGHT + level * ROW_HEIGHT;
+      return { x0, x1, y };
+    }
+
+    /**
+     * With a bar selected, the panel's arrows: from each initiator to what
+     * it initiated, up the chain of the bar's initiators and down to the
+     * events it initiated. An arrow leaves its initiator's bar at its end
+     * (at its start when the initiated bar starts before that end) and
+     * comes into the initiated bar at its start.
+     */
+    drawArrows() {
+      this.arrows = [];
+      const hit = this.selected;
+      if (!hit || hit.track !== undefined || this.model.links.count === 0) return;
+      const l = this.model.links;
+      const ctx = this.ctx;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(0, AXIS_HEIGHT, this.width, this.height - AXIS_HEIGHT);
+      ctx.clip();
+      ctx.strokeStyle = ARROW_COLOR;
+      ctx.fillStyle = ARROW_COLOR;
+      ctx.lineWidth = 1;
+      for (const i of this.linksOf(hit.lane, hit.node)) {
+        const from = this.barBox(l.fromLane[i], l.fromNode[i]);
+        const to = this.barBox(l.toLane[i], l.toNode[i]);
+        if (!from || !to) continue;
+        const x1 = from.x1 <= to.x0 ? from.x1 : from.x0 + Math.min(4, (from.x1 - from.x0) / 2);
+        const y1 = from.y + BAR_HEIGHT / 2;
+        const x2 = to.x0;
+        const y2 = to.y + BAR_HEIGHT / 2;
+        this.arrows.push({
+          from: { lane: l.fromLane[i], node: l.fromNode[i] },
+          to: { lane: l.toLane[i], node: l.toNode[i] },
+          x1,
+          y1,
+          x2,
+          y2,
+        });
+        // An elbow: along the initiator's row, then down (or up) to the
+        // initiated bar's row, then into its start.
+        const elbow = Math.max(x1, Math.min(x2 - 6, x1 + (x2 - x1) / 2));
+        ctx.beginPath();
+        ctx.arc(x1, y1, 2.5, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.beginPath();
+        ctx.moveTo(x1, y1);
+        ctx.lineTo(elbow, y1);
+        ctx.lineTo(elbow, y2);
+        ctx.lineTo(x2, y2);
+        ctx.stroke();
+        // The head, pointing into the initiated bar.
+        const dir = x2 >= elbow ? 1 : -1;
+        ctx.beginPath();
+        ctx.moveTo(x2, y2);
+        ctx.lineTo(x2 - dir * 6, y2 - 4);
+        ctx.lineTo(x2 - dir * 6, y2 + 4);
+        ctx.closePath();
+        ctx.fill();
+      }
+      ctx.restore();
     }
 
     drawOutline(i, levelsTop, hit, color, width) {
@@ -1567,6 +1833,26 @@
             );
           }
           break;
+        case 'extension':
+          tip.push(['tkc-name', it.tooltip || it.name]);
+          tip.push(['tkc-times', `start ${ms(it.start)} · total ${ms(it.dur)}`]);
+          details.push(['Name', it.name, 'tkc-name'], ['Track', track.rowLabels.length ? `${track.title} › ${it.track}` : track.title]);
+          if (it.tooltip) details.push(['Tooltip', it.tooltip]);
+          details.push(['Start', ms(it.start)], ['Total', ms(it.dur)]);
+          break;
+        case 'gpu':
+          tip.push(['tkc-name', 'GPU task'], ['tkc-times', `start ${ms(it.start)} · total ${ms(it.dur)}`]);
+          details.push(['Name', 'GPU task', 'tkc-name'], ['Start', ms(it.start)], ['Total', ms(it.dur)]);
+          break;
+        case 'memory': {
+          const m = track.memory;
+          const value = (key, v) => (v === null ? 'unknown' : key === 'jsHeap' ? bytesText(v) : String(v));
+          tip.push(['tkc-name', `Memory at ${ms(it.s)}`]);
+          for (const [key, name] of COUNTERS) tip.push(['', `${name}: ${value(key, m[key][it.sample])}`]);
+          details.push(['Memory', ms(it.s)]);
+          for (const [key, name] of COUNTERS) details.push([name, value(key, m[key][it.sample])]);
+          break;
+        }
         default:
           break;
       }
@@ -1605,17 +1891,30 @@
         this.drawFilmstrip(track, rowsTop, k);
       } else if (track.kind === 'layoutShifts') {
         this.drawShifts(track, rowsTop, k);
+      } else if (track.kind === 'memory') {
+        this.drawMemory(track, rowsTop, k);
       } else {
         for (let r = 0; r < track.rows.length; r++) {
           const y = rowsTop + r * track.rowHeight;
           if (y + track.rowHeight < AXIS_HEIGHT || y > this.height) continue;
+          if (track.rowLabels && track.rowLabels[r] !== undefined) {
+            // A track of a group: its name on a row of its own.
+            ctx.fillStyle = '#5f6368';
+            ctx.fillText(`▾ ${track.rowLabels[r]}`, 14, y + BAR_HEIGHT / 2 + 1);
+          }
           this.visibleItems(track, track.rows[r], k, (it, x, w, i, next) => this.drawItem(track, it, x, y, w, k, next));
         }
       }
       const hovered = this.hovered;
-      if (hovered && hovered.track === t) this.outlineItem(track, hovered.item, rowsTop, k, '#202124', 1);
+      if (hovered && hovered.track === t && track.kind !== 'memory') this.outlineItem(track, hovered.item, rowsTop, k, '#202124', 1);
       const selected = this.selected;
-      if (selected && selected.track === t) this.outlineItem(track, selected.item, rowsTop, k, '#1a73e8', 2);
+      if (track.kind === 'memory') {
+        // No box: a line where the pointer's sample begins.
+        if (hovered && hovered.track === t) {
+          ctx.fillStyle = '#5f6368';
+          ctx.fillRect(Math.round((track.items[hovered.item].s - this.viewStart) * k), rowsTop, 1, track.rowHeight);
+        }
+      } else if (selected && selected.track === t) this.outlineItem(track, selected.item, rowsTop, k, '#1a73e8', 2);
       ctx.restore();
     }
 
@@ -1663,8 +1962,78 @@
           return this.drawTiming(it, x, y, w, next);
         case 'interactions':
           return this.drawInteraction(it, x, y, k);
+        case 'extension':
+          return this.drawBar(it.name, it.color, x, y, w);
+        case 'gpu':
+          return this.drawBar('GPU task', GPU_COLOR, x, y, w);
         default:
           return undefined;
+      }
+    }
+
+    /** A plain bar with its name, as a lane's. */
+    drawBar(name, color, x, y, w) {
+      const ctx = this.ctx;
+      const x0 = Math.max(x, -1);
+      const x1 = Math.min(x + Math.max(w, 1), this.width + 1);
+      ctx.fillStyle = color;
+      ctx.fillRect(x0, y, Math.max(x1 - x0 - (w >= NARROW_WIDTH ? 0.5 : 0), 1), BAR_HEIGHT);
+      if (x1 - x0 >= TEXT_MIN_WIDTH) this.fitText(name, Math.max(x0, 0) + TEXT_PADDING, y + BAR_HEIGHT / 2 + 1, x1 - Math.max(x0, 0) - 2 * TEXT_PADDING);
+    }
+
+    /**
+     * The memory counters: a line per counter, each on its own scale (its
+     * lowest value at the bottom, its highest at the top), a step at each
+     * sample, as the panel's Memory graph; the counters' names and colours
+     * on the header.
+     */
+    drawMemory(track, y, k) {
+      const ctx = this.ctx;
+      const { memory, ranges } = track;
+      const times = memory.time;
+      // Below the legend.
+      const top = y + 16;
+      const height = track.rowHeight - 20;
+      const row = track.rows[0];
+      const first = Math.max(0, lowerBound(row.maxEnd, 0, row.order.length, this.viewStart) - 1);
+      const px = (t) => Math.max(-2, Math.min(this.width + 2, (t - this.viewStart) * k));
+      COUNTERS.forEach(([key, , color], c) => {
+        const range = ranges[c];
+        if (!range) return;
+        const values = memory[key];
+        const scale = range[1] > range[0] ? height / (range[1] - range[0]) : 0;
+        const yOf = (v) => top + height - (v - range[0]) * scale - (scale === 0 ? height / 2 : 0);
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        let started = false;
+        for (let i = first; i < times.length; i++) {
+          const v = values[i];
+          if (v === null) continue;
+          const x = px(times[i]);
+          const end = px(track.items[i].e);
+          if (!started) ctx.moveTo(x, yOf(v));
+          else ctx.lineTo(x, yOf(v));
+          ctx.lineTo(end, yOf(v));
+          started = true;
+          if (times[i] > this.viewEnd) break;
+        }
+        ctx.stroke();
+      });
+      // The legend, over the header's right.
+      ctx.font = FONT;
+      let x = this.width - 8;
+      for (let c = COUNTERS.length - 1; c >= 0; c--) {
+        const [, name, color] = COUNTERS[c];
+        const text = ranges[c] ? name : `${name} (none)`;
+        const w = ctx.measureText(text).width;
+        x -= w;
+        ctx.fillStyle = '#202124';
+        ctx.fillText(text, x, y + 8);
+        x -= 14;
+        ctx.fillStyle = color;
+        ctx.fillRect(x, y + 4, 10, 8);
+        x -= 12;
       }
     }
 

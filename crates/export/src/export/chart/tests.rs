@@ -160,7 +160,7 @@ fn columns_hold_the_tracks_exactly() {
     let data = data(&a, &Query::new(), "t.json");
     let h = header(&data);
     assert_eq!(h["format"], "tracekit-chart");
-    assert_eq!(h["version"], 2);
+    assert_eq!(h["version"], 3);
     // Without page tracks: no page section, no images.
     assert_eq!(h["page"], Value::Null);
     assert!(data.images.is_empty());
@@ -551,6 +551,7 @@ fn page_tracks() -> PageTracks {
                 },
             ],
         }],
+        ..PageTracks::default()
     }
 }
 
@@ -730,4 +731,117 @@ fn the_page_holds_each_image_once_in_base64() {
     // Without page tracks, the element is there, empty.
     let plain = html(&a, &Query::new(), Parallelism::Sequential, "t");
     assert!(plain.contains(&format!("{from}</script>")));
+}
+
+/// A page loaded with every handler: a timer installed in one task and
+/// fired in a long one, the GPU's tasks, memory counters, and a measure
+/// on an extension track group.
+const CAUSES: &str = r#"[
+{"name":"process_name","ph":"M","pid":2,"tid":0,"ts":0,"args":{"name":"Renderer"}},
+{"name":"thread_name","ph":"M","pid":2,"tid":3,"ts":0,"args":{"name":"CrRendererMain"}},
+{"name":"process_name","ph":"M","pid":3,"tid":0,"ts":0,"args":{"name":"GPU Process"}},
+{"name":"thread_name","ph":"M","pid":3,"tid":5,"ts":0,"args":{"name":"CrGpuMain"}},
+{"name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","ph":"I","s":"t","ts":0,"pid":1,"tid":1,"args":{"data":{"frameTreeNodeId":1,"persistentIds":true,"frames":[{"frame":"F1","url":"https://page.test/","name":"","processId":2,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true}]}}},
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":2,"tid":3,"ts":1000,"dur":2000,"args":{}},
+{"name":"TimerInstall","cat":"devtools.timeline","ph":"I","s":"t","pid":2,"tid":3,"ts":1500,"args":{"data":{"frame":"F1","timerId":7}}},
+{"name":"UpdateCounters","cat":"disabled-by-default-devtools.timeline","ph":"I","s":"t","pid":2,"tid":3,"ts":2000,"args":{"data":{"documents":1,"jsEventListeners":2,"jsHeapSizeUsed":3000,"nodes":40}}},
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":2,"tid":3,"ts":10000,"dur":60000,"args":{}},
+{"name":"TimerFire","cat":"devtools.timeline","ph":"X","pid":2,"tid":3,"ts":10500,"dur":59000,"args":{"data":{"frame":"F1","timerId":7}}},
+{"name":"UpdateCounters","cat":"disabled-by-default-devtools.timeline","ph":"I","s":"t","pid":2,"tid":3,"ts":71000,"args":{"data":{"documents":1,"nodes":45}}},
+{"name":"GPUTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":3,"tid":5,"ts":5000,"dur":700,"args":{}},
+{"name":"render","cat":"blink.user_timing","ph":"b","id":"0x1","pid":2,"tid":3,"ts":2000,"args":{"detail":"{\"devtools\":{\"dataType\":\"track-entry\",\"track\":\"Components\",\"trackGroup\":\"Framework\",\"color\":\"tertiary\",\"tooltipText\":\"rendered\"}}"}},
+{"name":"render","cat":"blink.user_timing","ph":"e","id":"0x1","pid":2,"tid":3,"ts":9000,"args":{}},
+{"name":"ready","cat":"blink.user_timing","ph":"R","pid":2,"tid":3,"ts":9500,"args":{"data":{"detail":"{\"devtools\":{\"dataType\":\"marker\",\"color\":\"error\"}}"}}}
+]"#;
+
+#[test]
+fn initiators_warnings_gpu_memory_and_extensions_go_into_the_page() {
+    let options = AnalyzeOptions::default().with_all_handlers(true);
+    let a = tracekit_engine::analyze_bytes(CAUSES.as_bytes(), &options).unwrap();
+    let page = super::page_tracks(&a);
+    let chart = data_with_page(&a, &Query::new(), "t", page.as_ref());
+    let h = header(&chart);
+    assert_eq!(h["version"], 3);
+    let lane = &h["lanes"][0];
+    assert_eq!(lane["thread"], "CrRendererMain");
+    let labels = integers(&chart, lane, "label");
+    let name_of = |node: usize| {
+        let label = labels[node];
+        let name = usize::try_from(h["labels"]["name"][label].as_u64().unwrap()).unwrap();
+        h["strings"][name].as_str().unwrap().to_owned()
+    };
+    let starts = floats(&chart, lane, "start");
+    // A column of a table of the header (`links`, `warnings`).
+    let column = |table: &str, key: &str| -> Vec<usize> {
+        let t = &h[table];
+        let fake_lane = serde_json::json!({"nodes": t["count"], "columns": t["columns"]});
+        integers(&chart, &fake_lane, key)
+    };
+    // The timer's install initiated its fire: one link, lane 0 to lane 0.
+    assert_eq!(h["links"]["count"], 1);
+    assert_eq!(column("links", "fromLane"), [0]);
+    assert_eq!(column("links", "toLane"), [0]);
+    let (from, to) = (column("links", "fromNode")[0], column("links", "toNode")[0]);
+    assert_eq!((name_of(from).as_str(), starts[from]), ("TimerInstall", 1500.0));
+    assert_eq!((name_of(to).as_str(), starts[to]), ("TimerFire", 10500.0));
+    // The long task, flagged (bit 1), and nothing else.
+    assert_eq!(h["warnings"]["count"], 1);
+    let node = column("warnings", "node")[0];
+    assert_eq!((name_of(node).as_str(), starts[node]), ("RunTask", 10000.0));
+    assert_eq!(column("warnings", "kinds"), [1]);
+
+    let page = &h["page"];
+    assert_eq!(page["gpu"], serde_json::json!([{"start": 5000, "dur": 700}]));
+    assert_eq!(page["memory"]["time"], serde_json::json!([2000, 71000]));
+    assert_eq!(page["memory"]["jsHeap"], serde_json::json!([3000, null]));
+    assert_eq!(page["memory"]["nodes"], serde_json::json!([40, 45]));
+    let ext = &page["extensions"][0];
+    assert_eq!(
+        (ext["name"].as_str(), ext["group"].as_bool()),
+        (Some("Framework"), Some(true))
+    );
+    let entry = &ext["tracks"][0]["entries"][0];
+    assert_eq!(ext["tracks"][0]["name"], "Components");
+    assert_eq!(entry["name"], "render");
+    assert_eq!(
+        (entry["start"].as_f64(), entry["dur"].as_f64()),
+        (Some(2000.0), Some(7000.0))
+    );
+    assert_eq!(entry["color"], "#37be5f");
+    assert_eq!(entry["tooltip"], "rendered");
+    assert_eq!(entry["depth"], 0);
+    // The marker is among the markers, in its colour; the measure is on its
+    // track, not on the Timings track.
+    let marker = &page["markers"][0];
+    assert_eq!(
+        (marker["label"].as_str(), marker["color"].as_str()),
+        (Some("ready"), Some("#e46962"))
+    );
+    assert_eq!(page["timings"], serde_json::json!([]));
+
+    // Without every handler: no links, no warnings.
+    let a = analysis(CAUSES);
+    let h = header(&data(&a, &Query::new(), "t"));
+    assert_eq!(
+        (h["links"]["count"].as_u64(), h["warnings"]["count"].as_u64()),
+        (Some(0), Some(0))
+    );
+    // A window that leaves the install out: no link.
+    let window = Query::new().with_window(Window::new(Millis(5.0), Millis(80.0)).unwrap());
+    let a = tracekit_engine::analyze_bytes(CAUSES.as_bytes(), &options).unwrap();
+    let h = header(&data(&a, &window, "t"));
+    assert_eq!(
+        (h["links"]["count"].as_u64(), h["warnings"]["count"].as_u64()),
+        (Some(0), Some(1))
+    );
+}
+
+#[test]
+fn extension_colours_are_the_panels() {
+    assert_eq!(extension_color(None), "#7cacf8");
+    assert_eq!(extension_color(Some("nope")), "#7cacf8");
+    assert_eq!(extension_color(Some("primary-dark")), "#4c8df6");
+    assert_eq!(extension_color(Some("tertiary")), Category::Painting.color());
+    assert_eq!(extension_color(Some("warning")), Category::Scripting.color());
+    assert_eq!(extension_color(Some("error")), Category::Async.color());
 }
