@@ -248,7 +248,11 @@ impl AsyncJsCallsHandler {
                     let own = match node.kind() {
                         NodeKind::Call { .. } => true,
                         NodeKind::Event { name, event, .. } => {
-                            if wanted.contains(&event) {
+                            // The flows' ends are async task events: a name
+                            // compared first spares a look-up per node.
+                            let task_event =
+                                name == names::DEBUGGER_ASYNC_TASK_SCHEDULED || name == names::DEBUGGER_ASYNC_TASK_RUN;
+                            if task_event && wanted.contains(&event) {
                                 let at = NodeAt {
                                     pid: *pid,
                                     tid: *tid,

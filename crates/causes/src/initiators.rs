@@ -292,10 +292,11 @@ impl InitiatorsHandler {
             }
             names::UPDATE_LAYOUT_TREE => {
                 let args = event.args.ok_or(())?;
-                if !member(args, "beginData").is_some_and(tracekit_events::json::js_truthy) {
+                // `beginData` read once: truthy, so an object's `frame`.
+                let Some(begin_data) = member(args, "beginData").filter(|d| tracekit_events::json::js_truthy(d)) else {
                     return Ok(());
-                }
-                let frame = frame("beginData", cx)?;
+                };
+                let frame = Key::of(member(begin_data, "frame"), index, &mut cx.interner);
                 let end = event.ts + event.dur.unwrap_or(Micros::ZERO);
                 self.last_recalc.insert(frame, (index, end));
                 if let Some(&scheduled) = self.last_schedule_style_recalc.get(&frame) {
@@ -319,10 +320,13 @@ impl InitiatorsHandler {
             }
             _ => {
                 // A `Layout` is one only with `args.beginData`.
-                if event.args.and_then(|a| member(a, "beginData")).is_none() {
+                let Some(begin_data) = event.args.and_then(|a| member(a, "beginData")) else {
                     return Ok(());
+                };
+                if begin_data.trim() == "null" {
+                    return Err(());
                 }
-                let frame = frame("beginData", cx)?;
+                let frame = Key::of(member(begin_data, "frame"), index, &mut cx.interner);
                 if let Some(invalidation) = self.last_invalidation.remove(&frame) {
                     self.data.link(EntryRef::Event(index), EntryRef::Event(invalidation));
                 }

@@ -873,7 +873,10 @@ fn causes_in_chromium() {
     let corner = rgb(&long["corner"]);
     assert!(corner[0] > 200 && corner[1] < 60 && corner[2] < 60, "corner {corner:?}");
     let before = rgb(&long["before"]);
-    assert!(before[0] == before[1] && before[1] == before[2], "before 50 ms {before:?}");
+    assert!(
+        before[0] == before[1] && before[1] == before[2],
+        "before 50 ms {before:?}"
+    );
     assert!(long["redPixelsPastFifty"].as_u64().unwrap() > 50, "{long}");
     assert_eq!(
         long["tip"],
@@ -891,13 +894,19 @@ fn causes_in_chromium() {
         "{arrows:?}"
     );
     assert!(fire["arrowInk"].as_u64().unwrap() > 5, "no arrow drawn: {fire}");
-    assert!(fire["details"].as_str().unwrap().contains("Initiated by\tTimerInstall"), "{fire}");
+    assert!(
+        fire["details"].as_str().unwrap().contains("Initiated by\tTimerInstall"),
+        "{fire}"
+    );
     // The second install: an arrow to the second fire.
     let install = &seen["install"];
     let arrows = install["arrows"].as_array().unwrap();
     assert_eq!(arrows.len(), 1, "{install}");
     assert_eq!(arrows[0]["from"]["node"], install["node"]);
-    assert!(install["details"].as_str().unwrap().contains("Initiated\tTimerFire"), "{install}");
+    assert!(
+        install["details"].as_str().unwrap().contains("Initiated\tTimerFire"),
+        "{install}"
+    );
     assert_eq!(seen["unselected"], 0, "Escape: no arrow");
 
     // The memory graph's and an extension entry's tooltips.
