@@ -141,6 +141,52 @@ pub(crate) fn page_columns(table: Table) -> &'static [Column] {
             ("ts_us", Float, true),
             ("dur_us", Float, true),
         ],
+        Table::Initiators => &[
+            ("event", Int, true),
+            ("name", Text, true),
+            ("pid", Int, true),
+            ("tid", Int, true),
+            ("node", Int, true),
+            ("ts_us", Float, true),
+            ("dur_us", Float, true),
+            ("initiator_event", Int, true),
+            ("initiator_name", Text, true),
+            ("initiator_pid", Int, true),
+            ("initiator_tid", Int, true),
+            ("initiator_node", Int, true),
+            ("initiator_ts_us", Float, true),
+            ("initiator_dur_us", Float, true),
+            ("kind", Text, true),
+            ("task", Text, true),
+        ],
+        Table::Warnings => &[
+            ("warning", Text, false),
+            ("label", Text, false),
+            ("event", Int, true),
+            ("name", Text, true),
+            ("pid", Int, true),
+            ("tid", Int, true),
+            ("node", Int, true),
+            ("ts_us", Float, true),
+            ("dur_us", Float, true),
+            ("interaction_type", Text, true),
+        ],
+        Table::Scripts => &[
+            ("isolate", Text, false),
+            ("script_id", Text, false),
+            ("url", Text, true),
+            ("frame", Text, true),
+            ("source_url", Text, true),
+            ("source_map_url", Text, true),
+            ("resolved_source_map_url", Text, true),
+            ("source_map_url_elided", Bool, false),
+            ("has_source_map", Bool, false),
+            ("inline", Bool, false),
+            ("length", Int, true),
+            ("has_source", Bool, false),
+            ("request_id", Text, true),
+            ("ts_us", Float, true),
+        ],
         _ => &[],
     }
 }
@@ -219,7 +265,14 @@ fn build(table: Table) -> Schema {
                 field("first_example", Utf8, true),
             ]);
         }
-        Table::Requests | Table::Navigations | Table::LayoutShifts | Table::Interactions | Table::UserTimings => {
+        Table::Requests
+        | Table::Navigations
+        | Table::LayoutShifts
+        | Table::Interactions
+        | Table::UserTimings
+        | Table::Initiators
+        | Table::Warnings
+        | Table::Scripts => {
             fields.push(field("trace", Utf8, false));
             fields.extend(page_columns(table).iter().map(|&(name, kind, nullable)| {
                 let data_type = match kind {

@@ -614,12 +614,12 @@ pub(super) fn warnings_info(out: &mut String, data: &HandlerData) {
         if i > 0 {
             out.push_str(", ");
         }
-        let label = warning_label(*warning);
-        let label = match (*n, label.split_once(' ')) {
-            (1, _) | (_, None) => label.to_owned(),
-            // `long tasks`, `idle callbacks over time`.
-            (_, Some((first, rest))) if *warning == Warning::IdleCallbackOverTime => format!("{first}s {rest}"),
-            _ => format!("{label}s"),
+        let label = match (*n, warning) {
+            (1, _) => warning_label(*warning),
+            (_, Warning::LongTask) => "long tasks",
+            (_, Warning::IdleCallbackOverTime) => "idle callbacks over time",
+            (_, Warning::ForcedReflow) => "forced reflows",
+            (_, Warning::LongInteraction) => "long interactions",
         };
         out.push_str(&format!("{n} {label}"));
     }
