@@ -33,7 +33,7 @@ pub struct TracksArgs {
     stats: bool,
     /// Say why, as the panel does: end each entry's line with its warnings
     /// ([long task], [forced reflow], ...); in JSON, give each node its
-    /// initiator and warnings. Loads with every handler (slower)
+    /// initiator and warnings. Loads with every handler (slower).
     #[arg(long)]
     why: bool,
 }
