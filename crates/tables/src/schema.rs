@@ -51,6 +51,58 @@ pub(crate) enum Kind {
 /// it may be null.
 pub(crate) type Column = (&'static str, Kind, bool);
 
+/// The columns of `initiators`.
+const INITIATORS: &[Column] = &[
+    ("event", Kind::Int, true),
+    ("name", Kind::Text, true),
+    ("pid", Kind::Int, true),
+    ("tid", Kind::Int, true),
+    ("node", Kind::Int, true),
+    ("ts_us", Kind::Float, true),
+    ("dur_us", Kind::Float, true),
+    ("initiator_event", Kind::Int, true),
+    ("initiator_name", Kind::Text, true),
+    ("initiator_pid", Kind::Int, true),
+    ("initiator_tid", Kind::Int, true),
+    ("initiator_node", Kind::Int, true),
+    ("initiator_ts_us", Kind::Float, true),
+    ("initiator_dur_us", Kind::Float, true),
+    ("kind", Kind::Text, true),
+    ("task", Kind::Text, true),
+];
+
+/// The columns of `warnings`.
+const WARNINGS: &[Column] = &[
+    ("warning", Kind::Text, false),
+    ("label", Kind::Text, false),
+    ("event", Kind::Int, true),
+    ("name", Kind::Text, true),
+    ("pid", Kind::Int, true),
+    ("tid", Kind::Int, true),
+    ("node", Kind::Int, true),
+    ("ts_us", Kind::Float, true),
+    ("dur_us", Kind::Float, true),
+    ("interaction_type", Kind::Text, true),
+];
+
+/// The columns of `scripts`.
+const SCRIPTS: &[Column] = &[
+    ("isolate", Kind::Text, false),
+    ("script_id", Kind::Text, false),
+    ("url", Kind::Text, true),
+    ("frame", Kind::Text, true),
+    ("source_url", Kind::Text, true),
+    ("source_map_url", Kind::Text, true),
+    ("resolved_source_map_url", Kind::Text, true),
+    ("source_map_url_elided", Kind::Bool, false),
+    ("has_source_map", Kind::Bool, false),
+    ("inline", Kind::Bool, false),
+    ("length", Kind::Int, true),
+    ("has_source", Kind::Bool, false),
+    ("request_id", Kind::Text, true),
+    ("ts_us", Kind::Float, true),
+];
+
 /// The columns of the page tables after `trace` (`docs/tables.md`), in
 /// order; none for the other tables.
 pub(crate) fn page_columns(table: Table) -> &'static [Column] {
@@ -141,52 +193,9 @@ pub(crate) fn page_columns(table: Table) -> &'static [Column] {
             ("ts_us", Float, true),
             ("dur_us", Float, true),
         ],
-        Table::Initiators => &[
-            ("event", Int, true),
-            ("name", Text, true),
-            ("pid", Int, true),
-            ("tid", Int, true),
-            ("node", Int, true),
-            ("ts_us", Float, true),
-            ("dur_us", Float, true),
-            ("initiator_event", Int, true),
-            ("initiator_name", Text, true),
-            ("initiator_pid", Int, true),
-            ("initiator_tid", Int, true),
-            ("initiator_node", Int, true),
-            ("initiator_ts_us", Float, true),
-            ("initiator_dur_us", Float, true),
-            ("kind", Text, true),
-            ("task", Text, true),
-        ],
-        Table::Warnings => &[
-            ("warning", Text, false),
-            ("label", Text, false),
-            ("event", Int, true),
-            ("name", Text, true),
-            ("pid", Int, true),
-            ("tid", Int, true),
-            ("node", Int, true),
-            ("ts_us", Float, true),
-            ("dur_us", Float, true),
-            ("interaction_type", Text, true),
-        ],
-        Table::Scripts => &[
-            ("isolate", Text, false),
-            ("script_id", Text, false),
-            ("url", Text, true),
-            ("frame", Text, true),
-            ("source_url", Text, true),
-            ("source_map_url", Text, true),
-            ("resolved_source_map_url", Text, true),
-            ("source_map_url_elided", Bool, false),
-            ("has_source_map", Bool, false),
-            ("inline", Bool, false),
-            ("length", Int, true),
-            ("has_source", Bool, false),
-            ("request_id", Text, true),
-            ("ts_us", Float, true),
-        ],
+        Table::Initiators => INITIATORS,
+        Table::Warnings => WARNINGS,
+        Table::Scripts => SCRIPTS,
         _ => &[],
     }
 }
