@@ -554,8 +554,9 @@ fn write_entry_json(out: &mut String, e: &EntryFacts, analysis: &Analysis, more:
 }
 
 /// The initiators as JSON (`Trace.initiators()`): an array of
-/// `{event, initiator, kind, task}`, each event as [`write_entry_json`]
-/// writes it.
+/// `{event, initiator, kind, task}`, each event an object of `event`,
+/// `name`, `pid`, `tid`, `node`, `ts` (µs of the trace's clock) and `dur`
+/// (µs), each `null` when unknown.
 pub fn initiators_json(rows: &[InitiatorRow], analysis: &Analysis) -> String {
     let mut out = String::from("[");
     for (i, r) in rows.iter().enumerate() {
