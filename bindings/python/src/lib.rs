@@ -169,6 +169,24 @@ impl Trace {
         self.table(py, Table::UserTimings)
     }
 
+    /// One row per event with an initiator, and its initiator
+    /// (`all_handlers=True`).
+    fn initiators(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Initiators)
+    }
+
+    /// One row per warning of an entry: long task, forced reflow, ...
+    /// (`all_handlers=True`).
+    fn warnings(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Warnings)
+    }
+
+    /// One row per script of V8's source rundown, with its source map
+    /// (`all_handlers=True`).
+    fn scripts(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Scripts)
+    }
+
     /// The data of DevTools' handlers, as `tracekit data` writes it
     /// (`docs/data.md`), parsed: `{"handlers": {NAME: DATA}, ...}`. The
     /// trace must be loaded with `all_handlers=True`. `handlers`: the names
@@ -217,7 +235,8 @@ impl Trace {
 
     /// The table named `name` (`tracks`, `calls`, `samples`, `threads`,
     /// `diagnostics`, `requests`, `navigations`, `layout_shifts`,
-    /// `interactions`, `user_timings`).
+    /// `interactions`, `user_timings`, `initiators`, `warnings`,
+    /// `scripts`).
     #[pyo3(name = "table")]
     fn table_by_name(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
         self.table(py, table_named(name)?)

@@ -18,7 +18,16 @@ from conftest import RECORDED, ROOT, cli, cli_info_counts, cli_node_counts
 
 
 PAGE_LOAD = ROOT / "fixtures/traces/page-load.json.gz"
-PAGE_TABLES = ("requests", "navigations", "layout_shifts", "interactions", "user_timings")
+PAGE_TABLES = (
+    "requests",
+    "navigations",
+    "layout_shifts",
+    "interactions",
+    "user_timings",
+    "initiators",
+    "warnings",
+    "scripts",
+)
 
 
 def node_counts(table: pa.Table):
@@ -182,6 +191,34 @@ def test_page_tables():
             getattr(plain, name)()
     with pytest.raises(ValueError, match="all_handlers=True"):
         plain.data()
+
+
+def test_why_tables():
+    """The initiators, warnings and scripts of the recorded page load:
+    the warnings `tracekit info` counts, timer fires initiated by timer
+    installs, the scripts `info` counts."""
+    trace = tracekit.load(PAGE_LOAD, all_handlers=True)
+    for name in ("initiators", "warnings", "scripts"):
+        assert getattr(trace, name)().schema == tracekit.schema(name)
+    warnings = trace.warnings().to_pylist()
+    kinds = Counter(w["label"] for w in warnings)
+    assert kinds == {"long task": 5, "idle callback over time": 1, "long interaction": 2}
+    assert {w["warning"] for w in warnings} == {"LONG_TASK", "IDLE_CALLBACK_OVER_TIME", "LONG_INTERACTION"}
+    run = cli("info", str(PAGE_LOAD), "-q")
+    assert "  warnings: 5 long tasks, 1 idle callback over time, 2 long interactions\n" in run.stdout
+    initiators = trace.initiators().to_pylist()
+    timers = [i for i in initiators if i["kind"] == "timer" and i["name"] == "TimerFire"]
+    assert timers and all(i["initiator_name"] == "TimerInstall" for i in timers)
+    tracks = trace.tracks().to_pylist()
+    names = {(t["pid"], t["tid"], t["node"]): t["name"] for t in tracks}
+    for i in initiators:
+        if i["initiator_node"] is not None:
+            key = (i["initiator_pid"], i["initiator_tid"], i["initiator_node"])
+            assert names[key] == i["initiator_name"]
+    scripts = trace.scripts().to_pylist()
+    assert len(scripts) == 13
+    assert not any(s["has_source_map"] for s in scripts)
+    assert "  scripts: 13 (0 with a source map, 13 without)\n" in run.stdout
 
 
 def test_data_is_the_data_command():

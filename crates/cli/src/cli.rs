@@ -143,7 +143,20 @@ pub enum Command {
 /// Parses the command line. Help and version go to stdout (status 0); an
 /// error is clap's message with `tracekit: ` for its `error: `, status 2.
 pub fn parse() -> Result<Cli, ExitCode> {
-    match Cli::try_parse() {
+    let parsed = Cli::try_parse().and_then(|cli| match &cli.command {
+        Command::Tracks(args) => match args.usage_error() {
+            Some(message) => {
+                use clap::CommandFactory;
+                let mut command = Cli::command();
+                command.build();
+                let tracks = command.find_subcommand_mut("tracks").expect("the tracks subcommand");
+                Err(tracks.error(clap::error::ErrorKind::ArgumentConflict, message))
+            }
+            None => Ok(cli),
+        },
+        _ => Ok(cli),
+    });
+    match parsed {
         Ok(cli) => Ok(cli),
         Err(e) if !e.use_stderr() => {
             let _ = e.print();

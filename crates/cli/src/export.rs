@@ -22,8 +22,9 @@ pub struct ExportArgs {
     #[arg(long, value_name = "OUT_DIR")]
     parquet: PathBuf,
     /// The tables to write, separated by commas. The page tables
-    /// (requests, navigations, layout_shifts, interactions, user_timings)
-    /// are not written by default: they load the page handlers too.
+    /// (requests, navigations, layout_shifts, interactions, user_timings,
+    /// initiators, warnings, scripts) are not written by default: they
+    /// load the page handlers too.
     #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
     tables: Vec<TableName>,
     #[command(flatten)]
@@ -57,6 +58,15 @@ value_enum_mirror! {
         /// the page handlers).
         #[value(name = "user_timings")]
         UserTimings,
+        /// One row per event with an initiator, and its initiator (loads
+        /// the page handlers).
+        Initiators,
+        /// One row per warning of an entry: long task, forced reflow, ...
+        /// (loads the page handlers).
+        Warnings,
+        /// One row per script of V8's source rundown, with its source map
+        /// (loads the page handlers).
+        Scripts,
     }
 }
 

@@ -31,6 +31,11 @@ pub struct TracksArgs {
     /// Print on stderr what was skipped or repaired while loading.
     #[arg(long)]
     stats: bool,
+    /// Say why, as the panel does: end each entry's line with its warnings
+    /// ([long task], [forced reflow], ...); in JSON, give each node its
+    /// initiator and warnings. Loads with every handler (slower).
+    #[arg(long)]
+    why: bool,
 }
 
 /// The formats of `tracks --format`.
@@ -46,9 +51,23 @@ enum Format {
     Conformance,
 }
 
+impl TracksArgs {
+    /// What is wrong with the command line, that clap cannot tell.
+    pub fn usage_error(&self) -> Option<&'static str> {
+        (self.why && matches!(self.format, Format::Conformance)).then_some(
+            "--why adds to the text and json formats: the conformance dump is DevTools' and has no room for it",
+        )
+    }
+}
+
 pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
-    let options = args.processes.options(&common.options);
+    let options = args.processes.options(&common.options).with_all_handlers(args.why);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let why = if args.why {
+        why(&input.name(), &analysis, common.quiet)
+    } else {
+        None
+    };
     let query = Selection::new(args.thread, args.window)
         .with_depth(args.depth)
         .with_min_duration(args.min_duration)
@@ -57,8 +76,8 @@ pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
     let mut out = args.output.open();
     let w = out.writer()?;
     let written = match args.format {
-        Format::Text => tracekit::output::write_text(&analysis, &query, w),
-        Format::Json => tracekit::output::write_json(&analysis, &query, options.parallelism, w),
+        Format::Text => tracekit::output::write_text_why(&analysis, &query, why.as_ref(), w),
+        Format::Json => tracekit::output::write_json_why(&analysis, &query, options.parallelism, why.as_ref(), w),
         Format::Conformance => tracekit::output::write_conformance(&analysis, &query, options.parallelism, w),
     };
     out.done(written)?;
@@ -70,4 +89,18 @@ pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
     // once: freeing the tracks node by node would add 2% to a run.
     std::mem::forget(analysis);
     Ok(())
+}
+
+/// The warnings and initiators of `--why`; a profile has none, which a
+/// warning says (its tracks are printed as they are).
+fn why(file: &str, analysis: &tracekit::Analysis, quiet: bool) -> Option<tracekit::page::Why> {
+    match tracekit::page::Why::new(analysis) {
+        Ok(why) => Some(why),
+        Err(e) => {
+            if !quiet {
+                eprintln!("tracekit: warning: {file}: --why: {e}");
+            }
+            None
+        }
+    }
 }

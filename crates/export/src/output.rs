@@ -14,6 +14,8 @@ use tracekit_engine::{Micros, Parallelism};
 use tracekit_engine::query::Query;
 use tracekit_engine::{Analysis, InputKind};
 
+use crate::page::Why;
+
 /// Hands the text built so far to the writer once it is large, so that
 /// output of any size takes little memory.
 fn flush_if_large(out: &mut String, w: &mut dyn io::Write) -> io::Result<()> {
@@ -312,6 +314,12 @@ pub fn text(analysis: &Analysis, query: &Query) -> String {
 
 /// Writes [`text`] to `w`, in pieces of about a megabyte.
 pub fn write_text(analysis: &Analysis, query: &Query, w: &mut dyn io::Write) -> io::Result<()> {
+    write_text_why(analysis, query, None, w)
+}
+
+/// [`write_text`], each event's line ended with its warnings when `why`
+/// is given (`tracks --why`): ` [long task]`, ` [forced reflow]`...
+pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: &mut dyn io::Write) -> io::Result<()> {
     let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
@@ -389,6 +397,9 @@ pub fn write_text(analysis: &Analysis, query: &Query, w: &mut dyn io::Write) -> 
                 if let Some(s) = node.self_time() {
                     let _ = write!(out, " self {}", ms(s));
                 }
+                if let Some(why) = why {
+                    why.write_text(&mut out, node);
+                }
                 out.push('\n');
                 flush_if_large(&mut out, w)?;
             }
@@ -431,6 +442,18 @@ pub fn write_json(
     analysis: &Analysis,
     query: &Query,
     parallelism: Parallelism,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    write_json_why(analysis, query, parallelism, None, w)
+}
+
+/// [`write_json`], with each node's `initiator` and `warnings` when `why`
+/// is given and the node has them (`tracks --why`; `docs/json-format.md`).
+pub fn write_json_why(
+    analysis: &Analysis,
+    query: &Query,
+    parallelism: Parallelism,
+    why: Option<&Why>,
     w: &mut dyn io::Write,
 ) -> io::Result<()> {
     let interner = analysis.strings();
@@ -486,6 +509,9 @@ pub fn write_json(
                 }
             }
             write_node_times(out, node, [",\"ts\":", ",\"dur\":", ",\"self\":"]);
+            if let Some(why) = why {
+                why.write_json(out, node, analysis);
+            }
             out.push('}');
         },
     )?;

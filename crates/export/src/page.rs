@@ -1,12 +1,17 @@
 //! The page, as people read it: the network requests of a trace
 //! ([`requests`]), each as a row of times and facts, and their text and
 //! JSON (`tracekit network`); the main frame's navigations and their
-//! metrics ([`navigations`]) and their JSON (`tracekit metrics`). Built from the handlers' data, which the
-//! analysis must have gathered
+//! metrics ([`navigations`]) and their JSON (`tracekit metrics`); why
+//! things happened: each event's initiator ([`initiators`]), each entry's
+//! warnings ([`warnings`]), and what `tracekit tracks --why` adds to the
+//! nodes ([`Why`]); the scripts V8 described ([`scripts`]). Built from the
+//! handlers' data, which the analysis must have gathered
 //! ([`AnalyzeOptions::all_handlers`](tracekit_engine::AnalyzeOptions::all_handlers)).
 
+mod causes;
 mod metrics;
 mod requests;
+mod scripts;
 
 use std::fmt::Write as _;
 
@@ -14,8 +19,13 @@ use tracekit_engine::support::jsnum::write_json_number;
 use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::{Analysis, HandlerData, Millis};
 
+pub use causes::{
+    initiators, initiators_json, warning_label, warnings, warnings_json, EntryFacts, InitiatorRow, LinkKind,
+    WarningRow, Why,
+};
 pub use metrics::{cls_rating, inp_rating, navigations, InteractionFacts, Metric, NavigationRow};
 pub use requests::{requests, RequestRow};
+pub use scripts::{scripts, scripts_json, ScriptRow};
 
 /// Why the page cannot be summarized.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -342,17 +352,20 @@ pub fn navigations_text(rows: &[NavigationRow]) -> String {
 
 /// The page in a few lines, for `tracekit info`: its URL, each
 /// navigation's FCP, LCP (and what it painted), CLS and INP, the requests
-/// (how many block rendering, bytes transferred) and the screenshots.
+/// (how many block rendering, bytes transferred), the screenshots, the
+/// warnings by kind and the scripts with and without a source map.
 /// `None` when the analysis has no page data (a profile, or loaded
-/// without every handler) or the trace no page (no navigation, request
-/// or screenshot).
+/// without every handler) or the trace no page (no navigation, request,
+/// screenshot, warning or script).
 pub fn info_text(analysis: &Analysis) -> Option<String> {
     let data = handlers(analysis).ok()?;
     let navigations = navigations(analysis).ok()?;
     let requests = requests(analysis).ok()?;
     let screenshots = data.screenshots();
     let shots = screenshots.legacy.len() + screenshots.screenshots.len();
-    if navigations.is_empty() && requests.is_empty() && shots == 0 {
+    let scripts = scripts(analysis).ok()?;
+    let no_warnings = data.warnings().per_warning.is_empty();
+    if navigations.is_empty() && requests.is_empty() && shots == 0 && no_warnings && scripts.is_empty() {
         return None;
     }
     let mut out = String::new();
@@ -397,5 +410,7 @@ pub fn info_text(analysis: &Analysis) -> Option<String> {
         bytes / 1000.0
     );
     let _ = writeln!(out, "  screenshots: {shots}");
+    causes::warnings_info(&mut out, data);
+    scripts::scripts_info(&mut out, &scripts);
     Some(out)
 }

@@ -13,7 +13,7 @@ use crate::{Table, TraceError};
 /// A trace's id (pid or tid) as an integer; `None` for a string, missing
 /// or fractional id, which the tables leave null (and `diagnostics`
 /// counts, [`odd_ids`]).
-fn id_value(id: Id) -> Option<i64> {
+pub(crate) fn id_value(id: Id) -> Option<i64> {
     let x = id.as_f64()?;
     // Exactly an integer of i64's range (2^63 is not).
     #[allow(clippy::cast_possible_truncation)]

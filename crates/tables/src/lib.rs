@@ -1,7 +1,8 @@
 //! tracekit's tables: an [`Analysis`] as Apache Arrow record batches, one
 //! table per kind of row ([`Table`]: `tracks`, `calls`, `samples`,
 //! `threads`, `diagnostics`, and the page tables `requests`,
-//! `navigations`, `layout_shifts`, `interactions`, `user_timings`;
+//! `navigations`, `layout_shifts`, `interactions`, `user_timings`,
+//! `initiators`, `warnings`, `scripts`;
 //! `docs/tables.md` is their schema), and their export to Parquet over
 //! many traces at once ([`export`]).
 //!
@@ -56,11 +57,18 @@ pub enum Table {
     /// One row per performance mark, measure, console timing and
     /// `console.timeStamp`.
     UserTimings,
+    /// One row per event with an initiator: the event, its initiator and
+    /// the kind of link.
+    Initiators,
+    /// One row per warning of an entry (long task, forced reflow, ...).
+    Warnings,
+    /// One row per script of V8's source rundown, with its source map.
+    Scripts,
 }
 
 impl Table {
     /// Every table.
-    pub const ALL: [Table; 10] = [
+    pub const ALL: [Table; 13] = [
         Table::Tracks,
         Table::Calls,
         Table::Samples,
@@ -71,6 +79,9 @@ impl Table {
         Table::LayoutShifts,
         Table::Interactions,
         Table::UserTimings,
+        Table::Initiators,
+        Table::Warnings,
+        Table::Scripts,
     ];
 
     /// The tables `tracekit export` writes by default: those of the
@@ -85,12 +96,15 @@ impl Table {
 
     /// The page tables: made from the handlers' data, which the analysis
     /// must have gathered (`AnalyzeOptions::with_all_handlers(true)`).
-    pub const PAGE: [Table; 5] = [
+    pub const PAGE: [Table; 8] = [
         Table::Requests,
         Table::Navigations,
         Table::LayoutShifts,
         Table::Interactions,
         Table::UserTimings,
+        Table::Initiators,
+        Table::Warnings,
+        Table::Scripts,
     ];
 
     /// Whether the table is made from the handlers' data (a page table).
@@ -111,6 +125,9 @@ impl Table {
             Table::LayoutShifts => "layout_shifts",
             Table::Interactions => "interactions",
             Table::UserTimings => "user_timings",
+            Table::Initiators => "initiators",
+            Table::Warnings => "warnings",
+            Table::Scripts => "scripts",
         }
     }
 
@@ -152,6 +169,9 @@ impl Table {
             Table::LayoutShifts => page::layout_shifts(analysis, trace, limit),
             Table::Interactions => page::interactions(analysis, trace, limit),
             Table::UserTimings => page::user_timings(analysis, trace, limit),
+            Table::Initiators => page::initiators(analysis, trace, limit),
+            Table::Warnings => page::warnings(analysis, trace, limit),
+            Table::Scripts => page::scripts(analysis, trace, limit),
         };
         let error = match built {
             Ok(batch) => return Ok(batch),

@@ -1,5 +1,6 @@
 //! The builders of the page tables (`requests`, `navigations`,
-//! `layout_shifts`, `interactions`, `user_timings`): the handlers' data,
+//! `layout_shifts`, `interactions`, `user_timings`, `initiators`,
+//! `warnings`, `scripts`): the handlers' data,
 //! through the page summaries of `tracekit::page` where they exist, one
 //! row at a time into the columns [`page_columns`] lists.
 //!
@@ -12,10 +13,10 @@ use std::sync::Arc;
 use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use tracekit::handlers::timeline::layout_shifts::ClusterNavigation;
-use tracekit::page::PageError;
+use tracekit::page::{EntryFacts, PageError};
 use tracekit::{Analysis, HandlerData, Micros, Millis};
 
-use crate::build::{batch, count, time, trace_column, Text, Unbuilt};
+use crate::build::{batch, count, id_value, time, trace_column, Text, Unbuilt};
 use crate::schema::{page_columns, Column, Kind};
 use crate::Table;
 
@@ -312,6 +313,81 @@ pub(crate) fn user_timings(analysis: &Analysis, trace: &str, limit: usize) -> Re
         rows.float(time(stamp.start.0));
         let dur = stamp.end.0 - stamp.start.0;
         rows.float(if dur == 0.0 { None } else { time(dur) });
+        rows.end_row();
+    }
+    rows.finish(trace, limit)
+}
+
+impl Rows {
+    /// An event's `event`, `name`, `pid`, `tid`, `node`, `ts_us` and
+    /// `dur_us`.
+    fn entry(&mut self, e: &EntryFacts, origin: Micros) {
+        self.int(e.event.map(i64::from));
+        self.text(e.name.as_deref());
+        self.int(e.pid.and_then(id_value));
+        self.int(e.tid.and_then(id_value));
+        self.int(e.node.map(i64::from));
+        self.float(e.start.and_then(|s| at(origin, s)));
+        self.float(e.dur.and_then(us));
+    }
+}
+
+/// `initiators`: one row per event with an initiator, by the event's
+/// start; an initiator on no track has what is known of it.
+pub(crate) fn initiators(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
+    let initiators = tracekit::page::initiators(analysis).map_err(page_error)?;
+    let origin = analysis.bounds().min;
+    let mut rows = Rows::new(Table::Initiators, limit);
+    for r in &initiators {
+        rows.entry(&r.event, origin);
+        rows.entry(&r.initiator, origin);
+        rows.text(r.kind.map(tracekit::page::LinkKind::name));
+        rows.text(r.task.as_deref());
+        rows.end_row();
+    }
+    rows.finish(trace, limit)
+}
+
+/// `warnings`: one row per warning of an entry, by the entry's start.
+pub(crate) fn warnings(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
+    let warnings = tracekit::page::warnings(analysis).map_err(page_error)?;
+    let origin = analysis.bounds().min;
+    let mut rows = Rows::new(Table::Warnings, limit);
+    for r in &warnings {
+        rows.text(Some(r.warning.name()));
+        rows.text(Some(tracekit::page::warning_label(r.warning)));
+        rows.entry(&r.entry, origin);
+        rows.text(r.interaction_type.as_deref());
+        rows.end_row();
+    }
+    rows.finish(trace, limit)
+}
+
+/// `scripts`: one row per script of V8's source rundown, in the order V8
+/// first described them.
+pub(crate) fn scripts(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
+    let scripts = tracekit::page::scripts(analysis).map_err(page_error)?;
+    let origin = analysis.bounds().min;
+    let mut rows = Rows::new(Table::Scripts, limit);
+    for s in &scripts {
+        rows.text(Some(&s.isolate));
+        rows.text(Some(&s.script_id));
+        for text in [
+            &s.url,
+            &s.frame,
+            &s.source_url,
+            &s.source_map_url,
+            &s.resolved_source_map_url,
+        ] {
+            rows.text(text.as_deref());
+        }
+        rows.bool(s.source_map_url_elided);
+        rows.bool(s.has_source_map);
+        rows.bool(s.inline);
+        rows.int(s.length.and_then(integer));
+        rows.bool(s.has_source);
+        rows.text(s.request_id.as_deref());
+        rows.float(at(origin, s.ts));
         rows.end_row();
     }
     rows.finish(trace, limit)

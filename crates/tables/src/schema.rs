@@ -51,6 +51,58 @@ pub(crate) enum Kind {
 /// it may be null.
 pub(crate) type Column = (&'static str, Kind, bool);
 
+/// The columns of `initiators`.
+const INITIATORS: &[Column] = &[
+    ("event", Kind::Int, true),
+    ("name", Kind::Text, true),
+    ("pid", Kind::Int, true),
+    ("tid", Kind::Int, true),
+    ("node", Kind::Int, true),
+    ("ts_us", Kind::Float, true),
+    ("dur_us", Kind::Float, true),
+    ("initiator_event", Kind::Int, true),
+    ("initiator_name", Kind::Text, true),
+    ("initiator_pid", Kind::Int, true),
+    ("initiator_tid", Kind::Int, true),
+    ("initiator_node", Kind::Int, true),
+    ("initiator_ts_us", Kind::Float, true),
+    ("initiator_dur_us", Kind::Float, true),
+    ("kind", Kind::Text, true),
+    ("task", Kind::Text, true),
+];
+
+/// The columns of `warnings`.
+const WARNINGS: &[Column] = &[
+    ("warning", Kind::Text, false),
+    ("label", Kind::Text, false),
+    ("event", Kind::Int, true),
+    ("name", Kind::Text, true),
+    ("pid", Kind::Int, true),
+    ("tid", Kind::Int, true),
+    ("node", Kind::Int, true),
+    ("ts_us", Kind::Float, true),
+    ("dur_us", Kind::Float, true),
+    ("interaction_type", Kind::Text, true),
+];
+
+/// The columns of `scripts`.
+const SCRIPTS: &[Column] = &[
+    ("isolate", Kind::Text, false),
+    ("script_id", Kind::Text, false),
+    ("url", Kind::Text, true),
+    ("frame", Kind::Text, true),
+    ("source_url", Kind::Text, true),
+    ("source_map_url", Kind::Text, true),
+    ("resolved_source_map_url", Kind::Text, true),
+    ("source_map_url_elided", Kind::Bool, false),
+    ("has_source_map", Kind::Bool, false),
+    ("inline", Kind::Bool, false),
+    ("length", Kind::Int, true),
+    ("has_source", Kind::Bool, false),
+    ("request_id", Kind::Text, true),
+    ("ts_us", Kind::Float, true),
+];
+
 /// The columns of the page tables after `trace` (`docs/tables.md`), in
 /// order; none for the other tables.
 pub(crate) fn page_columns(table: Table) -> &'static [Column] {
@@ -141,6 +193,9 @@ pub(crate) fn page_columns(table: Table) -> &'static [Column] {
             ("ts_us", Float, true),
             ("dur_us", Float, true),
         ],
+        Table::Initiators => INITIATORS,
+        Table::Warnings => WARNINGS,
+        Table::Scripts => SCRIPTS,
         _ => &[],
     }
 }
@@ -219,7 +274,14 @@ fn build(table: Table) -> Schema {
                 field("first_example", Utf8, true),
             ]);
         }
-        Table::Requests | Table::Navigations | Table::LayoutShifts | Table::Interactions | Table::UserTimings => {
+        Table::Requests
+        | Table::Navigations
+        | Table::LayoutShifts
+        | Table::Interactions
+        | Table::UserTimings
+        | Table::Initiators
+        | Table::Warnings
+        | Table::Scripts => {
             fields.push(field("trace", Utf8, false));
             fields.extend(page_columns(table).iter().map(|&(name, kind, nullable)| {
                 let data_type = match kind {

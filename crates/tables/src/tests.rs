@@ -14,6 +14,7 @@ use crate::export::{export, find_inputs, ExportOptions, Input};
 use crate::Table;
 
 mod page;
+mod why;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")

@@ -65,8 +65,9 @@ export interface LoadOptions {
   devtools?: DevToolsVersion;
   /**
    * Run every handler of the DevTools engine tracekit has, as the
-   * Performance panel does, so that `Trace.data()`, `network()` and
-   * `metrics()` can give their data.
+   * Performance panel does, so that `Trace.data()`, `network()`,
+   * `metrics()`, `initiators()`, `warnings()` and `scripts()` can give
+   * their data.
    * It costs loading time; the tracks need none of them. Default false.
    */
   allHandlers?: boolean;
@@ -112,6 +113,81 @@ export interface NetworkRequest {
   finished: boolean;
   /** The URLs it was redirected from, in order. */
   redirects: string[];
+}
+
+/**
+ * An event that `initiators()` or `warnings()` names: its index in the
+ * trace (`null` for a JS call made of samples) and what is known of it;
+ * `node`, `name`, `ts` and `dur` are `null` when it is on no track.
+ * Times in µs of the trace's clock, as in `tracks()`.
+ */
+export interface EntryFacts {
+  event: number | null;
+  /** Its name as `tracks` prints it (a JS call: its function's). */
+  name: string | null;
+  pid: number | string | null;
+  tid: number | string | null;
+  /** Its position among its thread's nodes (before any filter). */
+  node: number | null;
+  ts: number | null;
+  dur: number | null;
+}
+
+/** The kinds of link between an event and its initiator. */
+export type LinkKind =
+  | 'timer'
+  | 'animation frame'
+  | 'idle callback'
+  | 'post task'
+  | 'web socket'
+  | 'style recalc'
+  | 'layout invalidation'
+  | 'flow'
+  | 'async call';
+
+/** An event and what caused it (`Trace.initiators()`). */
+export interface Initiator {
+  event: EntryFacts;
+  initiator: EntryFacts;
+  /** The kind of link, when it can be told. */
+  kind: LinkKind | null;
+  /** An async call's task name (`requestAnimationFrame`, `Promise.then`, ...). */
+  task: string | null;
+}
+
+/** A problem the panel flags on an entry (`Trace.warnings()`). */
+export interface EntryWarning {
+  warning: 'LONG_TASK' | 'FORCED_REFLOW' | 'IDLE_CALLBACK_OVER_TIME' | 'LONG_INTERACTION';
+  /** The panel's words. */
+  label: 'long task' | 'forced reflow' | 'idle callback over time' | 'long interaction';
+  /** The entry; an interaction is its `EventTiming` begin event. */
+  entry: EntryFacts;
+  /** For an interaction, its DOM event type (`click`, ...). */
+  interactionType: string | null;
+}
+
+/** A script of V8's source rundown (`Trace.scripts()`). */
+export interface Script {
+  isolate: string;
+  scriptId: string;
+  url: string | null;
+  frame: string | null;
+  sourceUrl: string | null;
+  /** Its `//# sourceMappingURL`, as written. */
+  sourceMapUrl: string | null;
+  /** Resolved as DevTools resolves it before fetching the map. */
+  resolvedSourceMapUrl: string | null;
+  /** A `data:` source map that Chrome left out of the trace. */
+  sourceMapUrlElided: boolean;
+  hasSourceMap: boolean;
+  inline: boolean;
+  length: number | null;
+  /** The trace holds its source text. */
+  hasSource: boolean;
+  /** The request that loaded it. */
+  requestId: string | null;
+  /** When the trace last described it, ms from the start of the trace. */
+  ts: number;
 }
 
 /** A metric's value (ms from the navigation; TBT: the blocking time) and DevTools' rating. */
@@ -502,6 +578,15 @@ export class Trace {
    * --format json`. The trace must be loaded with `allHandlers: true`.
    */
   metrics(): NavigationMetrics[];
+  /**
+   * What caused each event (the arrows of the panel), as `tracekit tracks
+   * --why --format json` gives each node's. Needs `allHandlers: true`.
+   */
+  initiators(): Initiator[];
+  /** The warnings of each entry (long task, forced reflow, ...). Needs `allHandlers: true`. */
+  warnings(): EntryWarning[];
+  /** The scripts of V8's source rundown. Needs `allHandlers: true`. */
+  scripts(): Script[];
   /** What was skipped or repaired while loading, as `--stats`. */
   diagnostics(): Diagnostics;
   /** Frees the trace's memory now (the garbage collector does it later otherwise). */

@@ -434,6 +434,38 @@ export class Trace {
     return JSON.parse(call(() => this.#trace().metricsJson()));
   }
 
+  /**
+   * What caused each event, as DevTools' Initiators handler links them:
+   * one `{event, initiator, kind, task}` per event with an initiator, by
+   * the event's start. An event is `{event, name, pid, tid, node, ts,
+   * dur}`: its index in the trace, and where it is on the tracks (`node`:
+   * its position among its thread's nodes), times in µs of the trace's
+   * clock as in `tracks()`; an initiator on no track has `null` there.
+   * The trace must be loaded with `allHandlers: true`.
+   */
+  initiators() {
+    return JSON.parse(call(() => this.#trace().initiatorsJson()));
+  }
+
+  /**
+   * The problems the panel flags on entries: one `{warning, label, entry,
+   * interactionType}` per warning (`LONG_TASK` / `long task`, ...), the
+   * entry as in `initiators()`. The trace must be loaded with
+   * `allHandlers: true`.
+   */
+  warnings() {
+    return JSON.parse(call(() => this.#trace().warningsJson()));
+  }
+
+  /**
+   * The scripts of V8's source rundown: URL, frame, source map URL (as
+   * written and resolved), inline, length, request; `ts` in ms from the
+   * start of the trace. The trace must be loaded with `allHandlers: true`.
+   */
+  scripts() {
+    return JSON.parse(call(() => this.#trace().scriptsJson()));
+  }
+
   /** What was skipped, repaired or done differently from DevTools while loading. */
   diagnostics() {
     return JSON.parse(call(() => this.#trace().diagnosticsJson()));

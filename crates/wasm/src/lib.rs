@@ -323,6 +323,34 @@ impl RawTrace {
             .map_err(|e| format!("tracekit: {e}"))
     }
 
+    /// Each event's initiator, as `tracekit::page::initiators_json`
+    /// writes them; the analysis must have all the handlers.
+    #[wasm_bindgen(js_name = "initiatorsJson")]
+    pub fn initiators_json(&self) -> Result<String, String> {
+        tracekit::page::initiators(&self.analysis)
+            .map(|rows| tracekit::page::initiators_json(&rows, &self.analysis))
+            .map_err(|e| format!("tracekit: {e}"))
+    }
+
+    /// Each entry's warnings, as `tracekit::page::warnings_json` writes
+    /// them; the analysis must have all the handlers.
+    #[wasm_bindgen(js_name = "warningsJson")]
+    pub fn warnings_json(&self) -> Result<String, String> {
+        tracekit::page::warnings(&self.analysis)
+            .map(|rows| tracekit::page::warnings_json(&rows, &self.analysis))
+            .map_err(|e| format!("tracekit: {e}"))
+    }
+
+    /// The scripts of V8's source rundown, as
+    /// `tracekit::page::scripts_json` writes them; the analysis must have
+    /// all the handlers.
+    #[wasm_bindgen(js_name = "scriptsJson")]
+    pub fn scripts_json(&self) -> Result<String, String> {
+        tracekit::page::scripts(&self.analysis)
+            .map(|rows| tracekit::page::scripts_json(&rows))
+            .map_err(|e| format!("tracekit: {e}"))
+    }
+
     /// The names of the handlers `dataJson` knows, comma-separated.
     #[wasm_bindgen(js_name = "dataHandlers")]
     pub fn data_handlers() -> String {

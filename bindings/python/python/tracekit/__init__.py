@@ -10,7 +10,8 @@ tables, with the answers of the DevTools Performance panel.
 or bytes. A ``Trace``'s tables (``tracks``, ``calls``, ``samples``,
 ``threads``, ``diagnostics``, and with ``load(..., all_handlers=True)``
 the page tables ``requests``, ``navigations``, ``layout_shifts``,
-``interactions``, ``user_timings``; their columns are in docs/tables.md)
+``interactions``, ``user_timings``, ``initiators``, ``warnings``,
+``scripts``; their columns are in docs/tables.md)
 are ``pyarrow.Table``s, handed over through the Arrow C data interface;
 ``Trace.data`` is the data of DevTools' handlers (``tracekit data``).
 ``export`` writes many traces' tables as Parquet files, loading them in

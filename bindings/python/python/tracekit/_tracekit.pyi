@@ -21,6 +21,9 @@ TableName = Literal[
     "layout_shifts",
     "interactions",
     "user_timings",
+    "initiators",
+    "warnings",
+    "scripts",
 ]
 DevToolsVersion = Literal["2026-06", "2026-10"]
 """A DevTools engine: ``"2026-10"``, today's Performance panel (the engine
@@ -66,6 +69,17 @@ class Trace:
     def user_timings(self) -> pyarrow.Table:
         """One row per performance mark, measure, console timing and
         ``console.timeStamp``."""
+    def initiators(self) -> pyarrow.Table:
+        """One row per event with an initiator: the event, its initiator
+        (on a track or not) and the kind of link (timer, animation frame,
+        style recalc, layout invalidation, flow, async call...)."""
+    def warnings(self) -> pyarrow.Table:
+        """One row per warning of an entry: ``LONG_TASK``,
+        ``FORCED_REFLOW``, ``IDLE_CALLBACK_OVER_TIME``,
+        ``LONG_INTERACTION``, with the panel's words."""
+    def scripts(self) -> pyarrow.Table:
+        """One row per script of V8's source rundown: URL, frame, source
+        map URL (as written and resolved), inline, length, request."""
     def data(
         self,
         handlers: Optional[Sequence[str]] = None,
@@ -98,7 +112,8 @@ def load(
     where engines differ; another name raises ``ValueError``.
     ``all_handlers``: also run DevTools' page handlers, which the page
     tables (``requests``, ``navigations``, ``layout_shifts``,
-    ``interactions``, ``user_timings``) and ``data`` need."""
+    ``interactions``, ``user_timings``, ``initiators``, ``warnings``,
+    ``scripts``) and ``data`` need."""
 
 class ExportSummary(TypedDict):
     traces: int

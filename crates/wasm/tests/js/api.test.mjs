@@ -271,6 +271,59 @@ test('data() is `tracekit data`', () => {
   assert.throws(() => new tracekit.Loader({ allHandlers: 1 }), TypeError);
 });
 
+test('initiators() and warnings() are those of `tracks --why --format json`; scripts() those of info', () => {
+  const path = join(root, 'fixtures/traces/page-load.json.gz');
+  const trace = tracekit.analyze(read(path), { allHandlers: true });
+  try {
+    const native = runCli(['tracks', path, '--why', '--format', 'json']);
+    assert.equal(native.status, 0, native.stderr);
+    const doc = JSON.parse(native.stdout);
+    const nodes = new Map();
+    for (const p of doc.processes) {
+      for (const t of p.threads) {
+        t.nodes.forEach((n, i) => nodes.set(`${p.pid}/${t.tid}/${i}`, n));
+      }
+    }
+    const initiators = trace.initiators();
+    assert.ok(initiators.length > 100, `${initiators.length}`);
+    let onTracks = 0;
+    for (const { event, initiator, kind } of initiators) {
+      if (event.node === null) continue;
+      onTracks += 1;
+      const node = nodes.get(`${event.pid}/${event.tid}/${event.node}`);
+      assert.equal(node.ts, event.ts);
+      assert.deepEqual(node.initiator, { ...initiator, kind });
+    }
+    const withInitiator = [...nodes.values()].filter((n) => n.initiator).length;
+    assert.equal(onTracks, withInitiator);
+    assert.ok(initiators.some((i) => i.kind === 'timer' && i.initiator.name === 'TimerInstall'));
+    const warnings = trace.warnings();
+    const count = (label) => warnings.filter((w) => w.label === label).length;
+    assert.deepEqual(
+      [count('long task'), count('idle callback over time'), count('long interaction')],
+      [5, 1, 2],
+    );
+    const marked = [...nodes.values()].filter((n) => n.warnings).flatMap((n) => n.warnings);
+    assert.deepEqual(
+      marked.sort(),
+      warnings.filter((w) => w.entry.node !== null).map((w) => w.warning).sort(),
+    );
+    const scripts = trace.scripts();
+    assert.equal(scripts.length, 13);
+    assert.ok(scripts.every((s) => !s.hasSourceMap && typeof s.scriptId === 'string'));
+  } finally {
+    trace.free();
+  }
+  const tracksOnly = tracekit.analyze(read(path));
+  try {
+    for (const method of ['initiators', 'warnings', 'scripts']) {
+      assert.throws(() => tracksOnly[method](), { message: /with_all_handlers/ });
+    }
+  } finally {
+    tracksOnly.free();
+  }
+});
+
 test('network() is `tracekit network --format json`; metrics() the navigations', () => {
   const path = join(root, 'fixtures/traces/page-load.json.gz');
   const trace = tracekit.analyze(read(path), { allHandlers: true });
