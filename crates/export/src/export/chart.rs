@@ -26,7 +26,6 @@ use ahash::AHashMap;
 use indexmap::IndexSet;
 use tracekit_engine::support::jsnum::write_json_number;
 use tracekit_engine::support::json::write_json_string;
-use tracekit_engine::support::map_biggest_first;
 use tracekit_engine::{Micros, Parallelism, Sym};
 use tracekit_engine::{NodeKind, ThreadTrack};
 
@@ -38,14 +37,16 @@ use tracekit_engine::Analysis;
 mod causes;
 mod colors;
 mod of_analysis;
+mod pack;
 mod page;
-pub use colors::{devtools_hash_code, script_color};
-use colors::{generic_color, in_space};
+use colors::generic_color;
+pub use colors::{devtools_hash_code, extension_color, script_color, timing_color};
 pub use of_analysis::page_tracks;
+use pack::{base64, deflate};
 pub use page::{
-    extension_color, timing_color, ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame,
-    FrameState, GpuTask, Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample,
-    NetworkRequest, PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
+    ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame, FrameState, GpuTask, Interaction,
+    InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample, NetworkRequest, PageLoadMarker,
+    PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
 };
 
 /// The renderer: a canvas flame chart of [`ChartData`], with zoom, pan,
@@ -133,62 +134,15 @@ pub fn data(analysis: &Analysis, query: &Query, title: &str) -> ChartData {
 
 /// The chart's data, with the page's tracks (see [`html_with_page`]).
 pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Option<&PageTracks>) -> ChartData {
-    let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
     } else {
         Micros::ZERO
     };
     let generic = analysis.meta().as_ref().is_some_and(|m| m.trace_is_generic);
-    let kept = query.kept_threads(analysis);
     let mut tables = Tables::new(generic);
     let mut causes = causes::Causes::of(analysis);
-    let mut lanes = Vec::new();
-    let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
-    for (pid, process) in analysis.process_tracks() {
-        for (tid, track) in &process.threads {
-            if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
-                continue;
-            }
-            let mut columns = LaneColumns::with_capacity(if query.keeps_every_node() { track.nodes.len() } else { 0 });
-            let mut labels = tables.of_thread(track);
-            let lane = index(lanes.len());
-            let calls = causes.calls_of(*pid, *tid).cloned();
-            for (position, node) in query.positioned_nodes(track, origin) {
-                if !causes.is_empty() {
-                    let at = index(columns.start.len());
-                    causes.saw(node, position, (*pid, *tid), calls.as_ref(), lane, at);
-                }
-                let start = (node.ts() - origin).0;
-                let dur = node.dur().unwrap_or(Micros::ZERO).0;
-                first = first.min(start);
-                last = last.max(start + dur);
-                columns.start.push(start);
-                columns.dur.push(dur);
-                columns.self_time.push(node.self_time().map_or(f64::NAN, |s| s.0));
-                columns.depth.push(node.depth());
-                columns.label.push(labels.label(analysis, &node.kind()));
-            }
-            if columns.start.is_empty() {
-                continue;
-            }
-            let url = process.url.map(|u| interner.resolve(u));
-            let thread = track.name.as_deref();
-            lanes.push(Lane {
-                order: lane_order(generic, thread, process.is_on_main_frame, url),
-                // DevTools leaves out these threads unless it shows all
-                // events: their lanes start folded.
-                folded: !generic && thread.is_some_and(|t| HIDDEN_THREAD_NAMES.contains(&t)),
-                pid: pid.to_js_string(interner),
-                tid: tid.to_js_string(interner),
-                process: analysis.process_name(*pid),
-                url,
-                main_frame: process.is_on_main_frame,
-                thread,
-                columns,
-            });
-        }
-    }
+    let (lanes, (first, last)) = build_lanes(analysis, query, (origin, generic), &mut tables, &mut causes);
     // The panel's order: by kind of thread, then the busiest first.
     let mut order: Vec<usize> = (0..lanes.len()).collect();
     order.sort_by_key(|&i| (lanes[i].order, std::cmp::Reverse(lanes[i].columns.start.len())));
@@ -210,7 +164,7 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
         lane.write(&mut columns, &mut lanes_json);
     }
     let mut causes_json = String::new();
-    write_causes(
+    causes::write_causes(
         &causes.charted_links(&place_of),
         &causes.charted_warnings(&place_of),
         &mut columns,
@@ -260,6 +214,66 @@ pub fn data_with_page(analysis: &Analysis, query: &Query, title: &str, page: Opt
         columns,
         images,
     }
+}
+
+/// Each kept thread's lane, in the tracks' order, noting the causes of its
+/// nodes; and the span of all their nodes (µs from `origin`).
+fn build_lanes<'a>(
+    analysis: &'a Analysis,
+    query: &Query,
+    (origin, generic): (Micros, bool),
+    tables: &mut Tables,
+    causes: &mut causes::Causes,
+) -> (Vec<Lane<'a>>, (f64, f64)) {
+    let interner = analysis.strings();
+    let kept = query.kept_threads(analysis);
+    let mut lanes = Vec::new();
+    let (mut first, mut last) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (pid, process) in analysis.process_tracks() {
+        for (tid, track) in &process.threads {
+            if kept.as_ref().is_some_and(|k| !k.contains(&(*pid, *tid))) {
+                continue;
+            }
+            let mut columns = LaneColumns::with_capacity(if query.keeps_every_node() { track.nodes.len() } else { 0 });
+            let mut labels = tables.of_thread(track);
+            let lane = index(lanes.len());
+            let calls = causes.calls_of(*pid, *tid).cloned();
+            for (position, node) in query.positioned_nodes(track, origin) {
+                if !causes.is_empty() {
+                    let at = index(columns.start.len());
+                    causes.saw(node, position, (*pid, *tid), calls.as_ref(), lane, at);
+                }
+                let start = (node.ts() - origin).0;
+                let dur = node.dur().unwrap_or(Micros::ZERO).0;
+                first = first.min(start);
+                last = last.max(start + dur);
+                columns.start.push(start);
+                columns.dur.push(dur);
+                columns.self_time.push(node.self_time().map_or(f64::NAN, |s| s.0));
+                columns.depth.push(node.depth());
+                columns.label.push(labels.label(analysis, &node.kind()));
+            }
+            if columns.start.is_empty() {
+                continue;
+            }
+            let url = process.url.map(|u| interner.resolve(u));
+            let thread = track.name.as_deref();
+            lanes.push(Lane {
+                order: lane_order(generic, thread, process.is_on_main_frame, url),
+                // DevTools leaves out these threads unless it shows all
+                // events: their lanes start folded.
+                folded: !generic && thread.is_some_and(|t| HIDDEN_THREAD_NAMES.contains(&t)),
+                pid: pid.to_js_string(interner),
+                tid: tid.to_js_string(interner),
+                process: analysis.process_name(*pid),
+                url,
+                main_frame: process.is_on_main_frame,
+                thread,
+                columns,
+            });
+        }
+    }
+    (lanes, (first, last))
 }
 
 /// The first view (and Reset's), µs from the origin: the window asked
@@ -356,40 +370,6 @@ impl Lane<'_> {
         self.columns.write(bytes, header);
         header.push('}');
     }
-}
-
-/// Writes `,"links":{...},"warnings":{...}` of the header, their columns
-/// to `bytes`: the initiators' links (from lane and node, to lane and
-/// node) and the warnings (lane, node, the bits of their kinds).
-fn write_causes(links: &[[u32; 4]], warnings: &[[u32; 3]], bytes: &mut Vec<u8>, header: &mut String) {
-    let mut table = |header: &mut String, key: &str, names: &[&str], rows: &mut dyn Iterator<Item = &[u32]>| {
-        let rows: Vec<&[u32]> = rows.collect();
-        header.push_str(",\"");
-        header.push_str(key);
-        header.push_str("\":{\"count\":");
-        header.push_str(itoa::Buffer::new().format(rows.len()));
-        header.push_str(",\"columns\":{");
-        for (c, name) in names.iter().enumerate() {
-            if c > 0 {
-                header.push(',');
-            }
-            let values: Vec<u32> = rows.iter().map(|row| row[c]).collect();
-            int_column(bytes, header, name, &values);
-        }
-        header.push_str("}}");
-    };
-    table(
-        header,
-        "links",
-        &["fromLane", "fromNode", "toLane", "toNode"],
-        &mut links.iter().map(|l| &l[..]),
-    );
-    table(
-        header,
-        "warnings",
-        &["lane", "node", "kinds"],
-        &mut warnings.iter().map(|w| &w[..]),
-    );
 }
 
 /// An index into a table, as the data stores it: tables never have 2^32
@@ -769,67 +749,6 @@ fn html_text(s: &str) -> String {
         }
     }
     out
-}
-
-/// How many bytes of the columns are deflated apart: pieces of a megabyte
-/// compress nearly as well as the whole, and are compressed on all cores.
-const DEFLATE_PIECE: usize = 1 << 20;
-
-/// `bytes` compressed as a raw deflate stream (RFC 1951), which the
-/// browser's `DecompressionStream('deflate-raw')` inflates: each piece of
-/// [`DEFLATE_PIECE`] bytes compressed on its own (on all cores with
-/// [`Parallelism::Rayon`]; the bytes are the same), all but the last
-/// ending on a byte boundary with an empty stored block (a sync flush,
-/// as `pigz` joins its pieces), the last with the stream's final block.
-fn deflate(bytes: &[u8], parallelism: Parallelism) -> Vec<u8> {
-    let pieces: Vec<(usize, &[u8])> = bytes.chunks(DEFLATE_PIECE).enumerate().collect();
-    let last = pieces.len().saturating_sub(1);
-    let deflated: Vec<Vec<u8>> = map_biggest_first(
-        pieces,
-        parallelism,
-        |(_, piece)| piece.len(),
-        |(i, piece)| deflate_piece(piece, i == last),
-    );
-    if deflated.is_empty() {
-        // No bytes: a stream with its final block only.
-        return deflate_piece(&[], true);
-    }
-    deflated.concat()
-}
-
-/// One piece of [`deflate`]'s stream.
-fn deflate_piece(piece: &[u8], last: bool) -> Vec<u8> {
-    use flate2::{Compress, Compression, FlushCompress, Status};
-    let mut compress = Compress::new(Compression::fast(), false);
-    let flush = if last {
-        FlushCompress::Finish
-    } else {
-        FlushCompress::Sync
-    };
-    let mut out = Vec::with_capacity(piece.len() / 4 + 64);
-    loop {
-        let read = usize::try_from(compress.total_in()).expect("a piece's size fits usize");
-        let status = compress
-            .compress_vec(&piece[read..], &mut out, flush)
-            .expect("deflating in memory cannot fail");
-        let all_read = usize::try_from(compress.total_in()).expect("a piece's size fits usize") == piece.len();
-        // The flush is done once everything is read and the output has
-        // room left; the last piece, once the stream has ended.
-        let done = match status {
-            Status::StreamEnd => true,
-            Status::Ok | Status::BufError => !last && all_read && out.len() < out.capacity(),
-        };
-        if done {
-            return out;
-        }
-        out.reserve(out.capacity().max(1024));
-    }
-}
-
-/// Standard base64 (RFC 4648, with padding), appended to `out`.
-fn base64(bytes: &[u8], out: &mut String) {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode_string(bytes, out);
 }
 
 #[cfg(test)]

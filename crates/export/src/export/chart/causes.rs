@@ -7,6 +7,8 @@
 //! warning whose event is not charted is left out.
 
 use ahash::{AHashMap, AHashSet};
+
+use super::int_column;
 use tracekit_engine::handlers::causes::EntryRef;
 use tracekit_engine::handlers::page::EntityEvent;
 use tracekit_engine::handlers::timeline::{Flagged, Warning};
@@ -187,4 +189,38 @@ impl Causes {
         });
         out
     }
+}
+
+/// Writes `,"links":{...},"warnings":{...}` of the header, their columns
+/// to `bytes`: the initiators' links (from lane and node, to lane and
+/// node) and the warnings (lane, node, the bits of their kinds).
+pub(super) fn write_causes(links: &[[u32; 4]], warnings: &[[u32; 3]], bytes: &mut Vec<u8>, header: &mut String) {
+    let mut table = |header: &mut String, key: &str, names: &[&str], rows: &mut dyn Iterator<Item = &[u32]>| {
+        let rows: Vec<&[u32]> = rows.collect();
+        header.push_str(",\"");
+        header.push_str(key);
+        header.push_str("\":{\"count\":");
+        header.push_str(itoa::Buffer::new().format(rows.len()));
+        header.push_str(",\"columns\":{");
+        for (c, name) in names.iter().enumerate() {
+            if c > 0 {
+                header.push(',');
+            }
+            let values: Vec<u32> = rows.iter().map(|row| row[c]).collect();
+            int_column(bytes, header, name, &values);
+        }
+        header.push_str("}}");
+    };
+    table(
+        header,
+        "links",
+        &["fromLane", "fromNode", "toLane", "toNode"],
+        &mut links.iter().map(|l| &l[..]),
+    );
+    table(
+        header,
+        "warnings",
+        &["lane", "node", "kinds"],
+        &mut warnings.iter().map(|w| &w[..]),
+    );
 }

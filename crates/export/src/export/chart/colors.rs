@@ -1,5 +1,6 @@
 //! The colours of the panel: DevTools' string hash and the colour
-//! generators it feeds (a script's colour, a generic trace's entry).
+//! generators it feeds (a script's colour, a generic trace's entry, a
+//! timing's or an interaction's), and the extensibility API's palette.
 
 /// DevTools' `Platform.StringUtilities.hashCode`: a hash of the string's
 /// UTF-16 code units, computed in doubles as JavaScript does (products
@@ -61,4 +62,43 @@ pub(super) fn generic_color(name: &str) -> String {
         return "#ccc".to_owned();
     }
     format!("hsl({}, 40%, 70%)", devtools_hash_code(name) % 300 + 30)
+}
+
+/// The panel's colour for an extension entry or marker of the colour
+/// `name` (`primary`, `secondary-light`, `error`...: the extensibility
+/// API's palette, in the light theme); an unknown or missing name is
+/// `primary`'s.
+pub fn extension_color(name: Option<&str>) -> &'static str {
+    match name {
+        // --ref-palette-blue80, blue60
+        Some("primary-light") => "#a8c7fa",
+        Some("primary-dark") => "#4c8df6",
+        // --ref-palette-purple80, purple90, purple70
+        Some("secondary") => "#e2b6ff",
+        Some("secondary-light") => "#f3daff",
+        Some("secondary-dark") => "#d190ff",
+        // --ref-palette-green70, green80, green60
+        Some("tertiary") => "#37be5f",
+        Some("tertiary-light") => "#6dd58c",
+        Some("tertiary-dark") => "#1ea446",
+        // --ref-palette-yellow70
+        Some("warning") => "#facc15",
+        // --ref-palette-error60
+        Some("error") => "#e46962",
+        // primary: --ref-palette-blue70
+        _ => "#7cacf8",
+    }
+}
+
+/// The panel's colour for a timing or an interaction: the colour generator
+/// of its timings and interactions tracks (hues 30 to 55, saturations 70
+/// to 100 % in 6 steps, lightness 50 %, alpha 0.7) applied to `id` (a
+/// timing's name; an interaction's title and id).
+pub fn timing_color(id: &str) -> String {
+    let hash = devtools_hash_code(id);
+    #[allow(clippy::cast_possible_wrap)] // JavaScript's ToInt32
+    let signed = hash as i32;
+    let hue = in_space(i64::from(hash), 30.0, 55.0, 25);
+    let saturation = in_space(i64::from(signed >> 8), 70.0, 100.0, 6);
+    format!("hsl({hue}deg {saturation}% 50% / 70%)")
 }

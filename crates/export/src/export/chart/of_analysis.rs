@@ -11,10 +11,11 @@ use tracekit_engine::support::jsnum::js_number_string;
 use tracekit_engine::support::json::{as_str, member};
 use tracekit_engine::{Analysis, HandlerData, Micros, Strings};
 
+use super::extension_color;
 use super::page::{
-    extension_color, ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame, FrameState, GpuTask,
-    Interaction, InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample, NetworkRequest,
-    PageLoadMarker, PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
+    ExtensionEntry, ExtensionMarker, ExtensionSubTrack, ExtensionTrack, Frame, FrameState, GpuTask, Interaction,
+    InteractionKind, LayoutShift, LayoutShiftCluster, MarkerKind, MemorySample, NetworkRequest, PageLoadMarker,
+    PageTracks, ResourceKind, Screenshot, Timing, TimingKind,
 };
 
 /// The page's tracks of `analysis`; `None` when it has no page data (a

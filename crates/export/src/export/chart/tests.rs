@@ -1,6 +1,7 @@
 //! The chart's data encoding: the header and the columns hold the tracks
 //! exactly, the colours are DevTools', and the page is one file.
 
+use super::pack::DEFLATE_PIECE;
 use super::*;
 use serde_json::Value;
 use tracekit_engine::query::{Query, Window};
