@@ -100,8 +100,8 @@ pub struct Report {
     /// The thread roles both sides have.
     pub threads: Vec<String>,
     /// Every key, changes first, each group by what moved most (page
-    /// metrics and self times before total times, which count the same
-    /// time again in every caller).
+    /// metrics, then self times, then categories and total times, which
+    /// count the same time again).
     pub rows: Vec<Row>,
 }
 
@@ -286,16 +286,22 @@ fn test_rows(rows: &mut [Row], samples: &[Option<(Vec<f64>, Vec<f64>)>], options
     tested.len()
 }
 
-/// Changes first, then the rest; within each, values and self times
-/// before total times, then by the size of the change (ms; a score counts
-/// as its thousandth part, so CLS +0.1 ranks as 100 ms would), then by
-/// key.
+/// Changes first, then the rest; within each, page metrics, then self
+/// times, then the aggregates that count the same time again (the
+/// categories, total times); then by the size of the change (ms; a score
+/// counts as its thousandth part, so CLS +0.1 ranks as 100 ms would),
+/// then by key.
 fn sort_rows(rows: &mut [Row]) {
     let size = |r: &Row| if r.key.is_ms() { r.delta.abs() } else { r.delta.abs() * 1000.0 };
+    let rank = |r: &Row| match (r.key.kind, r.key.quantity) {
+        (Kind::Page, _) => 0,
+        (_, Quantity::SelfTime) => 1,
+        _ => 2,
+    };
     rows.sort_by(|a, b| {
         b.changed
             .cmp(&a.changed)
-            .then_with(|| (a.key.quantity == Quantity::Total).cmp(&(b.key.quantity == Quantity::Total)))
+            .then_with(|| rank(a).cmp(&rank(b)))
             .then_with(|| size(b).total_cmp(&size(a)))
             .then_with(|| a.key.cmp(&b.key))
     });
