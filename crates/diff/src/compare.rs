@@ -202,7 +202,7 @@ pub fn compare(base: &[Run], new: &[Run], options: &Options) -> Result<Report, C
     }
     let tested = test_rows(&mut rows, &samples, options);
     for row in &mut rows {
-        row.relative = (row.base != 0.0).then(|| row.delta / row.base.abs());
+        row.relative = (row.base.abs() > 1e-9).then(|| row.delta / row.base.abs());
     }
     sort_rows(&mut rows);
     Ok(Report {
@@ -240,9 +240,8 @@ fn check(base: &[Run], new: &[Run]) -> Result<(), CompareError> {
 
 /// The thread roles on both sides.
 fn common_threads(base: &[Run], new: &[Run]) -> Result<BTreeSet<String>, CompareError> {
-    let roles = |runs: &[Run]| -> BTreeSet<String> {
-        runs.iter().flat_map(|r| r.threads()).map(str::to_owned).collect()
-    };
+    let roles =
+        |runs: &[Run]| -> BTreeSet<String> { runs.iter().flat_map(|r| r.threads()).map(str::to_owned).collect() };
     let (a, b) = (roles(base), roles(new));
     let common: BTreeSet<String> = a.intersection(&b).cloned().collect();
     if common.is_empty() {
@@ -292,7 +291,13 @@ fn test_rows(rows: &mut [Row], samples: &[Option<(Vec<f64>, Vec<f64>)>], options
 /// counts as its thousandth part, so CLS +0.1 ranks as 100 ms would),
 /// then by key.
 fn sort_rows(rows: &mut [Row]) {
-    let size = |r: &Row| if r.key.is_ms() { r.delta.abs() } else { r.delta.abs() * 1000.0 };
+    let size = |r: &Row| {
+        if r.key.is_ms() {
+            r.delta.abs()
+        } else {
+            r.delta.abs() * 1000.0
+        }
+    };
     let rank = |r: &Row| match (r.key.kind, r.key.quantity) {
         (Kind::Page, _) => 0,
         (_, Quantity::SelfTime) => 1,

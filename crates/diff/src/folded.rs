@@ -56,6 +56,14 @@ impl Stacks {
         }
     }
 
+    /// Adds another side's runs to this one.
+    pub fn merge(&mut self, other: Stacks) {
+        self.runs += other.runs;
+        for (stack, us) in other.self_us {
+            *self.self_us.entry(stack).or_insert(0.0) += us;
+        }
+    }
+
     /// The stacks of the thread roles in `roles` (all when empty), each
     /// value the mean over the runs, rounded to the µs (lines that round
     /// to 0 are left out).
@@ -63,7 +71,10 @@ impl Stacks {
         let mut out = String::new();
         let runs = self.runs.max(1) as f64;
         let kept = |stack: &str| {
-            roles.is_empty() || roles.iter().any(|r| stack.split(';').next() == Some(frame_text(r).as_str()))
+            roles.is_empty()
+                || roles
+                    .iter()
+                    .any(|r| stack.split(';').next() == Some(frame_text(r).as_str()))
         };
         for (stack, us) in &self.self_us {
             let mean = (us / runs).round();

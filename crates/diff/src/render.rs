@@ -110,7 +110,12 @@ pub fn text(report: &Report) -> String {
             continue;
         }
         let _ = writeln!(out, "\n{}", kind.title());
-        for (title, rows) in [("changes", &changes), ("noise", &noise)] {
+        let rest = if report.is_statistical() {
+            "noise"
+        } else {
+            "too small to count"
+        };
+        for (title, rows) in [("changes", &changes), (rest, &noise)] {
             if rows.is_empty() {
                 continue;
             }
@@ -131,7 +136,7 @@ pub fn text(report: &Report) -> String {
             }
         }
         if left > 0 {
-            let _ = writeln!(out, "  ... and {left} more rows of noise (--format json lists all)");
+            let _ = writeln!(out, "  ... and {left} more rows (--format json lists all)");
         }
     }
     out
@@ -160,7 +165,11 @@ pub fn markdown(report: &Report) -> String {
             "\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n"
         });
         for row in changes.iter().chain(&noise) {
-            let mark = if row.changed { "**changed**" } else { "noise" };
+            let mark = match (row.changed, statistical) {
+                (true, _) => "**changed**",
+                (false, true) => "noise",
+                (false, false) => "small",
+            };
             let key = match what(row) {
                 "" => cell(&row.key.name),
                 w => format!("{} ({w})", cell(&row.key.name)),
@@ -193,7 +202,7 @@ pub fn markdown(report: &Report) -> String {
             out.push('\n');
         }
         if left > 0 {
-            let _ = writeln!(out, "\n{left} more rows of noise.");
+            let _ = writeln!(out, "\n{left} more rows.");
         }
     }
     out

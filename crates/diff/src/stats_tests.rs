@@ -3,8 +3,8 @@
 //! brute-force enumeration of the null distribution of U (and the
 //! textbook critical value: U <= 8 at 5% two-sided for 7 and 7).
 
-use crate::stats::*;
 use crate::stats::u_distribution;
+use crate::stats::*;
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1e-12)
@@ -32,7 +32,10 @@ fn exact_p_values_are_scipys() {
     assert_eq!(t.u, 1.0);
     assert!(close(t.p, 0.0011655011655011655), "{}", t.p);
     // The smallest p of 7 runs against 7: 2 / C(14, 7).
-    let t = mann_whitney(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], &[8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0]);
+    let t = mann_whitney(
+        &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0],
+        &[8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0],
+    );
     assert!(close(t.p, 2.0 / 3432.0), "{}", t.p);
 }
 

@@ -68,11 +68,21 @@ fn one_pair_gives_the_exact_change() {
     assert_eq!(first.key, key("slow file:///app.js:21:5", Quantity::SelfTime));
     assert_eq!((first.base, first.new, first.delta), (50.0, 80.0, 30.0));
     assert_eq!(first.relative, Some(0.6));
-    let find = |name: &str| report.rows.iter().find(|r| r.key.name.starts_with(name) && r.key.quantity == Quantity::SelfTime).unwrap();
+    let find = |name: &str| {
+        report
+            .rows
+            .iter()
+            .find(|r| r.key.name.starts_with(name) && r.key.quantity == Quantity::SelfTime)
+            .unwrap()
+    };
     assert_eq!((find("gone").presence, find("gone").delta), (Presence::Removed, -5.0));
     assert_eq!((find("fresh").presence, find("fresh").delta), (Presence::Added, 7.0));
     assert!(!find("fast").changed);
-    let main_total = report.rows.iter().find(|r| r.key == key("main file:///app.js:1:5", Quantity::Total)).unwrap();
+    let main_total = report
+        .rows
+        .iter()
+        .find(|r| r.key == key("main file:///app.js:1:5", Quantity::Total))
+        .unwrap();
     assert_eq!(main_total.delta, 32.0);
 }
 
@@ -80,13 +90,29 @@ fn one_pair_gives_the_exact_change() {
 fn several_runs_find_the_slowed_function_and_only_it() {
     // Runs with a little jitter of their own; NEW's slow takes 20% more.
     let runs = |slow: usize| -> Vec<Run> {
-        (0..7).map(|i| run_of(&profile(20 + i % 3, &[("fast", 30 + (i * 5) % 4), ("slow", slow + i % 4)]))).collect()
+        (0..7)
+            .map(|i| {
+                run_of(&profile(
+                    20 + i % 3,
+                    &[("fast", 30 + (i * 5) % 4), ("slow", slow + i % 4)],
+                ))
+            })
+            .collect()
     };
     let (base, new, again) = (runs(50), runs(60), runs(50));
     let report = compare(&base, &new, &Options::default()).unwrap();
     let changes: Vec<&Key> = report.changes().map(|r| &r.key).collect();
-    assert_eq!(changes[0], &key("slow file:///app.js:21:5", Quantity::SelfTime), "{changes:?}");
-    assert!(changes.iter().all(|k| k.name.starts_with("slow") || k.name.starts_with("main") || k.kind == Kind::Category), "{changes:?}");
+    assert_eq!(
+        changes[0],
+        &key("slow file:///app.js:21:5", Quantity::SelfTime),
+        "{changes:?}"
+    );
+    assert!(
+        changes
+            .iter()
+            .all(|k| k.name.starts_with("slow") || k.name.starts_with("main") || k.kind == Kind::Category),
+        "{changes:?}"
+    );
     let slow = &report.rows[0];
     let stats = slow.stats.unwrap();
     assert_eq!(slow.delta, 10.0);
@@ -114,7 +140,16 @@ fn thresholds_parse_and_cross() {
     assert!(!crossed("any>+61%"));
     assert!(!crossed("LCP>+100ms"));
     assert!(crossed("self:slow>+0.01s"));
-    for bad in ["LCP", "LCP>+", "LCP>+10ms>", "slow>+10%", "self:>+1ms", "lcp>+abc", "wat:x>+1ms", "self:x>+5"] {
+    for bad in [
+        "LCP",
+        "LCP>+",
+        "LCP>+10ms>",
+        "slow>+10%",
+        "self:>+1ms",
+        "lcp>+abc",
+        "wat:x>+1ms",
+        "self:x>+5",
+    ] {
         assert!(bad.parse::<Threshold>().is_err(), "{bad}");
     }
     assert_eq!("CLS>+0.1".parse::<Threshold>().unwrap().amount, 0.1);
@@ -126,12 +161,16 @@ fn bad_sides_are_errors() {
     let trace = r#"[{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"Worker"}},{"name":"RunTask","ph":"X","ts":1,"dur":5000,"pid":1,"tid":2}]"#;
     let t = run_of(trace);
     let err = compare(&[p.clone()], &[t.clone()], &Options::default()).unwrap_err();
-    assert_eq!(err.to_string(), "cannot compare a CPU profile with a Chrome trace: give inputs of one kind");
-    let empty = run_of(r#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":0,"samples":[],"timeDeltas":[]}"#);
+    assert_eq!(
+        err.to_string(),
+        "cannot compare a CPU profile with a Chrome trace: give inputs of one kind"
+    );
+    let empty = run_of(
+        r#"{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":0,"samples":[],"timeDeltas":[]}"#,
+    );
     let err = compare(&[empty], &[p], &Options::default()).unwrap_err();
     assert_eq!(err.to_string(), "BASE has nothing to compare: no thread with time");
     let other = r#"[{"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"Other"}},{"name":"RunTask","ph":"X","ts":1,"dur":5000,"pid":1,"tid":3}]"#;
     let err = compare(&[t], &[run_of(other)], &Options::default()).unwrap_err();
     assert!(err.to_string().starts_with("no thread in common: BASE has "), "{err}");
 }
-
