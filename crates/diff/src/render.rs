@@ -90,7 +90,7 @@ fn headline(report: &Report) -> String {
 }
 
 /// The rows of one section: its changes, then its first noise rows.
-fn section<'r>(report: &'r Report, kind: Kind) -> (Vec<&'r Row>, Vec<&'r Row>, usize) {
+fn section(report: &Report, kind: Kind) -> (Vec<&Row>, Vec<&Row>, usize) {
     let rows = report.rows.iter().filter(|r| r.key.kind == kind);
     let changes: Vec<&Row> = rows.clone().filter(|r| r.changed).collect();
     let noise: Vec<&Row> = rows.filter(|r| !r.changed && r.delta != 0.0).collect();

@@ -103,7 +103,10 @@ fn u_distribution_for_tests(n1: usize, n2: usize) -> Vec<f64> {
             }
         }
         let t = mann_whitney(&x, &y);
-        out[t.u as usize] += 1.0;
+        // U is a whole number of pairs here (no ties), at most n1 * n2.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let u = t.u as usize;
+        out[u] += 1.0;
     }
     assert_eq!(out.iter().sum::<f64>(), total);
     out

@@ -160,7 +160,7 @@ fn bad_sides_are_errors() {
     let p = run_of(&profile(20, &[("slow", 50)]));
     let trace = r#"[{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"Worker"}},{"name":"RunTask","ph":"X","ts":1,"dur":5000,"pid":1,"tid":2}]"#;
     let t = run_of(trace);
-    let err = compare(&[p.clone()], &[t.clone()], &Options::default()).unwrap_err();
+    let err = compare(std::slice::from_ref(&p), std::slice::from_ref(&t), &Options::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "cannot compare a CPU profile with a Chrome trace: give inputs of one kind"
