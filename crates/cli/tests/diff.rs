@@ -308,3 +308,58 @@ fn bad_input_is_one_line() {
     let (code, _, _) = run(&dir, &["diff", "--base", "base.cpuprofile"]);
     assert_eq!(code, Some(2));
 }
+
+/// The runs of one version of `fixtures/diff/work.js` (fixtures/diff/README.md).
+fn recordings(version: &str) -> Vec<String> {
+    (1..=7)
+        .map(|i| format!("diff/node-{version}/run{i}.cpuprofile.gz"))
+        .collect()
+}
+
+fn diff_json(base: &str, new: &str) -> serde_json::Value {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut args = vec![
+        "diff".to_owned(),
+        "--format".to_owned(),
+        "json".to_owned(),
+        "--base".to_owned(),
+    ];
+    args.extend(recordings(base));
+    args.push("--new".to_owned());
+    args.extend(recordings(new));
+    let (code, stdout, stderr) = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn real_recordings_find_the_slowed_function_first() {
+    let doc = diff_json("base", "slow");
+    let first = &doc["rows"][0];
+    assert_eq!(first["key"]["name"], "render file:///tmp/rec/work.js:5:16");
+    assert_eq!(first["key"]["quantity"], "self");
+    assert_eq!(first["changed"], true);
+    let relative = first["relative"].as_f64().unwrap();
+    assert!((0.15..0.30).contains(&relative), "{relative}");
+    // Every change is render's, or the time it adds to its callers and Scripting.
+    for row in doc["rows"].as_array().unwrap().iter().filter(|r| r["changed"] == true) {
+        let name = row["key"]["name"].as_str().unwrap();
+        assert!(
+            name.starts_with("render ") || name.starts_with("main ") || name == "Scripting",
+            "{row}"
+        );
+    }
+}
+
+#[test]
+fn real_recordings_a_a_reports_no_change() {
+    let doc = diff_json("base", "again");
+    let changes: Vec<&serde_json::Value> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["changed"] == true)
+        .collect();
+    assert!(changes.is_empty(), "{changes:?}");
+    assert!(doc["tested"].as_u64().unwrap() > 10);
+}
