@@ -363,3 +363,71 @@ fn real_recordings_a_a_reports_no_change() {
     assert!(changes.is_empty(), "{changes:?}");
     assert!(doc["tested"].as_u64().unwrap() > 10);
 }
+
+#[test]
+fn chrome_traces_line_up_by_thread_role_and_page_metrics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces");
+    let (code, json, stderr) = run(
+        &dir,
+        &[
+            "diff",
+            "page-load.json.gz",
+            "page-load-mobile.json.gz",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let threads: Vec<&str> = doc["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(threads.contains(&"Main frame: CrRendererMain"), "{threads:?}");
+    assert!(threads.iter().any(|t| t.starts_with("Worker http://")), "{threads:?}");
+    // Page metrics first: FCP moved most.
+    let first = &doc["rows"][0];
+    assert_eq!(
+        (first["key"]["kind"].as_str(), first["key"]["name"].as_str()),
+        (Some("page"), Some("FCP"))
+    );
+    for (threshold, status) in [
+        ("LCP>+20ms", 3),
+        ("LCP>+100ms", 0),
+        ("CLS<-0.01", 3),
+        ("CLS>+0.01", 0),
+        ("INP>+10%", 3),
+    ] {
+        let (code, _, _) = run(
+            &dir,
+            &[
+                "diff",
+                "page-load.json.gz",
+                "page-load-mobile.json.gz",
+                "--fail-on",
+                threshold,
+                "-o",
+                "/dev/null",
+            ],
+        );
+        assert_eq!(code, Some(status), "{threshold}");
+    }
+    // A trace against itself: nothing changed.
+    let (code, text, _) = run(
+        &dir,
+        &["diff", "page-load.json.gz", "page-load.json.gz", "--fail-on", "any>+0%"],
+    );
+    assert_eq!(code, Some(0));
+    assert!(text.contains(" 0 changes (one run per side"), "{text}");
+    // A trace against a profile: different kinds.
+    let (code, _, stderr) = run(&dir, &["diff", "page-load.json.gz", "node-work.cpuprofile.gz"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            Some(1),
+            "tracekit: cannot compare a Chrome trace with a CPU profile: give inputs of one kind\n"
+        )
+    );
+}

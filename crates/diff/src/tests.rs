@@ -174,3 +174,49 @@ fn bad_sides_are_errors() {
     let err = compare(&[t], &[run_of(other)], &Options::default()).unwrap_err();
     assert!(err.to_string().starts_with("no thread in common: BASE has "), "{err}");
 }
+
+#[test]
+fn the_markdown_renders_as_tables() {
+    use pulldown_cmark::{html, Options as MdOptions, Parser};
+    let runs = |slow: usize| -> Vec<Run> {
+        (0..7)
+            .map(|i| {
+                run_of(&profile(
+                    20 + i % 3,
+                    &[("fast|pipe", 25 + slow / 10 + i % 2), ("slow", slow + i % 4)],
+                ))
+            })
+            .collect()
+    };
+    let report = compare(&runs(50), &runs(60), &Options::default()).unwrap();
+    let md = crate::render::markdown(&report);
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(&md, MdOptions::ENABLE_TABLES));
+    assert_eq!(out.matches("<table>").count(), 2, "{out}"); // categories, functions
+    assert!(
+        out.contains("<th>key</th><th>thread</th><th style=\"text-align: right\">base</th>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("<th>95% CI</th><th style=\"text-align: right\">p (adjusted)</th>"),
+        "{out}"
+    );
+    // The slowed function's row, cell by cell.
+    let row = out
+        .split("<tr>")
+        .find(|r| r.contains("slow file:///app.js:21:5 (self)"))
+        .unwrap();
+    let cells: Vec<&str> = row
+        .split("<td")
+        .skip(1)
+        .map(|c| c.split_once('>').unwrap().1.split("</td>").next().unwrap())
+        .collect();
+    assert_eq!(cells.len(), 10, "{row}");
+    assert_eq!(cells[0], "<strong>changed</strong>");
+    assert_eq!(cells[1], "<code>slow file:///app.js:21:5 (self)</code>");
+    assert_eq!(&cells[2..7], ["main", "51.00 ms", "61.00 ms", "+10.00 ms", "+19.6%"]);
+    assert_eq!(cells[9], "+1.00");
+    // A `|` in a name stays in its cell.
+    let piped = out.split("<tr>").find(|r| r.contains("fast")).unwrap();
+    assert!(piped.contains("<code>fast|pipe file:///app.js:11:5"), "{piped}");
+}
