@@ -142,6 +142,16 @@ pub fn text(report: &Report) -> String {
     out
 }
 
+/// The confidence of the intervals in percent: `95` for alpha 0.05.
+fn confidence(alpha: f64) -> String {
+    let c = (1.0 - alpha) * 100.0;
+    if (c - c.round()).abs() < 1e-9 {
+        format!("{c:.0}")
+    } else {
+        format!("{c}")
+    }
+}
+
 /// Escapes a cell of a GitHub table: `|` and line breaks.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
@@ -159,11 +169,15 @@ pub fn markdown(report: &Report) -> String {
         }
         let _ = write!(out, "\n#### {}\n\n", kind.title());
         out.push_str("| | key | thread | base | new | change | % |");
-        out.push_str(if statistical {
-            " 95% CI | p (adjusted) | Cliff's δ |\n| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n"
+        if statistical {
+            let _ = write!(
+                out,
+                " {}% CI | p (adjusted) | Cliff's δ |\n| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n",
+                confidence(report.alpha)
+            );
         } else {
-            "\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n"
-        });
+            out.push_str("\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
+        }
         for row in changes.iter().chain(&noise) {
             let mark = match (row.changed, statistical) {
                 (true, _) => "**changed**",
