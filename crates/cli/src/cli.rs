@@ -122,14 +122,18 @@ pub enum Command {
     /// reported and counted in `diagnostics`, and the others are still
     /// exported; the exit status is 1 if any failed.
     Export(ExportArgs),
-    /// Compare two traces, or two sets of runs (`--base A1 A2 ... --new
-    /// B1 B2 ...`): per thread role, the change of each function's and
-    /// event's self and total time, of the Summary's categories and of
-    /// the page metrics, sorted by what moved most; with several runs,
+    /// Compare two traces, or two sets of runs, and tell what changed,
+    /// with statistics that tell a change from noise (docs/diff.md).
+    ///
+    /// `tracekit diff BASE NEW`, or `--base A1 A2 ... --new B1 B2 ...`
+    /// for several runs per side: per thread role, the change of each
+    /// function's and event's self and total time, of the Summary's
+    /// categories and of the page metrics, sorted by what moved most;
+    /// with several runs,
     /// medians, Hodges-Lehmann intervals, Mann-Whitney p-values
     /// (Benjamini-Hochberg) and Cliff's delta, only significant changes
     /// reported as changes. Exit status 3 when a `--fail-on` threshold is
-    /// crossed (docs/diff.md).
+    /// crossed.
     Diff(DiffArgs),
     /// Print a completion script for a shell.
     ///
