@@ -89,6 +89,9 @@ fn measure_one(path: &PathBuf, common: &Common, stacks: bool) -> Result<(Run, Op
         })?
         .analysis;
     print_warnings(&input, &analysis, common.quiet);
+    // The Bottom-Up and Summary of every thread, and the stacks: the
+    // `views` stage of --timings.
+    let views_span = tracing::info_span!("views").entered();
     let run = tracekit_diff::measure(&analysis, options.max_nodes).map_err(|error| CliError::View {
         file: input.name(),
         error,
@@ -98,6 +101,7 @@ fn measure_one(path: &PathBuf, common: &Common, stacks: bool) -> Result<(Run, Op
         s.add(&analysis);
         s
     });
+    drop(views_span);
     Ok((run, stacks))
 }
 
