@@ -2,7 +2,7 @@
 //! (tracekit-diff), with `--fail-on` thresholds for CI (exit status 3)
 //! and a differential flame graph.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use tracekit_diff::{Options, Run, Stacks, Threshold};
@@ -78,7 +78,7 @@ fn parse_alpha(text: &str) -> Result<f64, String> {
 
 /// One input loaded and measured, with its stacks when a flame graph is
 /// asked for.
-fn measure_one(path: &PathBuf, common: &Common, stacks: bool) -> Result<(Run, Option<Stacks>), CliError> {
+fn measure_one(path: &Path, common: &Common, stacks: bool) -> Result<(Run, Option<Stacks>), CliError> {
     let input = Input::new(path);
     let options = common.options.with_all_handlers(true);
     // Several inputs load at once: no progress bar.
