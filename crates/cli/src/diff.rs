@@ -106,10 +106,13 @@ fn measure_one(path: &Path, common: &Common, stacks: bool) -> Result<(Run, Optio
 }
 
 /// Loads a side's runs in parallel (on the pool, each trace's own work
-/// on it too), in the order given.
+/// on it too; one after the other with `--threads 1`), in the order given.
 fn side(paths: &[PathBuf], common: &Common, stacks: bool) -> Result<(Vec<Run>, Stacks), CliError> {
-    let loaded: Vec<Result<(Run, Option<Stacks>), CliError>> =
-        paths.par_iter().map(|p| measure_one(p, common, stacks)).collect();
+    let loaded: Vec<Result<(Run, Option<Stacks>), CliError>> = match common.options.parallelism {
+        tracekit::Parallelism::Rayon => paths.par_iter().map(|p| measure_one(p, common, stacks)).collect(),
+        // `--threads 1`: no other thread.
+        tracekit::Parallelism::Sequential => paths.iter().map(|p| measure_one(p, common, stacks)).collect(),
+    };
     let mut runs = Vec::with_capacity(paths.len());
     let mut all = Stacks::default();
     for result in loaded {
@@ -129,7 +132,7 @@ pub fn run(args: DiffArgs, common: &Common) -> Result<(), CliError> {
         (vec![args.pair[0].clone()], vec![args.pair[1].clone()])
     };
     let stacks = args.flamegraph.is_some();
-    let (base, new) = rayon::join(
+    let (base, new) = common.options.parallelism.join(
         || side(&base_paths, common, stacks),
         || side(&new_paths, common, stacks),
     );
