@@ -316,6 +316,7 @@ fn recordings(version: &str) -> Vec<String> {
         .collect()
 }
 
+/// The JSON report of `base`'s runs against `new`'s.
 fn diff_json(base: &str, new: &str) -> serde_json::Value {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut args = vec![
@@ -329,6 +330,10 @@ fn diff_json(base: &str, new: &str) -> serde_json::Value {
     args.extend(recordings(new));
     let (code, stdout, stderr) = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    // The same report with no thread but the main one.
+    args.extend(["--threads".to_owned(), "1".to_owned()]);
+    let (_, one_thread, _) = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(one_thread, stdout);
     serde_json::from_str(&stdout).unwrap()
 }
 
