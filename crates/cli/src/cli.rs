@@ -10,6 +10,7 @@ use crate::calltree::CalltreeArgs;
 use crate::chart::ChartArgs;
 use crate::convert::ConvertArgs;
 use crate::data::DataArgs;
+use crate::diff::DiffArgs;
 use crate::error::CliError;
 use crate::export::ExportArgs;
 use crate::flamegraph::FlamegraphArgs;
@@ -22,7 +23,7 @@ use crate::tracks::TracksArgs;
 const AFTER_HELP: &str = "\
 Exit status: 0 on success; 1 when an input cannot be read or used, or the \
 output cannot be written (one line on stderr: `tracekit: FILE: WHAT`); 2 \
-when the command line is wrong.";
+when the command line is wrong; 3 when `diff` finds a change past a `--fail-on` threshold.";
 
 /// `tracekit --version`: the version and the DevTools engine followed by
 /// default (a test checks it names [`DevTools::LATEST`]).
@@ -122,6 +123,19 @@ pub enum Command {
     /// reported and counted in `diagnostics`, and the others are still
     /// exported; the exit status is 1 if any failed.
     Export(ExportArgs),
+    /// Compare two traces, or two sets of runs, and tell what changed,
+    /// with statistics that tell a change from noise (docs/diff.md).
+    ///
+    /// `tracekit diff BASE NEW`, or `--base A1 A2 ... --new B1 B2 ...`
+    /// for several runs per side: per thread role, the change of each
+    /// function's and event's self and total time, of the Summary's
+    /// categories and of the page metrics, sorted by what moved most;
+    /// with several runs,
+    /// medians, Hodges-Lehmann intervals, Mann-Whitney p-values
+    /// (Benjamini-Hochberg) and Cliff's delta, only significant changes
+    /// reported as changes. Exit status 3 when a `--fail-on` threshold is
+    /// crossed.
+    Diff(DiffArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >
@@ -135,7 +149,7 @@ pub enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "metrics", "network", "data", "chart", "convert", "flamegraph", "export", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "metrics", "network", "data", "chart", "convert", "flamegraph", "export", "diff", "completions", "man"])]
         subcommand: Option<String>,
     },
 }

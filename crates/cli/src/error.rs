@@ -54,6 +54,11 @@ pub enum CliError {
     WriteOutput { path: Option<PathBuf>, error: io::Error },
     /// The tables could not be exported (the library's message).
     Export(String),
+    /// Two sides that cannot be compared (`diff`; the library's message).
+    Diff(String),
+    /// `diff --fail-on`: the thresholds crossed, with the changes that
+    /// crossed them. Exit status 3.
+    ThresholdCrossed(String),
     /// `man` of a subcommand that does not exist.
     NoSubcommand(String),
     /// The man page could not be rendered.
@@ -108,6 +113,8 @@ impl fmt::Display for CliError {
             }
             CliError::WriteOutput { path: None, error } => write!(f, "writing the output: {error}"),
             CliError::Export(message) => f.write_str(message),
+            CliError::Diff(message) => f.write_str(message),
+            CliError::ThresholdCrossed(what) => write!(f, "threshold crossed: {what}"),
             CliError::NoSubcommand(name) => write!(f, "no subcommand {name}"),
             CliError::Man(error) => write!(f, "writing the man page: {error}"),
             CliError::AlreadyReported => f.write_str("the errors above"),

@@ -23,6 +23,7 @@ mod chart;
 mod cli;
 mod convert;
 mod data;
+mod diff;
 mod error;
 mod export;
 mod flamegraph;
@@ -69,6 +70,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::AlreadyReported) => ExitCode::FAILURE,
+        Err(error @ CliError::ThresholdCrossed(_)) => {
+            eprintln!("tracekit: {error}");
+            ExitCode::from(3)
+        }
         Err(error) => {
             eprintln!("tracekit: {error}");
             ExitCode::FAILURE
@@ -114,6 +119,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),
         Command::Export(args) => export::run(args, common),
+        Command::Diff(args) => diff::run(args, common),
         Command::Completions { shell } => man::completions(shell),
         Command::Man { subcommand } => man::man(subcommand),
     }

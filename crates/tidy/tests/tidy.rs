@@ -84,11 +84,17 @@ const fn tool(name: &'static str) -> Layer {
 /// the handler crates above it).
 const LAYERS: &[Layer] = &[
     // The front ends: the command, the npm package, the Python package.
-    only("tracekit-cli", "front ends", &["tracekit", "tracekit-tables"]),
+    only(
+        "tracekit-cli",
+        "front ends",
+        &["tracekit", "tracekit-tables", "tracekit-diff"],
+    ),
     only("tracekit-wasm", "front ends", &["tracekit", "tracekit-tables"]),
     only("tracekit-python", "front ends", &["tracekit", "tracekit-tables"]),
     // The Arrow tables and their Parquet export, over the facade.
     only("tracekit-tables", "tables", &["tracekit"]),
+    // The comparison of two traces or two sets of runs, over the facade.
+    only("tracekit-diff", "diff", &["tracekit"]),
     // The facade: the library's API, re-exporting the crates below.
     only(
         "tracekit",
@@ -216,6 +222,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "tracekit-insights",
     "tracekit",
     "tracekit-tables",
+    "tracekit-diff",
 ];
 
 /// Rule 3: what a library crate may not use, and what to do instead.

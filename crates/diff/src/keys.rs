@@ -1,0 +1,239 @@
+//! What one run is measured by ([`Run`]): a value per [`Key`], each key
+//! named so that two runs of the same code line up (never by pid or tid):
+//! threads by role, functions as the Bottom-Up keys them, events by
+//! name, the Summary's categories, the page metrics per navigation.
+
+use std::collections::BTreeMap;
+
+use tracekit::views::{summary::thread_summary, thread_views_to_depth, GroupBy, ViewError, Window};
+use tracekit::{Analysis, InputKind, Thread};
+
+/// What a key measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A page metric of a navigation of the main frame (FCP, LCP, CLS,
+    /// INP, TBT).
+    Page,
+    /// A category of a thread's Summary (Scripting, Rendering, ...).
+    Category,
+    /// A JS function of a thread, as the Bottom-Up keys it: name, URL,
+    /// line and column.
+    Function,
+    /// A trace event of a thread, by name (the Bottom-Up's id).
+    Event,
+}
+
+impl Kind {
+    /// The kind in words, as the reports title their sections.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Page => "Page metrics",
+            Kind::Category => "Categories",
+            Kind::Function => "Functions",
+            Kind::Event => "Events",
+        }
+    }
+}
+
+/// Which of a key's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quantity {
+    /// The one value of a page metric or a category.
+    Value,
+    /// A function's or event's self time.
+    #[serde(rename = "self")]
+    SelfTime,
+    /// A function's or event's total time (the Bottom-Up's, counting
+    /// recursion once).
+    Total,
+}
+
+impl Quantity {
+    /// `self`, `total`, or empty for a value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::Value => "",
+            Quantity::SelfTime => "self",
+            Quantity::Total => "total",
+        }
+    }
+}
+
+/// One measured thing, named the same in every run of the same code.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct Key {
+    /// What it is.
+    pub kind: Kind,
+    /// The thread's role ([`thread_role`]); `page` for a page metric.
+    pub thread: String,
+    /// The metric (`LCP`, `LCP (navigation 2)`), the category's title, the
+    /// function as `NAME URL:LINE:COLUMN` (1-based, as the tracks' text
+    /// format), or the event's name.
+    pub name: String,
+    /// Which of its values.
+    pub quantity: Quantity,
+}
+
+impl Key {
+    /// Whether values are milliseconds (all but CLS, a score).
+    pub fn is_ms(&self) -> bool {
+        !(self.kind == Kind::Page && self.name.starts_with("CLS"))
+    }
+
+    /// The function's or metric's name alone: a function's before its
+    /// location, a metric's before its navigation.
+    pub fn short_name(&self) -> &str {
+        match self.kind {
+            Kind::Function | Kind::Page => self.name.split(' ').next().unwrap_or(&self.name),
+            _ => &self.name,
+        }
+    }
+}
+
+/// One run measured: a value per key (ms, or a score for CLS).
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// What the input was.
+    pub kind: InputKind,
+    /// The value of each key the run has.
+    pub values: BTreeMap<Key, f64>,
+}
+
+impl Run {
+    /// The threads' roles of the run.
+    pub fn threads(&self) -> std::collections::BTreeSet<&str> {
+        self.values
+            .keys()
+            .filter(|k| k.kind != Kind::Page)
+            .map(|k| k.thread.as_str())
+            .collect()
+    }
+}
+
+/// The role of a thread, which names it in every run: `main` for a CPU
+/// profile's one thread; the renderer main thread of the main frame
+/// `Main frame: CrRendererMain`; a worker `Worker URL` (with the Workers
+/// handler's data, else by name); any other `PROCESS: THREAD` (the
+/// process's name, as `Renderer` or `GPU Process`, and the thread's).
+pub fn thread_role(analysis: &Analysis, thread: &Thread<'_>) -> String {
+    if analysis.kind() != InputKind::ChromeTrace {
+        return "main".to_owned();
+    }
+    let process = thread.process();
+    let name = thread.name().unwrap_or("(unnamed thread)");
+    if process.is_on_main_frame() && name == "CrRendererMain" {
+        return "Main frame: CrRendererMain".to_owned();
+    }
+    if let Some(url) = worker_url(analysis, thread) {
+        return format!("Worker {url}");
+    }
+    format!("{}: {name}", process.name().unwrap_or("(unnamed process)"))
+}
+
+/// The script URL of the worker a thread runs, when the Workers handler
+/// ran and knows it.
+fn worker_url<'a>(analysis: &'a Analysis, thread: &Thread<'_>) -> Option<&'a str> {
+    let workers = analysis.data::<tracekit::WorkersHandler>()?;
+    let worker = workers.worker_by_thread.get(&Some(thread.tid()))?;
+    let url = (*workers.url_by_worker.get(worker)?)?;
+    Some(analysis.strings().resolve(url)).filter(|u| !u.is_empty())
+}
+
+/// Measures one analysis: per thread, the Bottom-Up's first level (each
+/// function's and event's self and total ms over the whole trace) and the
+/// Summary's categories; the page metrics of each navigation of the main
+/// frame (when the page handlers ran: `AnalyzeOptions::with_all_handlers`).
+/// Threads of the same role in one run add up.
+///
+/// # Errors
+///
+/// A thread whose Bottom-Up passes `max_nodes` nodes.
+pub fn measure(analysis: &Analysis, max_nodes: usize) -> Result<Run, ViewError> {
+    let mut values: BTreeMap<Key, f64> = BTreeMap::new();
+    let window = Window::new(analysis.bounds(), None);
+    if window.is_finite() {
+        for thread in analysis.threads() {
+            let role = thread_role(analysis, &thread);
+            measure_thread(analysis, &thread, &role, window, max_nodes, &mut values)?;
+        }
+    }
+    page_metrics(analysis, &mut values);
+    Ok(Run {
+        kind: analysis.kind(),
+        values,
+    })
+}
+
+fn measure_thread(
+    analysis: &Analysis,
+    thread: &Thread<'_>,
+    role: &str,
+    window: Window,
+    max_nodes: usize,
+    values: &mut BTreeMap<Key, f64>,
+) -> Result<(), ViewError> {
+    let mut add = |kind: Kind, name: &str, quantity: Quantity, v: f64| {
+        // Sums of clipped times leave residues of a few 1e-12 ms where there was no time.
+        if v.is_finite() && v.abs() > 1e-9 {
+            let key = Key {
+                kind,
+                thread: role.to_owned(),
+                name: name.to_owned(),
+                quantity,
+            };
+            *values.entry(key).or_insert(0.0) += v;
+        }
+    };
+    let views = thread_views_to_depth(analysis, thread.track(), window, Some(1), GroupBy::None, max_nodes)?;
+    let root = &views.bottom_up.nodes[0];
+    for &child in &root.children {
+        let node = &views.bottom_up.nodes[child as usize];
+        let (kind, name) = if views.frames[node.id as usize].is_some() {
+            let label = views.label(node);
+            (Kind::Function, label.strip_prefix("js ").unwrap_or(label))
+        } else {
+            (Kind::Event, views.id(node))
+        };
+        add(kind, name, Quantity::SelfTime, node.self_ms);
+        add(kind, name, Quantity::Total, node.total_ms);
+    }
+    for (category, ms) in thread_summary(analysis, thread.track(), window).rows() {
+        add(Kind::Category, category.title(), Quantity::Value, ms);
+    }
+    Ok(())
+}
+
+/// The metrics of each navigation of the main frame: `LCP` for the
+/// first, `LCP (navigation 2)` for the second, ...
+fn page_metrics(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) {
+    let Ok(navigations) = tracekit::page::navigations(analysis) else {
+        return;
+    };
+    for (i, nav) in navigations.iter().enumerate() {
+        let suffix = if i == 0 {
+            String::new()
+        } else {
+            format!(" (navigation {})", i + 1)
+        };
+        let metrics = [
+            ("FCP", nav.fcp.map(|m| m.value.0)),
+            ("LCP", nav.lcp.map(|m| m.value.0)),
+            ("CLS", nav.cls),
+            ("INP", nav.inp.map(|m| m.0)),
+            ("TBT", nav.tbt.map(|m| m.value.0)),
+        ];
+        for (name, value) in metrics {
+            if let Some(v) = value.filter(|v| v.is_finite()) {
+                let key = Key {
+                    kind: Kind::Page,
+                    thread: "page".to_owned(),
+                    name: format!("{name}{suffix}"),
+                    quantity: Quantity::Value,
+                };
+                values.insert(key, v);
+            }
+        }
+    }
+}
