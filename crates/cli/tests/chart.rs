@@ -148,6 +148,36 @@ fn js_calls_matching(tracks_json: &Value, query: &str) -> (usize, bool) {
     (calls, in_events)
 }
 
+/// Opens the chart `html` in Chromium with the script
+/// `tests/chart/SCRIPT.mjs` (its screenshots in `dir`), and returns what
+/// the script saw, checked for a drawn chart without errors that made no
+/// request but the file.
+fn open_in_browser(script: &str, html: &Path, dir: &Path) -> Value {
+    tools::browser();
+    let config = serde_json::json!({
+        "html": html.canonicalize().unwrap(),
+        "nodeModules": tools::node_packages(),
+        "screenshots": dir,
+    });
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/chart/{script}.mjs"));
+    let output = Command::new("node")
+        .arg(path)
+        .arg(config.to_string())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{script}.mjs failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
+    assert_drawn_without_errors(&seen);
+    assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
+    seen
+}
+
 /// Checks that the page drew, with no error on the page or the console.
 fn assert_drawn_without_errors(seen: &Value) {
     assert_eq!(seen["pageErrors"], serde_json::json!([]));
@@ -702,28 +732,7 @@ fn page_tracks_in_chromium() {
     );
     std::fs::write(&html, page).unwrap();
 
-    tools::browser();
-    let config = serde_json::json!({
-        "html": html.canonicalize().unwrap(),
-        "nodeModules": tools::node_packages(),
-        "screenshots": dir,
-    });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/page.mjs");
-    let output = Command::new("node")
-        .arg(script)
-        .arg(config.to_string())
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "page.mjs failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
-    assert_drawn_without_errors(&seen);
-    assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
+    let seen = open_in_browser("page", &html, &dir);
 
     // The tracks, in the panel's order, above the lanes; each has ink.
     let kinds: Vec<&str> = seen["tracks"]
@@ -819,28 +828,7 @@ fn causes_in_chromium() {
     let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/causes.json");
     chart(trace.to_str().unwrap(), &html, &[]);
 
-    tools::browser();
-    let config = serde_json::json!({
-        "html": html.canonicalize().unwrap(),
-        "nodeModules": tools::node_packages(),
-        "screenshots": dir,
-    });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/causes.mjs");
-    let output = Command::new("node")
-        .arg(script)
-        .arg(config.to_string())
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "causes.mjs failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
-    assert_drawn_without_errors(&seen);
-    assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
+    let seen = open_in_browser("causes", &html, &dir);
 
     // The tracks: the extensions' (a group, then a track of its own), the
     // GPU's, the memory graph; each with ink.

@@ -108,7 +108,7 @@ pub struct ExtensionEntry {
     pub start: Micros,
     /// How long it lasted.
     pub dur: Micros,
-    /// Its colour (CSS; [`extension_color`] of the colour it names).
+    /// Its colour (CSS; [`extension_color`](super::extension_color) of the colour it names).
     pub color: String,
     /// How many entries of its track it is nested in, when the track's
     /// entries nest (the handler's tree); `None` when they do not (the
