@@ -10,59 +10,21 @@
 // CONFIG_JSON: {"html": path, "nodeModules": dir of playwright-core,
 //   "screenshots": dir}
 
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { withChart } from './open.mjs';
 
 const config = JSON.parse(process.argv[2]);
-const require = createRequire(path.join(config.nodeModules, 'noop.js'));
-const { chromium } = require('playwright-core');
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
-const out = { console: [], pageErrors: [], requests: [] };
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('console', (m) => out.console.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => out.pageErrors.push(String(e)));
-  page.on('request', (r) => out.requests.push(r.url()));
-  out.url = `file://${config.html}`;
-  await page.goto(out.url, { timeout: 120_000 });
-  await page.waitForFunction(() => window.tracekitChart || document.getElementById('tracekit-error'), null, { timeout: 120_000 });
-  const error = await page.evaluate(() => document.getElementById('tracekit-error')?.textContent ?? null);
-  if (error) throw new Error(error);
-  // The images are decoded after the first draw.
-  await page.waitForFunction(
-    () => tracekitChart.bitmaps.filter(Boolean).length === tracekitChart.model.page.images.length,
-    null,
-    { timeout: 30_000 },
-  );
-  out.images = await page.evaluate(() => tracekitChart.bitmaps.filter(Boolean).length);
-  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await frame();
-  out.marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
-  const shot = (name) => page.screenshot({ path: path.join(config.screenshots, `${name}.png`) });
-  await shot('page-opened');
-  const box = await page.evaluate(() => {
-    const r = tracekitChart.canvas.getBoundingClientRect();
-    return { x: r.left, y: r.top };
-  });
-
-  // Ink (pixels far from white) in each track's rows.
-  out.tracks = await page.evaluate(() => {
-    const chart = tracekitChart;
-    const g = chart.geometry();
-    return g.tracks.map((t) => {
-      const y0 = Math.round((t.top + g.headerHeight) * chart.ratio);
-      const y1 = Math.round((t.top + t.height) * chart.ratio);
-      const data = chart.ctx.getImageData(0, y0, chart.canvas.width, Math.max(1, y1 - y0)).data;
-      let ink = 0;
-      for (let i = 0; i < data.length; i += 4) if (765 - data[i] - data[i + 1] - data[i + 2] > 60) ink++;
-      return { kind: t.kind, title: t.title, rows: t.rows, ink, top: t.top, height: t.height };
-    });
-  });
-
+await withChart(config, 'page', {
+  ready: async (page, out) => {
+    // The images are decoded after the first draw.
+    await page.waitForFunction(
+      () => tracekitChart.bitmaps.filter(Boolean).length === tracekitChart.model.page.images.length,
+      null,
+      { timeout: 30_000 },
+    );
+    out.images = await page.evaluate(() => tracekitChart.bitmaps.filter(Boolean).length);
+  },
+}, async ({ page, out, frame, shot, box }) => {
   // Where an item of a track is on the canvas, at time `at` (µs from
   // the origin) or its middle.
   const place = (kind, index, at) =>
@@ -124,9 +86,4 @@ try {
   const after = await page.evaluate(() => tracekitChart.geometry());
   out.fold = { collapsed: after.tracks[0].collapsed, lanesTopBefore: before.lanesTop, lanesTop: after.lanesTop };
   await shot('page-folded');
-} catch (error) {
-  out.failure = String((error && error.stack) || error);
-} finally {
-  await browser.close();
-}
-console.log(JSON.stringify(out));
+});
