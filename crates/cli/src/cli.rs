@@ -180,12 +180,29 @@ pub fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             Err(ExitCode::from(2))
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand && given_a_file_for_a_command(&e) => {
+            let file = e
+                .get(clap::error::ContextKind::InvalidSubcommand)
+                .map(ToString::to_string);
+            let file = file.unwrap_or_default();
+            eprintln!("tracekit: {file}: a command comes first; to see what the trace holds: tracekit info {file}");
+            Err(ExitCode::from(2))
+        }
         Err(e) => {
             let text = e.render().to_string();
             let text = text.strip_prefix("error: ").unwrap_or(&text);
             eprint!("tracekit: {text}");
             Err(ExitCode::from(2))
         }
+    }
+}
+
+/// Whether the word clap took for a subcommand is a file: a user who gave
+/// a trace without saying what to do with it.
+fn given_a_file_for_a_command(e: &clap::Error) -> bool {
+    match e.get(clap::error::ContextKind::InvalidSubcommand) {
+        Some(clap::error::ContextValue::String(word)) => std::path::Path::new(word).is_file(),
+        _ => false,
     }
 }
 

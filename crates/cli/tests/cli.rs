@@ -604,6 +604,13 @@ fn usage_errors_exit_2_and_input_errors_exit_1() {
     run(&["tracks", RECORDING, "--bogus"]).usage_error("tracekit: unexpected argument '--bogus' found");
     run(&["tracks", RECORDING, "--format", "xml"]).usage_error("tracekit: invalid value 'xml' for '--format <FORMAT>'");
     run(&["frobnicate"]).usage_error("tracekit: unrecognized subcommand 'frobnicate'");
+    // A trace given without a command: what to type instead.
+    run(&[RECORDING]).fails(
+        2,
+        &format!(
+            "tracekit: {RECORDING}: a command comes first; to see what the trace holds: tracekit info {RECORDING}\n"
+        ),
+    );
     run(&["tracks", "no-such.json"]).fails(1, "tracekit: no-such.json: No such file or directory (os error 2)\n");
     // Help and version are not errors.
     assert!(run(&["--help"]).ok().stdout.contains("Exit status: 0 on success"));
