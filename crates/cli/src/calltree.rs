@@ -4,7 +4,7 @@
 use clap::ValueEnum;
 use tracekit::views::{GroupBy, View};
 
-use crate::args::{help, value_enum_mirror, DepthArg, OutputArg, QueryArgs, TraceArg};
+use crate::args::{help, value_enum_mirror, DepthArg, OutputArg, ProcessesArg, QueryArgs, TraceArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -25,6 +25,8 @@ pub struct CalltreeArgs {
     bottom_up: bool,
     #[command(flatten)]
     query: QueryArgs,
+    #[command(flatten)]
+    processes: ProcessesArg,
     #[command(flatten)]
     depth: DepthArg,
     /// Group the top-level nodes as the Performance panel's "Group by"
@@ -71,7 +73,10 @@ enum CalltreeFormat {
 
 pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
     let group_by = GroupBy::from(args.group_by);
-    let options = common.options.with_group_args(group_by.reads_args());
+    let options = args
+        .processes
+        .options(&common.options)
+        .with_group_args(group_by.reads_args());
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
     let view_options = tracekit::views::ViewOptions::new()

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{help, OutputArg, QueryArgs, TraceArg};
+use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -20,6 +20,8 @@ pub struct SummaryArgs {
     format: SummaryFormat,
     #[command(flatten)]
     query: QueryArgs,
+    #[command(flatten)]
+    processes: ProcessesArg,
 }
 
 /// `--window` of `summary`.
@@ -39,7 +41,8 @@ enum SummaryFormat {
 }
 
 pub fn run(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
-    let (input, analysis) = load_one(args.trace.path(), &common.options, common.quiet)?;
+    let options = args.processes.options(&common.options);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let query = args
         .query
         .selection()

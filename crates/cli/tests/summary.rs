@@ -189,3 +189,19 @@ fn a_trace_of_no_time_is_an_error() {
         )
     );
 }
+
+#[test]
+fn all_processes_adds_the_processes_devtools_drops_to_summary_and_calltree() {
+    let trace = fixtures().join("traces/kitchen-sink.json.gz");
+    let trace = trace.to_str().unwrap();
+    for command in ["summary", "calltree"] {
+        let (code, plain, _) = run(&[command, trace]);
+        assert_eq!(code, Some(0));
+        let (code, all, err) = run(&[command, trace, "--all-processes"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(!plain.contains("CrBrowserMain"), "{command}");
+        assert!(all.contains("CrBrowserMain"), "{command}: {all}");
+        // The threads DevTools keeps are there as they were.
+        assert!(all.contains(plain.lines().nth(1).unwrap()), "{command}");
+    }
+}
