@@ -153,11 +153,17 @@ impl LayerTree {
     }
 
     /// This data in the data conformance dump. DevTools keeps the paints'
-    /// snapshots in a `WeakMap`, which has no members to write: `{}`.
+    /// snapshots in a `WeakMap`, which its dump writes `{}` (and
+    /// `--format json` in full: [`Value::Weak`]).
     pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
+        let snapshots = self
+            .paint_snapshots
+            .iter()
+            .map(|(&paint, &snapshot)| (Value::Event(paint), Value::Event(snapshot)))
+            .collect();
         Object::new()
             .with("paints", Value::events(self.paints.iter().copied()))
-            .with("paintsToSnapshots", Object::new().into())
+            .with("paintsToSnapshots", Value::Weak(Box::new(Value::Map(snapshots))))
             .with("snapshots", Value::events(self.snapshots.iter().copied()))
             .into()
     }

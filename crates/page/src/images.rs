@@ -150,8 +150,9 @@ impl ImagePainting {
     }
 
     /// This data in the data conformance dump. DevTools 2026-10 keeps the
-    /// decode ties and the corrected sizes in `WeakMap`s, which show no
-    /// members; 2026-06 in `Map`s.
+    /// decode ties and the corrected sizes in `WeakMap`s, which its dump
+    /// writes `{}` (and `--format json` in full: [`Value::Weak`]);
+    /// 2026-06 in `Map`s.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
         let strings = dump.strings();
         let event = |paint: u32| Value::Event(self.paint_images[paint as usize].event);
@@ -170,20 +171,21 @@ impl ImagePainting {
                 )
             })
             .collect();
+        let ties = self
+            .decode_ties
+            .iter()
+            .map(|(&decode, &paint)| (Value::Event(decode), event(paint)));
+        let sizes = self.corrected_sizes.iter().flatten().enumerate().map(|(paint, size)| {
+            let size = Object::new()
+                .with("width", Value::Num(size.width))
+                .with("height", Value::Num(size.height));
+            (Value::Event(self.paint_images[paint].event), size.into())
+        });
+        let (ties, sizes) = (Value::Map(ties.collect()), Value::Map(sizes.collect()));
         let (ties, sizes) = if self.devtools >= DevTools::V2026_10 {
-            (Object::new().into(), Object::new().into())
+            (Value::Weak(Box::new(ties)), Value::Weak(Box::new(sizes)))
         } else {
-            let ties = self
-                .decode_ties
-                .iter()
-                .map(|(&decode, &paint)| (Value::Event(decode), event(paint)));
-            let sizes = self.corrected_sizes.iter().flatten().enumerate().map(|(paint, size)| {
-                let size = Object::new()
-                    .with("width", Value::Num(size.width))
-                    .with("height", Value::Num(size.height));
-                (Value::Event(self.paint_images[paint].event), size.into())
-            });
-            (Value::Map(ties.collect()), Value::Map(sizes.collect()))
+            (ties, sizes)
         };
         Object::new()
             .with("paintImageByDrawLazyPixelRef", Value::Map(by_ref))
