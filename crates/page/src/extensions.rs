@@ -15,7 +15,7 @@ use tracekit_events::json::{as_f64, as_str, js_truthy, member, member_path};
 use tracekit_events::{Context, Event, EventIndex, Handler, Id, Interner, Micros, Phase, Skip, Sym, Wants};
 
 use crate::user_timings::UserTimings;
-use crate::value::JsValue;
+use crate::value::{json_truthy, JsValue};
 use crate::Map;
 
 mod dump;
@@ -446,16 +446,6 @@ fn read_detail(raw: Option<&str>, interner: &mut Interner) -> DetailRead {
         user_detail: Some(serde_json::Value::Object(detail).to_string().into()),
         mark: None,
     })
-}
-
-fn json_truthy(value: &serde_json::Value) -> bool {
-    match value {
-        serde_json::Value::Null => false,
-        serde_json::Value::Bool(b) => *b,
-        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        serde_json::Value::String(s) => !s.is_empty(),
-        _ => true,
-    }
 }
 
 /// A `console.timeStamp` with a truthy `args.data`.

@@ -348,13 +348,7 @@ fn measure_track(index: EventIndex, args: Option<&str>, cx: &mut Context) -> Tra
     };
     let data_type = payload.get("dataType");
     let marker = data_type.is_some_and(|t| t == "marker");
-    let truthy_track = payload.get("track").is_some_and(|t| match t {
-        serde_json::Value::Null => false,
-        serde_json::Value::Bool(b) => *b,
-        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        serde_json::Value::String(s) => !s.is_empty(),
-        _ => true,
-    });
+    let truthy_track = payload.get("track").is_some_and(crate::value::json_truthy);
     let entry = truthy_track && data_type.is_none_or(|t| t == "track-entry");
     let stamp = payload.contains_key("url") && payload.contains_key("description");
     if !(marker || entry || stamp) {

@@ -137,6 +137,19 @@ impl JsValue {
 
 pub use tracekit_events::json::js_number;
 
+/// JavaScript truthiness of a JSON value parsed whole (the few details
+/// that DevTools reads with `JSON.parse`): not `null`, `false`, `0`, `NaN`
+/// or `""`.
+pub(crate) fn json_truthy(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Null => false,
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
