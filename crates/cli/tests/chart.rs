@@ -73,16 +73,22 @@ fn check_with(html: &Path, screenshots: &Path, hover: Option<Value>, search: Opt
         "search": search,
         "loads": loads,
     });
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chart/check.mjs");
+    run_browser_script("check", &config)
+}
+
+/// Runs `tests/chart/SCRIPT.mjs` with `config` and returns what it saw
+/// (its one line of JSON), checked for a run that did not fail.
+fn run_browser_script(script: &str, config: &Value) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/chart/{script}.mjs"));
     let output = Command::new("node")
-        .arg(script)
+        .arg(path)
         .arg(config.to_string())
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "check.mjs failed: {}\n{stdout}",
+        "{script}.mjs failed: {}\n{stdout}",
         String::from_utf8_lossy(&output.stderr)
     );
     let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
@@ -159,20 +165,7 @@ fn open_in_browser(script: &str, html: &Path, dir: &Path) -> Value {
         "nodeModules": tools::node_packages(),
         "screenshots": dir,
     });
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/chart/{script}.mjs"));
-    let output = Command::new("node")
-        .arg(path)
-        .arg(config.to_string())
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{script}.mjs failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    assert!(seen["failure"].is_null(), "in the browser: {}", seen["failure"]);
+    let seen = run_browser_script(script, &config);
     assert_drawn_without_errors(&seen);
     assert_eq!(seen["requests"], serde_json::json!([seen["url"]]), "requests");
     seen

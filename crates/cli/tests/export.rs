@@ -200,21 +200,27 @@ print(json.dumps({"counts": dict(counts), "tables": tables, "errors": errors}))
     }
 }
 
-#[test]
-fn tables_flag_chooses_the_files() {
-    let dir = tools::artifacts("export-tables");
-    let out = dir.join("parquet");
-    let trace = tools::root().join("fixtures/traces/node-work.cpuprofile.gz");
+/// `tracekit export TRACE --parquet OUT --tables TABLES -q`, which must
+/// succeed without a word.
+fn export_tables(trace: &Path, out: &Path, tables: &str) {
     let (code, _, stderr) = tracekit(&[
         "export",
         &trace.display().to_string(),
         "--parquet",
         &out.display().to_string(),
         "--tables",
-        "threads,tracks",
+        tables,
         "-q",
     ]);
     assert_eq!((code, stderr.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn tables_flag_chooses_the_files() {
+    let dir = tools::artifacts("export-tables");
+    let out = dir.join("parquet");
+    let trace = tools::root().join("fixtures/traces/node-work.cpuprofile.gz");
+    export_tables(&trace, &out, "threads,tracks");
     let mut files: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -235,16 +241,11 @@ fn page_tables_are_written_when_asked_for() {
     let dir = tools::artifacts("export-page-tables");
     let out = dir.join("parquet");
     let trace = tools::root().join("fixtures/traces/page-load.json.gz");
-    let (code, _, stderr) = tracekit(&[
-        "export",
-        &trace.display().to_string(),
-        "--parquet",
-        &out.display().to_string(),
-        "--tables",
+    export_tables(
+        &trace,
+        &out,
         "requests,navigations,layout_shifts,interactions,user_timings",
-        "-q",
-    ]);
-    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    );
     let rows = |table: &str| -> usize {
         read_parquet(&out.join(format!("{table}.parquet")))
             .iter()
