@@ -50,8 +50,8 @@ pub fn run(args: DataArgs, common: &Common) -> Result<(), CliError> {
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let only: Vec<&str> = args.handlers.iter().map(String::as_str).collect();
     let text = match args.format {
-        DataFormat::Conformance => analysis.data_conformance(&only),
-        DataFormat::Json => analysis.data_json(&only),
+        DataFormat::Conformance => tracekit::insights::data_conformance(&analysis, &only),
+        DataFormat::Json => tracekit::insights::data_json(&analysis, &only),
     }
     .map_err(|error| CliError::Data {
         file: input.name(),

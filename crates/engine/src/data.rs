@@ -86,17 +86,25 @@ impl Analysis {
     /// made with
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
     pub fn data_conformance(&self, only: &[&str]) -> Result<String, DataError> {
-        self.data_document(only, Rules::CONFORMANCE)
+        self.data_document(only, Rules::CONFORMANCE, |_| ())
     }
 
     /// The same document as [`Analysis::data_conformance`], with every
     /// number and string as it is (not rounded, not hashed): the handlers'
     /// data for programs (`tracekit data --format json`).
     pub fn data_json(&self, only: &[&str]) -> Result<String, DataError> {
-        self.data_document(only, Rules::EXACT)
+        self.data_document(only, Rules::EXACT, |_| ())
     }
 
-    fn data_document(&self, only: &[&str], rules: Rules) -> Result<String, DataError> {
+    /// The document of the handlers named in `only` (all when empty),
+    /// written by `rules`, with what `more` adds to it after the handlers
+    /// (the insight sets, which the crates above the engine compute).
+    pub fn data_document(
+        &self,
+        only: &[&str],
+        rules: Rules,
+        more: impl FnOnce(&mut Dump<'_>),
+    ) -> Result<String, DataError> {
         if let Some(unknown) = only.iter().find(|h| !HANDLERS.contains(h)) {
             return Err(DataError::UnknownHandler((*unknown).to_owned()));
         }
@@ -114,6 +122,7 @@ impl Analysis {
                 dump.handler(name, value);
             }
         }
+        more(&mut dump);
         let mut out = String::new();
         dump.write_with(&mut out, rules);
         Ok(out)

@@ -170,6 +170,7 @@ struct Registered {
 pub struct Dump<'s> {
     strings: &'s Strings,
     handlers: Vec<(&'static str, Value)>,
+    insight_sets: Vec<Value>,
     synthetics: Vec<Registered>,
     /// Synthetic events registered once under a handler's own key (one
     /// object that several handlers refer to).
@@ -182,6 +183,7 @@ impl<'s> Dump<'s> {
         Dump {
             strings,
             handlers: Vec::new(),
+            insight_sets: Vec::new(),
             synthetics: Vec::new(),
             shared: ahash::AHashMap::default(),
         }
@@ -195,6 +197,12 @@ impl<'s> Dump<'s> {
     /// Adds a handler's data under its DevTools name.
     pub fn handler(&mut self, name: &'static str, value: Value) {
         self.handlers.push((name, value));
+    }
+
+    /// Adds an insight set, after those added before it (the walk meets
+    /// the sets after every handler, as DevTools' dump does).
+    pub fn insight_set(&mut self, value: Value) {
+        self.insight_sets.push(value);
     }
 
     /// Registers a synthetic event; each call registers a new one.
@@ -222,7 +230,7 @@ impl<'s> Dump<'s> {
         id
     }
 
-    /// Writes the document: `{"handlers": {...}, "insights": [],
+    /// Writes the document: `{"handlers": {...}, "insights": [...],
     /// "synthetic": {...}}`, by the dump's rules.
     pub fn write(self, out: &mut String) {
         self.write_with(out, Rules::CONFORMANCE);
@@ -248,10 +256,17 @@ impl<'s> Dump<'s> {
             body.push(':');
             walk.value(value, &mut body);
         }
-        body.push('}');
+        body.push_str("},\"insights\":[");
+        for (i, set) in self.insight_sets.iter().enumerate() {
+            if i > 0 {
+                body.push(',');
+            }
+            walk.value(set, &mut body);
+        }
+        body.push(']');
         out.push_str("{\"handlers\":");
         out.push_str(&body);
-        out.push_str(",\"insights\":[],\"synthetic\":{");
+        out.push_str(",\"synthetic\":{");
         for (i, (key, fields)) in walk.synthetic_out.iter().enumerate() {
             if i > 0 {
                 out.push(',');

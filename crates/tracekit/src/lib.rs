@@ -55,4 +55,5 @@
 pub use tracekit_engine::support;
 pub use tracekit_engine::*;
 pub use tracekit_export::{export, output, page};
+pub use tracekit_insights as insights;
 pub use tracekit_views as views;

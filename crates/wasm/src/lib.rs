@@ -295,9 +295,9 @@ impl RawTrace {
     pub fn data_json(&self, handlers: Option<String>, conformance: bool) -> Result<String, String> {
         let names: Vec<&str> = handlers.as_deref().map_or_else(Vec::new, |h| h.split(',').collect());
         let written = if conformance {
-            self.analysis.data_conformance(&names)
+            tracekit::insights::data_conformance(&self.analysis, &names)
         } else {
-            self.analysis.data_json(&names)
+            tracekit::insights::data_json(&self.analysis, &names)
         };
         written.map_err(|e| format!("tracekit: {e}"))
     }

@@ -1,0 +1,138 @@
+//! The insight sets in the data conformance dump, as the oracle's
+//! `devtools-data.mjs` writes DevTools' own: each set's id, URL, frame,
+//! bounds and navigation, and every insight's model (its words, verdict,
+//! savings, related events and findings) by the dump's rules.
+
+use tracekit_engine::support::dump::{Dump, Object, Value};
+use tracekit_engine::{Analysis, HandlerData};
+
+use crate::model::{EventRef, Finding, Insight, MetricSavings, RelatedEvents};
+use crate::sets::{InsightSet, InsightSets};
+
+/// What the dump of an insight refers to: the handlers' data, to write
+/// the events they made.
+pub struct DumpCx<'a, 'd> {
+    /// The dump being made.
+    pub dump: &'a mut Dump<'d>,
+    /// Every handler's data.
+    pub data: &'a HandlerData,
+}
+
+impl DumpCx<'_, '_> {
+    /// An event an insight points at, as the dump writes it.
+    pub fn event(&mut self, event: EventRef) -> Value {
+        match event {
+            EventRef::Input(index) => Value::Event(index),
+            EventRef::Request(i) => Value::Synthetic(self.data.network_requests().dump_request(i, self.dump)),
+            EventRef::Interaction(i) => self.data.user_interactions().dump_interaction(i, self.dump),
+        }
+    }
+
+    /// A list of events.
+    pub fn events(&mut self, events: &[EventRef]) -> Value {
+        Value::Array(events.iter().map(|&e| self.event(e)).collect())
+    }
+}
+
+/// Adds the insight sets of `analysis` to a dump of its handlers' data.
+pub fn add_sets(sets: &InsightSets, analysis: &Analysis, dump: &mut Dump<'_>) {
+    let Some(data) = analysis.handlers() else {
+        return;
+    };
+    for set in &sets.sets {
+        let value = set_value(set, &mut DumpCx { dump, data });
+        dump.insight_set(value);
+    }
+}
+
+fn set_value(set: &InsightSet, cx: &mut DumpCx<'_, '_>) -> Value {
+    let bounds = Object::new()
+        .with("min", Value::Num(set.bounds.min.0))
+        .with("max", Value::Num(set.bounds.max.0))
+        .with("range", Value::Num(set.bounds.max.0 - set.bounds.min.0));
+    let mut model = Object::new();
+    let mut errors = Vec::new();
+    for insight in &set.insights {
+        match insight {
+            Ok(insight) => model.push(insight.ui().key, insight_value(insight, set, cx)),
+            Err(e) => errors.push(e.ui.key),
+        }
+    }
+    errors.sort_unstable();
+    Object::new()
+        .with("id", Value::str(set.id.to_string()))
+        .with("url", Value::str(set.url.clone()))
+        .with("frameId", Value::opt(set.frame_id, Value::Sym))
+        .with("bounds", bounds.into())
+        .with("navigation", Value::opt(set.navigation.map(|n| n.event), Value::Event))
+        .with("model", model.into())
+        .with(
+            "modelErrors",
+            Value::Array(errors.into_iter().map(Value::str).collect()),
+        )
+        .into()
+}
+
+/// One insight's model: the members every insight has, then its own.
+fn insight_value(insight: &Insight, set: &InsightSet, cx: &mut DumpCx<'_, '_>) -> Value {
+    let ui = insight.ui();
+    let strings = ui
+        .strings
+        .iter()
+        .fold(Object::new(), |o, (name, text)| o.with(*name, Value::str(*text)));
+    let mut model = Object::new()
+        .with("insightKey", Value::str(ui.key))
+        .with("title", Value::str(ui.title))
+        .with("description", Value::str(ui.description))
+        .with("docs", Value::str(ui.docs))
+        .with("category", Value::str(ui.category.as_str()))
+        .with("state", Value::str(insight.state.as_str()))
+        .with("strings", strings.into())
+        .with_some("frameId", set.frame_id.map(Value::Sym))
+        .with_some(
+            "navigation",
+            set.navigation
+                .filter(|n| n.navigation_id.is_some())
+                .map(|n| Value::Event(n.event)),
+        )
+        .with_some("metricSavings", insight.metric_savings.map(savings_value))
+        .with_some("wastedBytes", insight.wasted_bytes.map(Value::Num));
+    if !insight.warnings.is_empty() {
+        let warnings = insight.warnings.iter().map(|w| Value::str(w.as_str())).collect();
+        model.push("warnings", Value::Array(warnings));
+    }
+    if let Some(related) = &insight.related_events {
+        let value = match related {
+            RelatedEvents::List(events) => cx.events(events),
+            RelatedEvents::Labelled(events) => Value::Map(
+                events
+                    .iter()
+                    .map(|(e, labels)| {
+                        let labels = labels.iter().map(|l| Value::str(l.clone())).collect();
+                        (cx.event(*e), Value::Array(labels))
+                    })
+                    .collect(),
+            ),
+        };
+        model.push("relatedEvents", value);
+    }
+    finding_members(&insight.finding, &mut model, cx);
+    model.into()
+}
+
+fn savings_value(s: MetricSavings) -> Value {
+    Object::new()
+        .with_some("FCP", s.fcp.map(Value::Num))
+        .with_some("LCP", s.lcp.map(Value::Num))
+        .with_some("TBT", s.tbt.map(Value::Num))
+        .with_some("CLS", s.cls.map(Value::Num))
+        .with_some("INP", s.inp.map(Value::Num))
+        .into()
+}
+
+/// The members of an insight's model that are its own.
+fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
+    match finding {
+        Finding::InpBreakdown(f) => f.dump(model, cx),
+    }
+}

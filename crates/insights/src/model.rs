@@ -1,0 +1,226 @@
+//! What an insight is: its verdict, what fixing it would save, the events
+//! it points at, and its own findings ([`Finding`]), each kind of finding
+//! with DevTools' words for it ([`Ui`]).
+
+use tracekit_engine::handlers::timeline::UserInteractions;
+use tracekit_engine::support::EventIndex;
+
+/// DevTools' verdict on one insight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    /// Nothing to fix.
+    Pass,
+    /// Something to fix.
+    Fail,
+    /// Worth a look; not a failure.
+    Informative,
+}
+
+impl State {
+    /// DevTools' name of the state.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Pass => "pass",
+            State::Fail => "fail",
+            State::Informative => "informative",
+        }
+    }
+}
+
+/// Which metric an insight is about, as DevTools files it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// Any metric.
+    All,
+    /// Interaction to Next Paint.
+    Inp,
+    /// Largest Contentful Paint.
+    Lcp,
+    /// Cumulative Layout Shift.
+    Cls,
+}
+
+impl Category {
+    /// DevTools' name of the category.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::All => "All",
+            Category::Inp => "INP",
+            Category::Lcp => "LCP",
+            Category::Cls => "CLS",
+        }
+    }
+}
+
+/// What fixing an insight would save, per metric (milliseconds, or the
+/// layout shift score for CLS); a metric left out is not estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MetricSavings {
+    /// First Contentful Paint, ms.
+    pub fcp: Option<f64>,
+    /// Largest Contentful Paint, ms.
+    pub lcp: Option<f64>,
+    /// Total Blocking Time, ms.
+    pub tbt: Option<f64>,
+    /// Cumulative Layout Shift, a score.
+    pub cls: Option<f64>,
+    /// Interaction to Next Paint, ms.
+    pub inp: Option<f64>,
+}
+
+/// Why an insight could not look at what it needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InsightWarning {
+    /// No first paint.
+    NoFp,
+    /// No Largest Contentful Paint.
+    NoLcp,
+    /// No request of the navigation's document.
+    NoDocumentRequest,
+    /// No layout (no compositor frame) in the set's window.
+    NoLayout,
+}
+
+impl InsightWarning {
+    /// DevTools' name of the warning.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InsightWarning::NoFp => "NO_FP",
+            InsightWarning::NoLcp => "NO_LCP",
+            InsightWarning::NoDocumentRequest => "NO_DOCUMENT_REQUEST",
+            InsightWarning::NoLayout => "NO_LAYOUT",
+        }
+    }
+}
+
+/// An event an insight points at: one of the input, or one a handler
+/// made of several (a request, an interaction, ...), by its place in that
+/// handler's data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventRef {
+    /// An event of the input.
+    Input(EventIndex),
+    /// A network request, by its index in
+    /// [`NetworkRequests::requests`](tracekit_engine::NetworkRequests).
+    Request(usize),
+    /// An interaction, by its index in [`UserInteractions::interactions`].
+    Interaction(usize),
+}
+
+/// The events an insight relates itself to: a list, or events each with
+/// the labels of what the insight says of them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RelatedEvents {
+    /// These events.
+    List(Vec<EventRef>),
+    /// These events, each with what the insight says of it.
+    Labelled(Vec<(EventRef, Vec<String>)>),
+}
+
+/// The words DevTools uses for one kind of insight: its key, title,
+/// description, documentation and category, and every string of its
+/// panel (placeholders such as `{PH1}` unfilled), as DevTools hands them to
+/// the tools built on it. Two are the same insight's when their keys are.
+#[derive(Debug)]
+pub struct Ui {
+    /// DevTools' key of the insight (`"INPBreakdown"`).
+    pub key: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// What it checks, in Markdown.
+    pub description: &'static str,
+    /// The page that explains it.
+    pub docs: &'static str,
+    /// Which metric it is about.
+    pub category: Category,
+    /// Every string of the insight, by DevTools' name, title and
+    /// description among them.
+    pub strings: &'static [(&'static str, &'static str)],
+}
+
+/// One insight of a set: DevTools' verdict and what it found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Insight {
+    /// Pass, fail or informative.
+    pub state: State,
+    /// What fixing it would save, when estimated.
+    pub metric_savings: Option<MetricSavings>,
+    /// Bytes that need not have been sent, when estimated.
+    pub wasted_bytes: Option<f64>,
+    /// What kept it from looking at what it needed.
+    pub warnings: Vec<InsightWarning>,
+    /// The events it is about, when it says.
+    pub related_events: Option<RelatedEvents>,
+    /// What this kind of insight found.
+    pub finding: Finding,
+}
+
+impl PartialEq for Ui {
+    fn eq(&self, other: &Ui) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Insight {
+    /// An insight with nothing estimated, no warning and no related event.
+    pub fn new(state: State, finding: Finding) -> Insight {
+        Insight {
+            state,
+            metric_savings: None,
+            wasted_bytes: None,
+            warnings: Vec::new(),
+            related_events: None,
+            finding,
+        }
+    }
+
+    /// DevTools' words for this kind of insight.
+    pub fn ui(&self) -> &'static Ui {
+        self.finding.ui()
+    }
+}
+
+/// What each kind of insight found (its own fields of DevTools' model).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Finding {
+    /// INP breakdown ([`crate::inp_breakdown`]).
+    InpBreakdown(crate::inp_breakdown::InpBreakdown),
+}
+
+impl Finding {
+    /// DevTools' words for this kind of insight.
+    pub fn ui(&self) -> &'static Ui {
+        match self {
+            Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+        }
+    }
+
+    /// Whether the finding shows a metric's event of the set: an LCP, an
+    /// interaction, a layout shift. DevTools leaves out the set of the time
+    /// before the first navigation when it is short, every insight passes
+    /// and none of them shows one.
+    pub(crate) fn shows_metric(&self) -> MetricShown {
+        match self {
+            Finding::InpBreakdown(f) => MetricShown {
+                interaction: f.longest.is_some(),
+                ..MetricShown::default()
+            },
+        }
+    }
+}
+
+/// Which of a set's metrics an insight shows an event of.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MetricShown {
+    pub lcp: bool,
+    pub interaction: bool,
+    /// `Some(n)`: the insight counts the set's layout shifts, `n` of them.
+    pub layout_shifts: Option<usize>,
+}
+
+/// DevTools' classification of an interaction's duration: good up to
+/// 200 ms.
+pub(crate) fn interaction_is_good(interactions: &UserInteractions, at: usize) -> bool {
+    interactions.interactions[at].dur.0 <= 200_000.0
+}

@@ -1,0 +1,240 @@
+//! The insight sets of a trace, as DevTools makes them: one for the time
+//! before the first navigation of the main frame (or the whole trace when
+//! it has none), then one per navigation, each over its window of the
+//! trace and its frame; every insight computed for each.
+
+use tracekit_engine::handlers::meta::{Bounds, Navigation};
+use tracekit_engine::support::names;
+use tracekit_engine::{Analysis, HandlerData, Micros, Sym};
+
+use crate::model::{Insight, MetricShown, State, Ui};
+
+/// Which part of the trace a set covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SetId {
+    /// The time before the first navigation, or the whole trace when it
+    /// has none (DevTools' `NO_NAVIGATION`).
+    NoNavigation,
+    /// A navigation: DevTools' `NAVIGATION_N`, `N` the number of sets made
+    /// before it.
+    Navigation(usize),
+}
+
+impl std::fmt::Display for SetId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetId::NoNavigation => f.write_str("NO_NAVIGATION"),
+            SetId::Navigation(n) => write!(f, "NAVIGATION_{n}"),
+        }
+    }
+}
+
+/// The insights of one part of the trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InsightSet {
+    /// Which part.
+    pub id: SetId,
+    /// The page's URL then, as a WHATWG URL writes it.
+    pub url: String,
+    /// The frame the insights look at (the main frame).
+    pub frame_id: Option<Sym>,
+    /// The window of the trace the set covers.
+    pub bounds: Bounds,
+    /// The navigation that starts it.
+    pub navigation: Option<Navigation>,
+    /// Each insight in DevTools' order, or the error that kept it from
+    /// being computed.
+    pub insights: Vec<Result<Insight, InsightError>>,
+}
+
+impl InsightSet {
+    /// The insights computed, in DevTools' order.
+    pub fn computed(&self) -> impl Iterator<Item = &Insight> {
+        self.insights.iter().filter_map(|i| i.as_ref().ok())
+    }
+}
+
+/// Why one insight of a set could not be computed (DevTools records the
+/// error and goes on with the others).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InsightError {
+    /// The insight's words.
+    pub ui: &'static Ui,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// The insight sets of a trace, in DevTools' order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InsightSets {
+    /// The sets.
+    pub sets: Vec<InsightSet>,
+}
+
+/// Why a trace has no insights.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InsightsError {
+    /// The input is a profile on its own: its kind in words.
+    NoHandlers(&'static str),
+    /// The analysis was made without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_engine::AnalyzeOptions::all_handlers).
+    NotGathered,
+}
+
+impl std::fmt::Display for InsightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InsightsError::NoHandlers(kind) => write!(f, "a {kind} has no insights: only a Chrome trace has"),
+            InsightsError::NotGathered => {
+                f.write_str("the analysis was made without AnalyzeOptions::with_all_handlers(true)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InsightsError {}
+
+/// What an insight is computed over: the handlers' data, and the set's
+/// window, frame and navigation.
+pub struct Context<'a> {
+    /// The analysis (its tracks and strings).
+    pub analysis: &'a Analysis,
+    /// Every handler's data.
+    pub data: &'a HandlerData,
+    /// The set's window.
+    pub bounds: Bounds,
+    /// The frame looked at.
+    pub frame_id: Option<Sym>,
+    /// The navigation that starts the set.
+    pub navigation: Option<&'a Navigation>,
+}
+
+impl Context<'_> {
+    /// DevTools' `eventIsInBounds`: an event that starts by the window's
+    /// end and ends after its start.
+    pub fn overlaps(&self, ts: Micros, dur: Micros) -> bool {
+        ts.0 <= self.bounds.max.0 && self.bounds.min.0 < ts.0 + dur.0
+    }
+
+    /// Whether a time is in the window, both ends included.
+    pub fn contains(&self, ts: Micros) -> bool {
+        ts.0 >= self.bounds.min.0 && ts.0 <= self.bounds.max.0
+    }
+}
+
+/// One kind of insight: how it is computed.
+type Runner = fn(&Context<'_>) -> Result<Insight, String>;
+
+/// Every insight, in DevTools' order (that of its `Models`), with its
+/// words for the error case.
+const RUNNERS: &[(&Ui, Runner)] = &[(&crate::inp_breakdown::UI, crate::inp_breakdown::generate)];
+
+/// The insight sets of an analysis made with every handler.
+pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
+    let data = analysis
+        .handlers()
+        .ok_or(InsightsError::NoHandlers(analysis.kind().name()))?;
+    if !analysis.has_all_handlers() {
+        return Err(InsightsError::NotGathered);
+    }
+    let meta = data.meta();
+    let strings = analysis.strings();
+    // Navigations without a frame or id make no set (DevTools filters them
+    // first, so a set's end is the next kept navigation's start).
+    let navigations: Vec<&Navigation> = meta
+        .navigations
+        .main_frame
+        .iter()
+        .filter(|n| n.frame.is_some() && n.navigation_id.is_some_and(|id| !strings.resolve(id).is_empty()))
+        .collect();
+    let trace = meta.bounds;
+    let mut sets = InsightSets::default();
+    let before = match navigations.first() {
+        Some(first) => Bounds {
+            min: trace.min,
+            max: Micros(first.ts.0 - 1.0),
+        },
+        None => trace,
+    };
+    let cx = Context {
+        analysis,
+        data,
+        bounds: before,
+        frame_id: meta.main_frame_id,
+        navigation: None,
+    };
+    sets.add(SetId::NoNavigation, &cx);
+    for (i, navigation) in navigations.iter().enumerate() {
+        let max = navigations.get(i + 1).map_or(trace.max, |next| Micros(next.ts.0 - 1.0));
+        let cx = Context {
+            analysis,
+            data,
+            bounds: Bounds {
+                min: navigation.ts,
+                max,
+            },
+            frame_id: navigation.frame,
+            navigation: Some(navigation),
+        };
+        sets.add(SetId::Navigation(sets.sets.len()), &cx);
+    }
+    Ok(sets)
+}
+
+impl InsightSets {
+    /// Computes a set and keeps it unless DevTools leaves it out.
+    fn add(&mut self, id: SetId, cx: &Context<'_>) {
+        let insights: Vec<Result<Insight, InsightError>> = RUNNERS
+            .iter()
+            .map(|(ui, run)| run(cx).map_err(|message| InsightError { ui, message }))
+            .collect();
+        if id == SetId::NoNavigation && is_trivial(cx, &insights) {
+            return;
+        }
+        let meta = cx.data.meta();
+        let strings = cx.analysis.strings();
+        let display = |key: Option<Sym>| meta.navigations.final_display_url.get(&key).copied().flatten();
+        let url = match cx.navigation {
+            Some(n) => display(n.navigation_id).or(meta.main_frame_url),
+            None => display(Some(names::EMPTY)).or(meta.main_frame_url),
+        };
+        // A URL the WHATWG parser refuses makes no set, as in DevTools.
+        let Some(url) = url.and_then(|u| url::Url::parse(strings.resolve(u)).ok()) else {
+            return;
+        };
+        let id = match id {
+            SetId::Navigation(_) => SetId::Navigation(self.sets.len()),
+            SetId::NoNavigation => SetId::NoNavigation,
+        };
+        self.sets.push(InsightSet {
+            id,
+            url: url.as_str().to_owned(),
+            frame_id: cx.frame_id,
+            bounds: cx.bounds,
+            navigation: cx.navigation.copied(),
+            insights,
+        });
+    }
+}
+
+/// DevTools leaves out the set of the time before the first navigation
+/// when it lasts under 5 s, every insight passes, and there is no LCP, no
+/// interaction and no layout shift in it (the moments before a reload).
+fn is_trivial(cx: &Context<'_>, insights: &[Result<Insight, InsightError>]) -> bool {
+    if cx.bounds.max.0 - cx.bounds.min.0 >= 5_000_000.0 {
+        return false;
+    }
+    let computed = insights.iter().filter_map(|i| i.as_ref().ok());
+    if !computed.clone().all(|i| i.state == State::Pass) {
+        return false;
+    }
+    let mut shown = MetricShown::default();
+    for insight in computed {
+        let s = insight.finding.shows_metric();
+        shown.lcp |= s.lcp;
+        shown.interaction |= s.interaction;
+        shown.layout_shifts = shown.layout_shifts.or(s.layout_shifts);
+    }
+    !shown.lcp && !shown.interaction && shown.layout_shifts == Some(0)
+}
