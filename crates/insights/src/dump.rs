@@ -25,6 +25,15 @@ impl DumpCx<'_, '_> {
             EventRef::Input(index) => Value::Event(index),
             EventRef::Request(i) => Value::Synthetic(self.data.network_requests().dump_request(i, self.dump)),
             EventRef::Interaction(i) => self.data.user_interactions().dump_interaction(i, self.dump),
+            EventRef::LayoutShift(c, s) => {
+                let shifts = self.data.layout_shifts();
+                Value::Synthetic(shifts.dump_shift(c, s, self.data.screenshots(), self.dump))
+            }
+            EventRef::LayoutShiftCluster(c) => {
+                let shifts = self.data.layout_shifts();
+                Value::Synthetic(shifts.dump_cluster(c, self.data.screenshots(), self.dump))
+            }
+            EventRef::Animation(i) => Value::Synthetic(self.data.animations().dump_animation(i, self.dump)),
         }
     }
 
@@ -134,5 +143,6 @@ fn savings_value(s: MetricSavings) -> Value {
 fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
+        Finding::ClsCulprits(f) => f.dump(model, cx),
     }
 }

@@ -105,6 +105,15 @@ pub enum EventRef {
     Request(usize),
     /// An interaction, by its index in [`UserInteractions::interactions`].
     Interaction(usize),
+    /// A layout shift: its cluster's index in
+    /// [`LayoutShifts::clusters`](tracekit_engine::LayoutShifts), its own in the cluster.
+    LayoutShift(usize, usize),
+    /// A layout shift cluster, by its index in
+    /// [`LayoutShifts::clusters`](tracekit_engine::LayoutShifts).
+    LayoutShiftCluster(usize),
+    /// An animation, by its index in
+    /// [`Animations::animations`](tracekit_engine::Animations).
+    Animation(usize),
 }
 
 /// The events an insight relates itself to: a list, or events each with
@@ -186,6 +195,8 @@ impl Insight {
 pub enum Finding {
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
+    /// Layout shift culprits ([`crate::cls_culprits`]).
+    ClsCulprits(crate::cls_culprits::ClsCulprits),
 }
 
 impl Finding {
@@ -193,6 +204,7 @@ impl Finding {
     pub fn ui(&self) -> &'static Ui {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
         }
     }
 
@@ -204,6 +216,10 @@ impl Finding {
         match self {
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
+                ..MetricShown::default()
+            },
+            Finding::ClsCulprits(f) => MetricShown {
+                layout_shifts: Some(f.shift_count()),
                 ..MetricShown::default()
             },
         }

@@ -3,7 +3,7 @@
 //! `devtools.timeline` category, each begin paired with its end (or its
 //! instants) by id.
 
-use tracekit_events::dump::{Dump, Object, Synthetic, Value};
+use tracekit_events::dump::{Dump, Object, Synthetic, SyntheticId, Value};
 use tracekit_events::json::{as_f64, as_str, js_truthy, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Sym, Wants};
 
@@ -28,6 +28,26 @@ struct AsyncEvent {
     ph: Phase,
     /// `CAT:ID:NAME`, `None` when the event has no id.
     key: Option<Sym>,
+    /// Its `args.data.displayName` (a begin's), or its compositing failure
+    /// (an instant's).
+    args: EventArgs,
+}
+
+/// What an animation's begin or instant says in its `args.data`.
+#[derive(Debug, Clone, Default)]
+struct EventArgs {
+    display_name: Option<Box<str>>,
+    failure: Option<CompositeFailure>,
+}
+
+/// Why an instant of an animation could not run on the compositor: its
+/// `args.data.compositeFailed` and `unsupportedProperties`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompositeFailure {
+    /// The failure reasons' bit mask, `None` when falsy (no failure).
+    pub mask: Option<i32>,
+    /// The properties it could not animate there, as JSON (absent: `None`).
+    pub unsupported_properties: Option<Box<str>>,
 }
 
 /// One animation (DevTools' `SyntheticAnimationPair`).
@@ -53,6 +73,10 @@ pub struct Animation {
     pub ts: Micros,
     /// From its begin to its end (else its begin: 0).
     pub dur: Micros,
+    /// Its begin's `args.data.displayName`, as JSON (absent: `None`).
+    pub display_name: Option<Box<str>>,
+    /// The compositing failure of each instant, parallel to `instants`.
+    pub failures: Vec<CompositeFailure>,
 }
 
 /// The animations of a trace.
@@ -90,6 +114,7 @@ impl Handler for AnimationsHandler {
             cat: event.cat,
             ph: event.ph,
             key,
+            args: read_args(event),
         });
     }
 
@@ -113,7 +138,7 @@ impl Handler for AnimationsHandler {
                     if let Some(list) = instants.get_mut(&key) {
                         // DevTools looks at the first instant and takes from the last.
                         while list.first().is_some_and(|i| i.ts.0 >= begin.ts.0) {
-                            mine.extend(list.pop().map(|i| i.event));
+                            mine.extend(list.pop());
                         }
                     }
                     animations.push(pair(key, begin, Some(e), mine));
@@ -126,7 +151,7 @@ impl Handler for AnimationsHandler {
                 continue;
             };
             if let Some(found) = instants.get(key).filter(|l| !l.is_empty()) {
-                animations.push(pair(*key, begin, None, found.iter().map(|i| i.event).collect()));
+                animations.push(pair(*key, begin, None, found.clone()));
             }
         }
         animations.retain(|a| a.dur.0 >= 0.0);
@@ -154,12 +179,55 @@ fn async_id(text: &str) -> Option<String> {
     }
 }
 
-fn pair(key: Sym, begin: &AsyncEvent, end: Option<&AsyncEvent>, instants: Vec<EventIndex>) -> Animation {
+/// What the layout shift culprits read of an event's `args.data`.
+fn read_args(event: &Event<'_>) -> EventArgs {
+    let data = event.args.and_then(|a| member(a, "data"));
+    let get = |key: &str| data.and_then(|d| member(d, key));
+    match event.ph.0 {
+        b'b' => EventArgs {
+            display_name: get("displayName").map(|n| n.trim().into()),
+            failure: None,
+        },
+        b'n' => {
+            let mask = get("compositeFailed").filter(|m| js_truthy(m));
+            EventArgs {
+                display_name: None,
+                failure: Some(CompositeFailure {
+                    mask: mask.map(|m| to_int32(as_f64(m).unwrap_or(f64::NAN))),
+                    unsupported_properties: get("unsupportedProperties").map(|p| p.trim().into()),
+                }),
+            }
+        }
+        _ => EventArgs::default(),
+    }
+}
+
+/// JavaScript's ToInt32, as its bitwise operators convert a number.
+fn to_int32(x: f64) -> i32 {
+    if !x.is_finite() {
+        return 0;
+    }
+    // In [0, 2^32): exact as a u32, whose bits are the i32's.
+    let m = x.trunc().rem_euclid(4_294_967_296.0);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bits = m as u32;
+    i32::from_ne_bytes(bits.to_ne_bytes())
+}
+
+fn pair(key: Sym, begin: &AsyncEvent, end: Option<&AsyncEvent>, instants: Vec<&AsyncEvent>) -> Animation {
     let target = end.unwrap_or(begin);
+    let failures = instants
+        .iter()
+        .map(|i| {
+            i.args.failure.clone().unwrap_or(CompositeFailure {
+                mask: None,
+                unsupported_properties: None,
+            })
+        })
+        .collect();
     Animation {
         begin: begin.event,
         end: end.map(|e| e.event),
-        instants,
         id: key,
         cat: target.cat,
         ph: target.ph,
@@ -167,13 +235,23 @@ fn pair(key: Sym, begin: &AsyncEvent, end: Option<&AsyncEvent>, instants: Vec<Ev
         tid: target.tid,
         ts: begin.ts,
         dur: Micros(target.ts.0 - begin.ts.0),
+        display_name: begin.args.display_name.clone(),
+        instants: instants.iter().map(|i| i.event).collect(),
+        failures,
     }
 }
 
 impl Animations {
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        let list = self.animations.iter().map(|a| {
+        let list = (0..self.animations.len()).map(|at| Value::Synthetic(self.dump_animation(at, dump)));
+        Object::new().with("animations", Value::Array(list.collect())).into()
+    }
+
+    /// The animation at `at` as its synthetic event, registered once.
+    pub fn dump_animation(&self, at: usize, dump: &mut Dump<'_>) -> SyntheticId {
+        dump.shared("Animation", at as u64, |_| {
+            let a = &self.animations[at];
             let data = Object::new()
                 .with("beginEvent", Value::Event(a.begin))
                 .with("endEvent", Value::opt(a.end, Value::Event))
@@ -189,7 +267,7 @@ impl Animations {
                 .with("dur", Value::Num(a.dur.0))
                 .with("ts", Value::Num(a.ts.0))
                 .with("args", Object::new().with("data", data.into()).into());
-            Value::Synthetic(dump.synthetic(Synthetic {
+            Synthetic {
                 name: "Animation".into(),
                 pid: Value::id(a.pid),
                 tid: Value::id(a.tid),
@@ -197,8 +275,7 @@ impl Animations {
                 raw: Some(a.begin),
                 profile_call: None,
                 fields: Some(fields.into()),
-            }))
-        });
-        Object::new().with("animations", Value::Array(list.collect())).into()
+            }
+        })
     }
 }

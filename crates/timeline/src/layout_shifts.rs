@@ -228,19 +228,57 @@ pub struct LayoutShifts {
     pub backend_node_ids: Vec<RawKey>,
     /// The screenshots the shifts refer to.
     pub screenshots: Screenshots,
-    /// The time each list's event happened, for sorting.
-    times: Times,
+    /// What the insights read of the events of the lists above, parallel
+    /// to them (DevTools' layout shift culprits look at their times and
+    /// args).
+    pub causes: CauseEvents,
 }
 
-/// The times of the listed events, parallel to the lists, until they are
-/// sorted.
+/// When an event happened, and for how long if it says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventSpan {
+    /// Its `ts`.
+    pub ts: Micros,
+    /// Its `dur`, if it has one.
+    pub dur: Option<Micros>,
+}
+
+/// A `domLoading` event: when, and the frame that began loading.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DomLoading {
+    /// Its time.
+    pub span: EventSpan,
+    /// Its `args.frame`, when a non-empty string.
+    pub frame: Option<Sym>,
+}
+
+/// A `LayoutImageUnsized` or a `PaintImage` event: when, and the image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageEvent {
+    /// Its time.
+    pub span: EventSpan,
+    /// Its `args.data.nodeId`.
+    pub node_id: RawKey,
+    /// Its `args.data.url`, when a non-empty string.
+    pub url: Option<Sym>,
+    /// Its `args.data.frame`, when a non-empty string.
+    pub frame: Option<Sym>,
+}
+
+/// The times and args of the events DevTools reads to find a shift's
+/// causes, each list parallel to its list of [`LayoutShifts`].
 #[derive(Debug, Clone, Default)]
-struct Times {
-    pre_paint: Vec<Micros>,
-    child_frames: Vec<Micros>,
-    dom_loading: Vec<Micros>,
-    unsized_images: Vec<Micros>,
-    paint_images: Vec<Micros>,
+pub struct CauseEvents {
+    /// Those of [`LayoutShifts::pre_paint_events`].
+    pub pre_paints: Vec<EventSpan>,
+    /// Those of [`LayoutShifts::render_frame_impl_create_child_frame_events`].
+    pub child_frames: Vec<EventSpan>,
+    /// Those of [`LayoutShifts::dom_loading_events`].
+    pub dom_loadings: Vec<DomLoading>,
+    /// Those of [`LayoutShifts::layout_image_unsized_events`].
+    pub unsized_images: Vec<ImageEvent>,
+    /// Those of [`LayoutShifts::paint_image_events`].
+    pub paint_images: Vec<ImageEvent>,
 }
 
 impl Handler for LayoutShiftsHandler {
@@ -273,6 +311,10 @@ impl Handler for LayoutShiftsHandler {
                 .map(|n| RawKey::of(Some(n)))
         };
         let d = &mut self.data;
+        let span = EventSpan {
+            ts: event.ts,
+            dur: event.dur,
+        };
         match event.name {
             // A shift right after an input is expected: not counted.
             n if n == names::LAYOUT_SHIFT
@@ -291,23 +333,28 @@ impl Handler for LayoutShiftsHandler {
             n if n == names::STYLE_RECALC_INVALIDATION_TRACKING => d.style_recalc_invalidation_events.push(index),
             n if n == names::PRE_PAINT => {
                 d.pre_paint_events.push(index);
-                d.times.pre_paint.push(event.ts);
+                d.causes.pre_paints.push(span);
             }
             n if n == names::RENDER_FRAME_IMPL_CREATE_CHILD_FRAME => {
                 d.render_frame_impl_create_child_frame_events.push(index);
-                d.times.child_frames.push(event.ts);
+                d.causes.child_frames.push(span);
             }
             n if n == names::DOM_LOADING => {
                 d.dom_loading_events.push(index);
-                d.times.dom_loading.push(event.ts);
+                let frame = event.args.and_then(|a| member(a, "frame"));
+                let frame = frame.and_then(as_str).filter(|f| !f.is_empty());
+                d.causes.dom_loadings.push(DomLoading {
+                    span,
+                    frame: frame.map(|f| cx.interner.intern(&f)),
+                });
             }
             n if n == names::LAYOUT_IMAGE_UNSIZED => {
                 d.layout_image_unsized_events.push(index);
-                d.times.unsized_images.push(event.ts);
+                d.causes.unsized_images.push(image_event(span, data, cx));
             }
             n if n == names::PAINT_IMAGE && event.ph == tracekit_events::Phase::COMPLETE => {
                 d.paint_image_events.push(index);
-                d.times.paint_images.push(event.ts);
+                d.causes.paint_images.push(image_event(span, data, cx));
             }
             n if n == names::BEGIN_REMOTE_FONT_LOAD || n == names::REMOTE_FONT_LOADED => {
                 self.font(index, event, cx);
@@ -421,23 +468,42 @@ impl LayoutShifts {
     /// Sorts the lists DevTools sorts by time (stably, as JavaScript's
     /// sort).
     fn sort_lists(&mut self) {
-        let times = std::mem::take(&mut self.times);
-        by_time(&mut self.pre_paint_events, times.pre_paint);
+        let c = &mut self.causes;
+        by_time(&mut self.pre_paint_events, &mut c.pre_paints, |s| s.ts);
         by_time(
             &mut self.render_frame_impl_create_child_frame_events,
-            times.child_frames,
+            &mut c.child_frames,
+            |s| s.ts,
         );
-        by_time(&mut self.dom_loading_events, times.dom_loading);
-        by_time(&mut self.layout_image_unsized_events, times.unsized_images);
-        by_time(&mut self.paint_image_events, times.paint_images);
+        by_time(&mut self.dom_loading_events, &mut c.dom_loadings, |d| d.span.ts);
+        by_time(&mut self.layout_image_unsized_events, &mut c.unsized_images, |i| {
+            i.span.ts
+        });
+        by_time(&mut self.paint_image_events, &mut c.paint_images, |i| i.span.ts);
     }
 }
 
-fn by_time(events: &mut [EventIndex], times: Vec<Micros>) {
-    let mut pairs: Vec<(Micros, EventIndex)> = times.into_iter().zip(events.iter().copied()).collect();
-    pairs.sort_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
-    for (slot, (_, e)) in events.iter_mut().zip(pairs) {
-        *slot = e;
+/// Sorts a list of events and what was read of them by time, stably.
+fn by_time<T>(events: &mut Vec<EventIndex>, details: &mut Vec<T>, ts: impl Fn(&T) -> Micros) {
+    let mut pairs: Vec<(EventIndex, T)> = events.drain(..).zip(details.drain(..)).collect();
+    pairs.sort_by(|a, b| ts(&a.1).0.total_cmp(&ts(&b.1).0));
+    for (e, d) in pairs {
+        events.push(e);
+        details.push(d);
+    }
+}
+
+/// What the culprits read of an image event's `args.data`.
+fn image_event(span: EventSpan, data: Option<&str>, cx: &mut Context) -> ImageEvent {
+    let mut sym = |key: &str| {
+        let value = data.and_then(|d| member(d, key)).and_then(as_str);
+        value.filter(|v| !v.is_empty()).map(|v| cx.interner.intern(&v))
+    };
+    ImageEvent {
+        span,
+        url: sym("url"),
+        frame: sym("frame"),
+        node_id: RawKey::of(data.and_then(|d| member(d, "nodeId"))),
     }
 }
 

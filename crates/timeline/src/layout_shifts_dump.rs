@@ -15,10 +15,8 @@ impl LayoutShifts {
     /// This data in the data conformance dump; `shots` is the Screenshots
     /// handler's data, which the shifts' screenshots are in.
     pub fn dump(&self, shots: &PageScreenshots, dump: &mut Dump<'_>) -> Value {
-        let clusters = self
-            .clusters
-            .iter()
-            .map(|c| Value::Synthetic(self.cluster(c, shots, dump)))
+        let clusters = (0..self.clusters.len())
+            .map(|c| Value::Synthetic(self.dump_cluster(c, shots, dump)))
             .collect();
         let fonts = self.remote_fonts.iter().map(|f| {
             let sym = |s: Option<tracekit_events::Sym>| Value::opt(s, Value::Sym);
@@ -70,8 +68,33 @@ impl LayoutShifts {
             .into()
     }
 
-    fn cluster(&self, c: &LayoutShiftCluster, shots: &PageScreenshots, dump: &mut Dump<'_>) -> SyntheticId {
-        let shifts: Vec<SyntheticId> = c.shifts.iter().map(|s| self.shift(s, shots, dump)).collect();
+    /// The cluster at `at` in [`LayoutShifts::clusters`] as its synthetic
+    /// event, registered once.
+    pub fn dump_cluster(&self, at: usize, shots: &PageScreenshots, dump: &mut Dump<'_>) -> SyntheticId {
+        dump.shared("SyntheticLayoutShiftCluster", at as u64, |d| {
+            self.cluster(at, &self.clusters[at], shots, d)
+        })
+    }
+
+    /// The shift at `shift` of the cluster at `cluster` as its synthetic
+    /// event, registered once.
+    pub fn dump_shift(
+        &self,
+        cluster: usize,
+        shift: usize,
+        shots: &PageScreenshots,
+        dump: &mut Dump<'_>,
+    ) -> SyntheticId {
+        let key = ((cluster as u64) << 32) | shift as u64;
+        dump.shared("SyntheticLayoutShift", key, |d| {
+            self.shift(&self.clusters[cluster].shifts[shift], shots, d)
+        })
+    }
+
+    fn cluster(&self, at: usize, c: &LayoutShiftCluster, shots: &PageScreenshots, dump: &mut Dump<'_>) -> Synthetic {
+        let shifts: Vec<SyntheticId> = (0..c.shifts.len())
+            .map(|s| self.dump_shift(at, s, shots, dump))
+            .collect();
         let fields = Object::new()
             .with("name", Value::str("SyntheticLayoutShiftCluster"))
             .with("rawSourceEvent", Value::Event(c.source))
@@ -90,7 +113,7 @@ impl LayoutShifts {
             .with("cat", Value::str(""))
             .with("dur", Value::Num(c.dur.0))
             .with_some("worstShiftEvent", c.worst_shift.map(|i| Value::Synthetic(shifts[i])));
-        dump.synthetic(Synthetic {
+        Synthetic {
             name: "SyntheticLayoutShiftCluster".into(),
             pid: Value::id(c.pid),
             tid: Value::id(c.tid),
@@ -98,10 +121,10 @@ impl LayoutShifts {
             raw: Some(c.source),
             profile_call: None,
             fields: Some(fields.into()),
-        })
+        }
     }
 
-    fn shift(&self, s: &LayoutShift, shots: &PageScreenshots, dump: &mut Dump<'_>) -> SyntheticId {
+    fn shift(&self, s: &LayoutShift, shots: &PageScreenshots, dump: &mut Dump<'_>) -> Synthetic {
         let mut fields = Object::new();
         for (key, raw) in spread_members(&s.text) {
             if key != "args" && key != "name" && key != "rawSourceEvent" && key != "parsedData" {
@@ -154,7 +177,7 @@ impl LayoutShifts {
                 Object::new().with("frame", frame).with("data", data.into()).into(),
             )
             .with("parsedData", parsed.into());
-        dump.synthetic(Synthetic {
+        Synthetic {
             name: "SyntheticLayoutShift".into(),
             pid: Value::id(s.pid),
             tid: Value::id(s.tid),
@@ -162,7 +185,7 @@ impl LayoutShifts {
             raw: Some(s.event),
             profile_call: None,
             fields: Some(fields.into()),
-        })
+        }
     }
 }
 

@@ -17,11 +17,11 @@ mod util;
 pub mod warnings;
 
 pub use animation_frames::{AnimationFrame, AnimationFrames, AnimationFramesHandler};
-pub use animations::{Animation, Animations, AnimationsHandler};
+pub use animations::{Animation, Animations, AnimationsHandler, CompositeFailure};
 pub use interactions::{Interaction, UserInteractions, UserInteractionsHandler};
 pub use layout_shifts::{
-    ClusterNavigation, LayoutShift, LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, RawKey, RemoteFont,
-    ScoreRecord, ScoreWindows, TraceWindow,
+    CauseEvents, ClusterNavigation, DomLoading, EventSpan, ImageEvent, LayoutShift, LayoutShiftCluster, LayoutShifts,
+    LayoutShiftsHandler, RawKey, RemoteFont, ScoreRecord, ScoreWindows, TraceWindow,
 };
 pub use warnings::{Flagged, Warning, Warnings, WarningsHandler};
 
