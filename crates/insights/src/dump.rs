@@ -144,5 +144,6 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
+        Finding::LcpBreakdown(f) => f.dump(model, cx),
     }
 }

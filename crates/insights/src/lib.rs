@@ -12,6 +12,7 @@
 pub mod cls_culprits;
 mod dump;
 pub mod inp_breakdown;
+pub mod lcp_breakdown;
 mod model;
 mod sets;
 

@@ -197,6 +197,8 @@ pub enum Finding {
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
     /// Layout shift culprits ([`crate::cls_culprits`]).
     ClsCulprits(crate::cls_culprits::ClsCulprits),
+    /// LCP breakdown ([`crate::lcp_breakdown`]).
+    LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
 }
 
 impl Finding {
@@ -205,6 +207,7 @@ impl Finding {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
+            Finding::LcpBreakdown(_) => &crate::lcp_breakdown::UI,
         }
     }
 
@@ -220,6 +223,10 @@ impl Finding {
             },
             Finding::ClsCulprits(f) => MetricShown {
                 layout_shifts: Some(f.shift_count()),
+                ..MetricShown::default()
+            },
+            Finding::LcpBreakdown(f) => MetricShown {
+                lcp: f.lcp.is_some(),
                 ..MetricShown::default()
             },
         }

@@ -128,9 +128,10 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
-const RUNNERS: &[(&Ui, Runner)] = &[
+pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
+    (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
 ];
 
 /// The insight sets of an analysis made with every handler.

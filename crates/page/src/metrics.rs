@@ -144,6 +144,8 @@ pub struct LcpCandidate {
     pub node_id: Id,
     /// When it was painted.
     pub ts: Micros,
+    /// Its `args.data.loadingAttr` is `"lazy"` (an image loaded lazily).
+    pub lazy: bool,
 }
 
 /// What the PageLoadMetrics handler found.
@@ -194,6 +196,8 @@ struct Record {
     /// blocking time in ms (`None` without `args.args`).
     number: Option<f64>,
     node_id: Id,
+    /// An LCP candidate's `args.data.loadingAttr` is `"lazy"`.
+    lazy: bool,
 }
 
 /// The PageLoadMetrics handler (see the module documentation).
@@ -326,6 +330,7 @@ impl PageLoadMetricsHandler {
             key: None,
             number: None,
             node_id: Id::MISSING,
+            lazy: false,
         };
         match kind {
             Kind::FirstPaint | Kind::Fcp | Kind::Lcp => {
@@ -355,6 +360,10 @@ impl PageLoadMetricsHandler {
             let number = |key: &str| data.and_then(|d| member(d, key)).and_then(as_f64);
             record.number = number("candidateIndex").filter(|i| *i != 0.0 && !i.is_nan());
             record.node_id = number("nodeId").map_or(Id::MISSING, Id::num);
+            let loading = data.and_then(|d| member(d, "loadingAttr"));
+            record.lazy = loading
+                .and_then(tracekit_events::json::as_str)
+                .is_some_and(|l| l == "lazy");
         }
         Some(record)
     }
@@ -476,6 +485,7 @@ impl PageLoadMetrics {
                         pid: record.pid,
                         node_id: record.node_id,
                         ts: record.ts,
+                        lazy: record.lazy,
                     };
                     lcps.insert(e, (candidate, index));
                 }
