@@ -145,5 +145,6 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
         Finding::LcpBreakdown(f) => f.dump(model, cx),
+        Finding::LcpDiscovery(f) => f.dump(model, cx),
     }
 }

@@ -13,6 +13,7 @@ pub mod cls_culprits;
 mod dump;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
+pub mod lcp_discovery;
 mod model;
 mod sets;
 

@@ -199,6 +199,8 @@ pub enum Finding {
     ClsCulprits(crate::cls_culprits::ClsCulprits),
     /// LCP breakdown ([`crate::lcp_breakdown`]).
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
+    /// LCP request discovery ([`crate::lcp_discovery`]).
+    LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
 }
 
 impl Finding {
@@ -208,6 +210,7 @@ impl Finding {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
             Finding::LcpBreakdown(_) => &crate::lcp_breakdown::UI,
+            Finding::LcpDiscovery(_) => &crate::lcp_discovery::UI,
         }
     }
 
@@ -229,6 +232,7 @@ impl Finding {
                 lcp: f.lcp.is_some(),
                 ..MetricShown::default()
             },
+            Finding::LcpDiscovery(_) => MetricShown::default(),
         }
     }
 }

@@ -132,6 +132,7 @@ pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
+    (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
 ];
 
 /// The insight sets of an analysis made with every handler.
