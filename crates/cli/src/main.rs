@@ -28,6 +28,7 @@ mod error;
 mod export;
 mod flamegraph;
 mod info;
+mod insights;
 mod input;
 mod man;
 mod metrics;
@@ -115,6 +116,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Data(args) => data::run(args, common),
         Command::Network(args) => network::run(args, common),
         Command::Metrics(args) => metrics::run(args, common),
+        Command::Insights(args) => insights::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),

@@ -13,9 +13,11 @@ mod dump;
 pub mod inp_breakdown;
 mod model;
 mod sets;
+mod text;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
+pub use text::{sets_text, TextCx};
 pub use sets::{compute, Context, InsightError, InsightSet, InsightSets, InsightsError, SetId};
 
 /// The data conformance dump of `analysis` (`tracekit data --format
@@ -37,11 +39,29 @@ pub fn data_json(
     document(analysis, only, tracekit_engine::support::dump::Rules::EXACT)
 }
 
+/// The insight sets alone in the document of the handlers' data
+/// (`{"handlers": {}, "insights": [...], "synthetic": {...}}`), by the
+/// conformance rules or with every number as it is (`tracekit insights
+/// --format conformance|json`).
+pub fn sets_document(
+    analysis: &tracekit_engine::Analysis,
+    sets: &InsightSets,
+    conformance: bool,
+) -> Result<String, tracekit_engine::data::DataError> {
+    let rules = if conformance {
+        tracekit_engine::support::dump::Rules::CONFORMANCE
+    } else {
+        tracekit_engine::support::dump::Rules::EXACT
+    };
+    analysis.data_document(Some(&[]), rules, |dump| add_sets(sets, analysis, dump))
+}
+
 fn document(
     analysis: &tracekit_engine::Analysis,
     only: &[&str],
     rules: tracekit_engine::support::dump::Rules,
 ) -> Result<String, tracekit_engine::data::DataError> {
     let sets = compute(analysis).unwrap_or_default();
+    let only = Some(only).filter(|o| !o.is_empty());
     analysis.data_document(only, rules, |dump| add_sets(&sets, analysis, dump))
 }

@@ -155,6 +155,13 @@ pub struct Insight {
     pub finding: Finding,
 }
 
+impl Ui {
+    /// The string of this name among [`Ui::strings`] (empty when none is).
+    pub fn string(&self, name: &str) -> &'static str {
+        self.strings.iter().find(|(n, _)| *n == name).map_or("", |(_, text)| text)
+    }
+}
+
 impl PartialEq for Ui {
     fn eq(&self, other: &Ui) -> bool {
         self.key == other.key
@@ -193,6 +200,14 @@ impl Finding {
     pub fn ui(&self) -> &'static Ui {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+        }
+    }
+
+    /// What the finding says, a line at a time, in words (`tracekit
+    /// insights`).
+    pub fn summary(&self, cx: &crate::text::TextCx<'_>) -> Vec<String> {
+        match self {
+            Finding::InpBreakdown(f) => f.summary(cx),
         }
     }
 
