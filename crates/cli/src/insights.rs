@@ -43,7 +43,9 @@ pub fn run(args: InsightsArgs, common: &Common) -> Result<(), CliError> {
     let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
     let text = match args.format {
         InsightsFormat::Text if sets.sets.is_empty() => {
-            return Err(error("no insight set: DevTools makes none for this trace (no URL for its main frame)".to_owned()))
+            return Err(error(
+                "no insight set: DevTools makes none for this trace (no URL for its main frame)".to_owned(),
+            ))
         }
         InsightsFormat::Text => tracekit::insights::sets_text(&sets, &analysis),
         InsightsFormat::Json | InsightsFormat::Conformance => {

@@ -17,8 +17,8 @@ mod text;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
-pub use text::{sets_text, TextCx};
 pub use sets::{compute, Context, InsightError, InsightSet, InsightSets, InsightsError, SetId};
+pub use text::{sets_text, TextCx};
 
 /// The data conformance dump of `analysis` (`tracekit data --format
 /// conformance`): the handlers named in `only` (all when empty), and
@@ -65,3 +65,6 @@ fn document(
     let only = Some(only).filter(|o| !o.is_empty());
     analysis.data_document(only, rules, |dump| add_sets(&sets, analysis, dump))
 }
+
+#[cfg(test)]
+mod tests;

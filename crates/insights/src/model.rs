@@ -158,7 +158,10 @@ pub struct Insight {
 impl Ui {
     /// The string of this name among [`Ui::strings`] (empty when none is).
     pub fn string(&self, name: &str) -> &'static str {
-        self.strings.iter().find(|(n, _)| *n == name).map_or("", |(_, text)| text)
+        self.strings
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("", |(_, text)| text)
     }
 }
 

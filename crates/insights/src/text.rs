@@ -39,11 +39,7 @@ impl TextCx<'_> {
             }
             EventRef::Interaction(i) => {
                 let interaction = &self.data.user_interactions().interactions[i];
-                format!(
-                    "{} at {}",
-                    strings.resolve(interaction.kind),
-                    self.at(interaction.ts)
-                )
+                format!("{} at {}", strings.resolve(interaction.kind), self.at(interaction.ts))
             }
         }
     }
@@ -104,7 +100,13 @@ fn set_text(set: &InsightSet, cx: &TextCx<'_>, out: &mut String) {
 
 fn insight_text(insight: &Insight, cx: &TextCx<'_>, out: &mut String) {
     let ui = insight.ui();
-    let _ = writeln!(out, "  [{}] {} ({})", insight.state.as_str(), ui.title, ui.category.as_str());
+    let _ = writeln!(
+        out,
+        "  [{}] {} ({})",
+        insight.state.as_str(),
+        ui.title,
+        ui.category.as_str()
+    );
     for line in insight.finding.summary(cx) {
         let _ = writeln!(out, "    {line}");
     }
@@ -126,7 +128,11 @@ fn insight_text(insight: &Insight, cx: &TextCx<'_>, out: &mut String) {
     if !related.is_empty() {
         let names: Vec<String> = related.iter().take(SHOWN).map(|&e| cx.event(e)).collect();
         let more = related.len().saturating_sub(SHOWN);
-        let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         let _ = writeln!(out, "    events: {}{tail}", names.join("; "));
     }
 }
