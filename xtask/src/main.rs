@@ -14,6 +14,7 @@ mod bench;
 mod conformance;
 mod data;
 mod insights;
+mod lantern;
 mod node;
 mod variants;
 mod wasm;
@@ -61,6 +62,10 @@ enum Command {
         /// Write the insight sets' goldens instead (fixtures/expected/NAME/insights/).
         #[arg(long, conflicts_with = "data")]
         insights: bool,
+        /// Write Lantern's goldens instead (fixtures/expected/NAME/lantern/: its requests and
+        /// network analysis, from xtask/js/lantern.mjs).
+        #[arg(long, conflicts_with_all = ["data", "insights"])]
+        lantern: bool,
     },
     /// Compare tracekit with the DevTools engine.
     Conformance {
@@ -116,7 +121,12 @@ fn main() -> anyhow::Result<()> {
             engine,
             data,
             insights,
+            lantern,
         } => {
+            if lantern {
+                node::ensure_packages()?;
+                return lantern::write_goldens(engine, &only.unwrap_or_default());
+            }
             if insights {
                 return insights::write_goldens(engine, &only.unwrap_or_default());
             }

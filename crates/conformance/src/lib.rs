@@ -11,6 +11,7 @@ use serde_json::Value;
 
 pub mod data;
 pub mod insights;
+pub mod lantern;
 pub mod views;
 
 /// How two dumps compare.
