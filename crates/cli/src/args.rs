@@ -74,7 +74,7 @@ impl ProcessesArg {
 #[derive(clap::Args)]
 pub struct ThreadArg {
     /// Only the threads with this name (any case; else a unique part of
-    /// it) or this tid.
+    /// it), this tid, or PID:TID.
     #[arg(long, value_name = "NAME_OR_TID", value_parser = Query::parse_thread)]
     pub thread: Option<String>,
 }
@@ -85,7 +85,8 @@ pub struct ThreadArg {
 #[derive(clap::Args)]
 pub struct WindowArg {
     /// Only nodes overlapping this window, in ms from the start of the
-    /// trace: START..END, START.. or ..END.
+    /// trace: START..END, START.. or ..END (or with a unit: 1.2s..2s,
+    /// 1200ms..).
     #[arg(long, value_name = "START..END", value_parser = Window::parse, allow_hyphen_values = true)]
     pub window: Option<Window>,
 }
@@ -93,7 +94,7 @@ pub struct WindowArg {
 /// `--window` of the commands that clip the calls' times to it (`convert`,
 /// `flamegraph`).
 pub const CLIPPED_WINDOW_HELP: &str = "Only calls overlapping this window, in ms from the start of the trace \
-     (START..END, START.. or ..END); their times are clipped to it";
+     (START..END, START.. or ..END, or with a unit: 1.2s..2s); their times are clipped to it";
 
 // `--thread` then `--window`, as most commands list them.
 #[derive(clap::Args)]
@@ -122,9 +123,28 @@ pub struct DepthArg {
 // `--min-duration`.
 #[derive(clap::Args)]
 pub struct MinDurationArg {
-    /// Only nodes lasting at least this many ms.
+    /// Only nodes lasting at least this many ms (or with a unit: 0.05s),
+    /// a node left out taking its subtree with it.
     #[arg(long, value_name = "MS", value_parser = Query::parse_min_duration, allow_hyphen_values = true)]
     pub min_duration: Option<Millis>,
+}
+
+// `--max-depth` then `--min-duration`: what keeps the nodes of a tree.
+#[derive(clap::Args)]
+pub struct NodeArgs {
+    #[command(flatten)]
+    pub depth: DepthArg,
+    #[command(flatten)]
+    pub min_duration: MinDurationArg,
+}
+
+// `--full-urls`.
+#[derive(clap::Args)]
+pub struct UrlsArg {
+    /// Write URLs whole (by default the text shortens them: `app.js:1:19`,
+    /// with the host when it is not the process' own).
+    #[arg(long)]
+    pub full_urls: bool,
 }
 
 /// For `Command::mut_args`: gives the option `id` the help `text`, for a

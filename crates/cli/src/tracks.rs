@@ -3,11 +3,11 @@
 
 use clap::ValueEnum;
 
-use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TraceArg, WindowArg};
+use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TraceArg, UrlsArg, WindowArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
-use crate::query::Selection;
+use crate::query::{report_hidden, Selection};
 
 #[derive(clap::Args)]
 pub struct TracksArgs {
@@ -28,6 +28,8 @@ pub struct TracksArgs {
     depth: DepthArg,
     #[command(flatten)]
     min_duration: MinDurationArg,
+    #[command(flatten)]
+    urls: UrlsArg,
     /// Print on stderr what was skipped or repaired while loading.
     #[arg(long)]
     stats: bool,
@@ -42,7 +44,11 @@ pub struct TracksArgs {
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     /// An indented tree for people and snapshot tests: a line per node with
-    /// its start, duration and self time in ms (docs/text-format.md).
+    /// what it is (an event's URL, type, timer or function; a JS call's
+    /// function and place), its start, duration and self time in ms
+    /// (docs/text-format.md). These are the panel's tracks: an event
+    /// nested in another stays under it (the Bottom-Up of `calltree` folds
+    /// `V8.Execute` into `EvaluateScript`, as DevTools does).
     Text,
     /// One JSON document for viewers, with every field of every node
     /// (docs/json-format.md).
@@ -61,7 +67,14 @@ impl TracksArgs {
 }
 
 pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
-    let options = args.processes.options(&common.options).with_all_handlers(args.why);
+    // What tells events apart is read from their args, which the
+    // conformance dump does not show.
+    let details = !matches!(args.format, Format::Conformance);
+    let options = args
+        .processes
+        .options(&common.options)
+        .with_all_handlers(args.why)
+        .with_details(details);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let why = if args.why {
         why(&input.name(), &analysis, common.quiet)
@@ -72,11 +85,18 @@ pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
         .with_depth(args.depth)
         .with_min_duration(args.min_duration)
         .query(&input, &analysis)?;
+    report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("output").entered();
     let mut out = args.output.open();
     let w = out.writer()?;
     let written = match args.format {
-        Format::Text => tracekit::output::write_text_why(&analysis, &query, why.as_ref(), w),
+        Format::Text => {
+            let text = tracekit::output::TextOptions {
+                why: why.as_ref(),
+                full_urls: args.urls.full_urls,
+            };
+            tracekit::output::write_text_with(&analysis, &query, &text, w)
+        }
         Format::Json => tracekit::output::write_json_why(&analysis, &query, options.parallelism, why.as_ref(), w),
         Format::Conformance => tracekit::output::write_conformance(&analysis, &query, options.parallelism, w),
     };
