@@ -130,4 +130,63 @@ mod tests {
         );
         assert_eq!(detail("Layout", r#"{"url":"x"}"#), None);
     }
+
+    /// A click whose handler runs a function, a timer and a request, the
+    /// profiler started among them.
+    const TRACE: &str = r#"[
+{"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"CrRendererMain"}},
+{"name":"EventDispatch","ph":"X","pid":1,"tid":1,"ts":0,"dur":50,"args":{"data":{"type":"click"}}},
+{"name":"FunctionCall","ph":"X","pid":1,"tid":1,"ts":1,"dur":40,"args":{"data":{"functionName":"onClick","url":"https://a.test/js/app.js?v=2","lineNumber":3,"columnNumber":9}}},
+{"name":"TimerFire","ph":"X","pid":1,"tid":1,"ts":60,"dur":5,"args":{"data":{"timerId":12}}},
+{"name":"ResourceSendRequest","ph":"I","s":"t","pid":1,"tid":1,"ts":70,"args":{"data":{"url":"https://cdn.test/lib/x.js","priority":"Low"}}},
+{"name":"CpuProfiler::StartProfiling","ph":"X","pid":1,"tid":1,"ts":80,"dur":9,"args":{}}
+]"#;
+
+    fn analysis(details: bool) -> tracekit_engine::Analysis {
+        let options = tracekit_engine::AnalyzeOptions::default().with_details(details);
+        tracekit_engine::analyze_bytes(TRACE.as_bytes(), &options).unwrap()
+    }
+
+    #[test]
+    fn the_text_json_and_chart_say_what_each_event_is() {
+        use tracekit_engine::query::Query;
+        let a = analysis(true);
+        let text = crate::output::text(&a, &Query::new());
+        for line in [
+            "    EventDispatch click  @-0.001 +0.050 self 0.010",
+            "      FunctionCall onClick https://a.test/js/app.js?v=2:3:9  @0.000 +0.040 self 0.040",
+            "    TimerFire timer 12  @0.059 +0.005 self 0.005",
+            "    ResourceSendRequest https://cdn.test/lib/x.js, priority Low  @0.069 +0.000 self 0.000",
+            "    CpuProfiler::StartProfiling  @0.079 +0.009 self 0.009 [recording overhead]",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line}\n{text}");
+        }
+        let mut short = Vec::new();
+        let options = crate::output::TextOptions::default();
+        crate::output::write_text_with(&a, &Query::new(), &options, &mut short).unwrap();
+        let short = String::from_utf8(short).unwrap();
+        assert!(short.contains("FunctionCall onClick a.test/…/app.js:3:9  @"), "{short}");
+        assert!(
+            short.contains("ResourceSendRequest cdn.test/…/x.js, priority Low  @"),
+            "{short}"
+        );
+        let json = crate::output::json(&a, &Query::new());
+        assert!(
+            json.contains(r#""name":"EventDispatch","cat":"","ph":"X","detail":"click""#),
+            "{json}"
+        );
+        assert!(json.contains(r#""ph":"X","recordingOverhead":true"#), "{json}");
+        let chart = crate::export::chart::data(&a, &Query::new(), "t");
+        assert!(
+            chart
+                .header
+                .contains(r#""details":{"0":"click","1":"onClick https://a.test/js/app.js?v=2:3:9","2":"timer 12""#),
+            "{}",
+            chart.header
+        );
+        // Without the option, nothing is kept and the lines are the names.
+        let bare = crate::output::text(&analysis(false), &Query::new());
+        assert!(bare.contains("    EventDispatch  @-0.001"), "{bare}");
+        assert!(!crate::output::json(&analysis(false), &Query::new()).contains("detail"));
+    }
 }
