@@ -5,7 +5,7 @@ use clap::ValueEnum;
 use tracekit::views::{GroupBy, View};
 
 use crate::args::{
-    help, value_enum_mirror, DepthArg, MinDurationArg, OutputArg, ProcessesArg, QueryArgs, TraceArg, UrlsArg,
+    help, value_enum_mirror, DepthArg, MinDurationArg, OutputArg, ProcessesArg, QueryArgs, TracesArg, UrlsArg,
 };
 use crate::cli::Common;
 use crate::error::CliError;
@@ -16,7 +16,7 @@ use crate::input::load_one;
 #[command(mut_args(help("min_duration", MIN_DURATION_HELP)))]
 pub struct CalltreeArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -89,12 +89,22 @@ enum CalltreeFormat {
 }
 
 pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, CalltreeFormat::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        let text = section(&args, path, common)?;
+        out.write(&(head.to_owned() + &text))
+    })
+}
+
+/// The views of one trace, as the format asks.
+fn section(args: &CalltreeArgs, path: &std::path::Path, common: &Common) -> Result<String, CliError> {
     let group_by = GroupBy::from(args.group_by);
     let options = args
         .processes
         .options(&common.options)
         .with_group_args(group_by.reads_args());
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
     let rows = tracekit::views::TextRows::new()
         .top(args.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
@@ -122,5 +132,5 @@ pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
         error,
     })?;
     drop(views_span);
-    args.output.open().write(&text)
+    Ok(text)
 }

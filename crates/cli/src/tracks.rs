@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TraceArg, UrlsArg, WindowArg};
+use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TracesArg, UrlsArg, WindowArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -12,7 +12,7 @@ use crate::query::{report_hidden, Selection};
 #[derive(clap::Args)]
 pub struct TracksArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -67,6 +67,21 @@ impl TracksArgs {
 }
 
 pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, Format::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        section(&args, path, common, out, head)
+    })
+}
+
+/// Prints the tracks of one trace, after `head`.
+fn section(
+    args: &TracksArgs,
+    path: &std::path::Path,
+    common: &Common,
+    out: &mut crate::output::Output,
+    head: &str,
+) -> Result<(), CliError> {
     // What tells events apart is read from their args, which the
     // conformance dump does not show.
     let details = !matches!(args.format, Format::Conformance);
@@ -75,21 +90,20 @@ pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
         .options(&common.options)
         .with_all_handlers(args.why)
         .with_details(details);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let why = if args.why {
         why(&input.name(), &analysis, common.quiet)
     } else {
         None
     };
-    let query = Selection::new(args.thread, args.window)
+    let query = Selection::new(args.thread.clone(), args.window.clone())
         .with_depth(args.depth)
         .with_min_duration(args.min_duration)
         .query(&input, &analysis)?;
     report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("output").entered();
-    let mut out = args.output.open();
     let w = out.writer()?;
-    let written = match args.format {
+    let written = w.write_all(head.as_bytes()).and_then(|()| match args.format {
         Format::Text => {
             let text = tracekit::output::TextOptions {
                 why: why.as_ref(),
@@ -99,7 +113,7 @@ pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
         }
         Format::Json => tracekit::output::write_json_why(&analysis, &query, options.parallelism, why.as_ref(), w),
         Format::Conformance => tracekit::output::write_conformance(&analysis, &query, options.parallelism, w),
-    };
+    });
     out.done(written)?;
     if args.stats {
         // The warnings were printed above (unless --quiet).

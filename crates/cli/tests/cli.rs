@@ -277,6 +277,34 @@ fn a_filter_that_hides_a_thread_says_so() {
 }
 
 #[test]
+fn several_traces_get_a_section_each() {
+    let both = run(&["tracks", RECORDING, "handwritten/node.cpuprofile", "--max-depth", "1"])
+        .ok()
+        .stdout;
+    let one = |file: &str| run(&["tracks", file, "--max-depth", "1"]).ok().stdout;
+    assert_eq!(
+        both,
+        format!(
+            "file: {RECORDING}\n{}\nfile: handwritten/node.cpuprofile\n{}",
+            one(RECORDING),
+            one("handwritten/node.cpuprofile")
+        )
+    );
+    // One that fails is reported, the others still printed; status 1.
+    let failed = run(&["summary", "no-such.json", RECORDING]);
+    assert_eq!(failed.code, Some(1));
+    assert_eq!(
+        failed.stderr,
+        "tracekit: no-such.json: No such file or directory (os error 2)\n"
+    );
+    assert!(
+        failed.stdout.starts_with(&format!("file: {RECORDING}\nSummary")),
+        "{}",
+        failed.stdout
+    );
+}
+
+#[test]
 fn thread_of_a_process_devtools_drops_needs_all_processes() {
     run(&["tracks", RECORDING, "--thread", "crbrowsermain"]).fails(
         1,
