@@ -4,7 +4,7 @@
 //! complete entry), with the few args the aggregated views and their
 //! grouping read.
 
-use tracekit_events::{DevTools, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
+use tracekit_events::{AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
 
 use crate::entities::{entity_url, EntityUrl};
 use crate::integrator::TraceEntry;
@@ -154,23 +154,23 @@ impl RendererHandler {
     }
 
     /// Takes one event. Nothing of it is kept by reference: the caller may
-    /// free the text it came from.
-    /// `group_args`: also keep what grouping needs
-    /// ([`tracekit_events::AnalyzeOptions::group_args`]), as the DevTools
-    /// engine given reads it. `entity_urls`: also keep the entries' URLs
-    /// for their entities (with all handlers), as that engine reads them.
-    /// `details`: also keep the raw `args.data` of the events whose lines
-    /// say what they are ([`tracekit_events::AnalyzeOptions::details`]).
+    /// free the text it came from. As `options` ask, it also keeps what
+    /// grouping needs ([`AnalyzeOptions::group_args`]), as the DevTools
+    /// engine given reads it; the entries' URLs for their entities (with
+    /// [`AnalyzeOptions::all_handlers`]), as that engine reads them; the
+    /// raw `args.data` of the events whose lines say what they are
+    /// ([`AnalyzeOptions::details`]).
     pub(crate) fn on_event(
         &mut self,
         index: EventIndex,
         event: &Event<'_>,
-        group_args: Option<DevTools>,
-        entity_urls: Option<DevTools>,
-        details: bool,
+        options: &AnalyzeOptions,
         interner: &mut Interner,
         diag: &mut Diagnostics,
     ) {
+        let group_args = options.group_args.then_some(options.devtools);
+        let entity_urls = options.all_handlers.then_some(options.devtools);
+        let details = options.details;
         if let Some(devtools) = entity_urls {
             if let Some(url) = entity_url(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).entity_urls.push(url);

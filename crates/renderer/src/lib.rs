@@ -319,15 +319,7 @@ impl Handler for RendererHandler {
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(
-            index,
-            event,
-            cx.options.group_args.then_some(cx.options.devtools),
-            cx.options.all_handlers.then_some(cx.options.devtools),
-            cx.options.details,
-            &mut cx.interner,
-            &mut cx.diagnostics,
-        );
+        self.on_event(index, event, &cx.options, &mut cx.interner, &mut cx.diagnostics);
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {
