@@ -175,7 +175,6 @@ mod tests {
             json.contains(r#""name":"EventDispatch","cat":"","ph":"X","detail":"click""#),
             "{json}"
         );
-        assert!(json.contains(r#""ph":"X","recordingOverhead":true"#), "{json}");
         let chart = crate::export::chart::data(&a, &Query::new(), "t");
         assert!(
             chart

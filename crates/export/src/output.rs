@@ -341,7 +341,7 @@ pub struct TextOptions<'a> {
 /// panel's summary tells apart from others of its name says how (its URL,
 /// type, timer or function: [`crate::detail`]) when the analysis kept
 /// their args ([`tracekit_engine::AnalyzeOptions::details`]); the
-/// recording's own work ends with ` [recording overhead]`.
+/// recording's own work that lasts ends with ` [recording overhead]`.
 pub fn write_text_with(
     analysis: &Analysis,
     query: &Query,
@@ -415,7 +415,8 @@ pub fn write_text_with(
                             out.push(' ');
                             out.push_str(&detail);
                         }
-                        overhead = is_recording_overhead(name);
+                        // Work that takes time: an instant is nobody's slowest work.
+                        overhead = is_recording_overhead(name) && node.dur().is_some_and(|d| d > Micros::ZERO);
                     }
                     (NodeKind::Call { .. }, None) => out.push_str("js ?"),
                     (NodeKind::Call { .. }, Some(js)) => {
@@ -535,9 +536,6 @@ pub fn write_json_why(
                     if let Some(detail) = node_detail(track, kind, name, Urls::Full) {
                         out.push_str(",\"detail\":");
                         write_json_string(out, &detail);
-                    }
-                    if is_recording_overhead(name) {
-                        out.push_str(",\"recordingOverhead\":true");
                     }
                 }
                 (NodeKind::Call { .. }, None) => out.push_str(",\"type\":\"js\""),

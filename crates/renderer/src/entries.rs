@@ -4,7 +4,9 @@
 //! complete entry), with the few args the aggregated views and their
 //! grouping read.
 
-use tracekit_events::{AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
+use tracekit_events::{
+    AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym,
+};
 
 use crate::entities::{entity_url, EntityUrl};
 use crate::integrator::TraceEntry;
