@@ -684,6 +684,12 @@ fn help_explains_the_formats() {
     ] {
         assert!(help.lines().any(|l| l == line), "{help}");
     }
+    // Where the views differ from the tracks, their help says so.
+    let help = run(&["calltree", "--help"]).ok().stdout;
+    assert!(
+        help.contains("The Bottom-Up folds an event into the one that started it where DevTools does (`V8.Execute` into `EvaluateScript`)"),
+        "{help}"
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -41,6 +41,19 @@ fn quick_start_commands() -> Vec<String> {
     commands
 }
 
+/// Where tracks and views differ, the text format's page says so.
+#[test]
+fn the_docs_say_where_tracks_and_views_differ() {
+    for doc in ["docs/text-format.md", "docs/views.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("folds `V8.Execute` into the `EvaluateScript`"),
+            "{doc} says nothing of the Bottom-Up folding V8.Execute"
+        );
+    }
+}
+
 #[test]
 fn every_quick_start_recipe_runs() {
     let commands = quick_start_commands();
