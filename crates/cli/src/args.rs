@@ -46,6 +46,11 @@ pub struct TracesArg {
 }
 
 impl TracesArg {
+    /// Whether one trace was given.
+    pub fn is_one(&self) -> bool {
+        self.traces.len() == 1
+    }
+
     /// Runs `section` on each trace, in order, with the output and the
     /// text to write before its own (`file: NAME` when there are several
     /// and `headed`; else nothing). With one trace, its error is the
