@@ -97,6 +97,26 @@ fn top_and_min_duration_keep_the_first_and_the_longest_rows() {
 }
 
 #[test]
+fn recording_overhead_is_marked_among_the_slowest_work() {
+    let (code, stdout, _) = run(&[
+        "calltree",
+        "traces/causes.json.gz",
+        "--bottom-up",
+        "--thread",
+        "DedicatedWorker",
+        "--max-depth",
+        "1",
+        "--top",
+        "6",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.contains("  1.124 ms (0.0%)  1.124 ms (0.0%)  CpuProfiler::StartProfiling [recording overhead]\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn an_open_window_ends_with_the_trace() {
     let (_, open, _) = run(&["calltree", "handwritten/views/window.json", "--window", "1.15.."]);
     let (_, closed, _) = run(&["calltree", "handwritten/views/window.json", "--window", "1.15..2.3"]);

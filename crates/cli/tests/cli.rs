@@ -219,7 +219,7 @@ fn a_thread_is_named_pid_tid_when_its_tid_is_not_enough() {
     run_with(&["tracks", "-", "--thread", "7"], Some(SAME_TIDS.into())).fails(
         1,
         "tracekit: <stdin>: tid 7 is a thread of several processes: give PID:TID, one of \
-         1:7 (CrRendererMain (tid 7)), 2:7 (CrRendererMain (tid 7))\n",
+         1:7 CrRendererMain, 2:7 CrRendererMain\n",
     );
     let out = run_with(&["tracks", "-", "--thread", "2:7"], Some(SAME_TIDS.into()))
         .ok()

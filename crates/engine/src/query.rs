@@ -550,7 +550,12 @@ impl fmt::Display for QueryError {
             QueryError::AmbiguousTid { query, matches } => {
                 let choices: Vec<String> = matches
                     .iter()
-                    .map(|(pid, t)| format!("{pid}:{} ({t})", t.tid_text))
+                    .map(
+                        |(pid, t)| match t.name.as_deref().filter(|n| !n.is_empty() && *n != t.tid_text) {
+                            Some(name) => format!("{pid}:{} {name}", t.tid_text),
+                            None => format!("{pid}:{}", t.tid_text),
+                        },
+                    )
                     .collect();
                 write!(
                     f,
