@@ -167,6 +167,55 @@ mod tests {
         assert!(help_of("chart", "window").ends_with("the chart opens on it"));
     }
 
+    /// The shared options mean the same and are accepted by every command
+    /// they apply to; the commands that print a section per trace take
+    /// several, as `info` does.
+    #[test]
+    fn every_command_takes_the_shared_options() {
+        let nodes = [
+            "--thread",
+            "1:2",
+            "--window",
+            "1.2s..2s",
+            "--max-depth",
+            "2",
+            "--min-duration",
+            "5ms",
+        ];
+        let all = [&["--all-processes", "-o", "out"][..], &nodes[..]].concat();
+        let window = [
+            "--all-processes",
+            "-o",
+            "out",
+            "--thread",
+            "main",
+            "--window",
+            "1200ms..",
+        ];
+        for (command, options, several) in [
+            ("tracks", &all[..], true),
+            ("calltree", &all[..], true),
+            ("chart", &all[..], false),
+            ("convert", &all[..], false),
+            ("flamegraph", &all[..], false),
+            ("summary", &window[..], true),
+            ("metrics", &["-o", "out"][..], true),
+            ("network", &["-o", "out"][..], true),
+        ] {
+            let mut args = vec!["tracekit", command, "a.json"];
+            if several {
+                args.push("b.json");
+            }
+            args.extend(options);
+            if command == "convert" {
+                args.extend(["--to", "folded"]);
+            }
+            if let Err(e) = Cli::try_parse_from(&args) {
+                panic!("{args:?}: {e}");
+            }
+        }
+    }
+
     /// `--threads N` makes a pool of N threads, which the command runs on;
     /// `--threads 1`, none: everything on the calling thread.
     #[test]
