@@ -9,6 +9,9 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod character_set;
+#[cfg(test)]
+mod document_tests;
 mod dump;
 pub mod inp_breakdown;
 mod model;

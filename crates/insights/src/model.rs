@@ -184,6 +184,8 @@ impl Insight {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Finding {
+    /// Character set ([`crate::character_set`]).
+    CharacterSet(crate::character_set::CharacterSet),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
 }
@@ -193,6 +195,7 @@ impl Finding {
     pub fn ui(&self) -> &'static Ui {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::CharacterSet(_) => &crate::character_set::UI,
         }
     }
 
@@ -202,6 +205,7 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
+            Finding::CharacterSet(_) => MetricShown::default(),
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()
