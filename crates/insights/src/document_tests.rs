@@ -104,3 +104,34 @@ fn a_navigation_without_its_document_request_warns() {
     assert_eq!(insight.state, State::Pass);
     assert_eq!(insight.warnings, [InsightWarning::NoDocumentRequest]);
 }
+
+fn latency(trace: &str) -> Insight {
+    navigation_insight(&sets_of(trace), |f| matches!(f, Finding::DocumentLatency(_)))
+}
+
+#[test]
+fn a_quick_compressed_document_passes() {
+    let gzip = r#"[{"name":"Content-Encoding","value":"gzip"}]"#;
+    let insight = latency(&navigation_trace(gzip, "text/html", 100_000, 50.0, ""));
+    assert_eq!(insight.state, State::Pass);
+    let Finding::DocumentLatency(f) = &insight.finding else {
+        unreachable!()
+    };
+    let doc = f.document.as_ref().unwrap();
+    // Headers start 50 ms after the request, sent by 2 ms.
+    assert_eq!(doc.server_response_time, 48.0);
+    assert_eq!(insight.metric_savings.unwrap().fcp, Some(0.0));
+    assert_eq!(insight.wasted_bytes, Some(0.0));
+}
+
+#[test]
+fn a_slow_uncompressed_document_fails_with_its_savings() {
+    let insight = latency(&navigation_trace(HTML, "text/html", 100_000, 900.0, ""));
+    assert_eq!(insight.state, State::Fail);
+    let savings = insight.metric_savings.unwrap();
+    assert_eq!((savings.fcp, savings.lcp), (Some(798.0), Some(798.0)));
+    assert_eq!(insight.wasted_bytes, Some(67_000.0));
+    // A small body is not worth compressing.
+    let small = latency(&navigation_trace(HTML, "text/html", 2000, 50.0, ""));
+    assert_eq!((small.state, small.wasted_bytes), (State::Pass, Some(0.0)));
+}

@@ -10,10 +10,12 @@
 //! conformance dump.
 
 pub mod character_set;
+pub mod document_latency;
 #[cfg(test)]
 mod document_tests;
 mod dump;
 pub mod inp_breakdown;
+mod millis_text;
 mod model;
 mod sets;
 

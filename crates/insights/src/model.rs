@@ -186,6 +186,8 @@ impl Insight {
 pub enum Finding {
     /// Character set ([`crate::character_set`]).
     CharacterSet(crate::character_set::CharacterSet),
+    /// Document request latency ([`crate::document_latency`]).
+    DocumentLatency(crate::document_latency::DocumentLatency),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
 }
@@ -196,6 +198,7 @@ impl Finding {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
+            Finding::DocumentLatency(_) => &crate::document_latency::UI,
         }
     }
 
@@ -205,7 +208,7 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
-            Finding::CharacterSet(_) => MetricShown::default(),
+            Finding::CharacterSet(_) | Finding::DocumentLatency(_) => MetricShown::default(),
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()

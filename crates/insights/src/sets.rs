@@ -130,6 +130,7 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 /// words for the error case.
 const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::character_set::UI, crate::character_set::generate),
+    (&crate::document_latency::UI, crate::document_latency::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
 ];
 
