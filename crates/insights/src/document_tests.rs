@@ -135,3 +135,51 @@ fn a_slow_uncompressed_document_fails_with_its_savings() {
     let small = latency(&navigation_trace(HTML, "text/html", 2000, 50.0, ""));
     assert_eq!((small.state, small.wasted_bytes), (State::Pass, Some(0.0)));
 }
+
+/// A font request `2.5` from 2 ms to `finish` ms, and its
+/// `BeginRemoteFontLoad` with this `font-display`.
+fn font_events(display: &str, finish: f64) -> String {
+    format!(
+        r#",
+  {{"name":"BeginRemoteFontLoad","ph":"I","pid":2,"tid":3,"ts":2000,"args":{{"id":5,"display":"{display}","url":"https://a.test/f.woff2"}}}},
+  {{"name":"ResourceSendRequest","ph":"I","pid":2,"tid":3,"ts":2000,"args":{{"data":{{"requestId":"2.5",
+    "url":"https://a.test/f.woff2","priority":"High","requestMethod":"GET","frame":"F","resourceType":"Font"}}}}}},
+  {{"name":"ResourceReceiveResponse","ph":"I","pid":2,"tid":3,"ts":2100,"args":{{"data":{{"requestId":"2.5",
+    "fromCache":false,"mimeType":"font/woff2","statusCode":200,
+    "timing":{{"requestTime":0.002,"dnsStart":-1,"dnsEnd":-1,"connectStart":-1,"connectEnd":-1,
+      "sslStart":-1,"sslEnd":-1,"proxyStart":-1,"proxyEnd":-1,"sendStart":0,"sendEnd":1,
+      "receiveHeadersStart":5,"receiveHeadersEnd":5}}}}}}}},
+  {{"name":"ResourceFinish","ph":"I","pid":2,"tid":3,"ts":2200,"args":{{"data":{{"requestId":"2.5",
+    "encodedDataLength":100,"decodedBodyLength":100,"finishTime":{}}}}}}}"#,
+        finish / 1000.0
+    )
+}
+
+fn font_display(extra: &str) -> Insight {
+    let trace = navigation_trace(HTML_UTF8, "text/html", 10, 50.0, extra);
+    navigation_insight(&sets_of(&trace), |f| matches!(f, Finding::FontDisplay(_)))
+}
+
+#[test]
+fn a_blocking_font_fails_with_its_wait_by_steps_of_5_ms() {
+    let insight = font_display(&font_events("block", 40.0));
+    assert_eq!(insight.state, State::Fail);
+    let Finding::FontDisplay(f) = &insight.finding else {
+        unreachable!()
+    };
+    // Sent at 2 ms, finished at 40 ms: 38 ms, floored to 35.
+    assert_eq!(f.fonts.len(), 1);
+    assert_eq!(f.fonts[0].wasted_time, 35.0);
+    assert_eq!(insight.metric_savings.unwrap().fcp, Some(35.0));
+}
+
+#[test]
+fn a_swapped_font_passes_and_nothing_saves_minus_infinity() {
+    let insight = font_display(&font_events("swap", 40.0));
+    assert_eq!(insight.state, State::Pass);
+    let Finding::FontDisplay(f) = &insight.finding else {
+        unreachable!()
+    };
+    assert!(f.fonts.is_empty());
+    assert_eq!(insight.metric_savings.unwrap().fcp, Some(f64::NEG_INFINITY));
+}

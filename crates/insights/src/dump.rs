@@ -136,5 +136,6 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::DocumentLatency(f) => f.dump(model, cx),
+        Finding::FontDisplay(f) => f.dump(model, cx),
     }
 }

@@ -14,6 +14,7 @@ pub mod document_latency;
 #[cfg(test)]
 mod document_tests;
 mod dump;
+pub mod font_display;
 pub mod inp_breakdown;
 mod millis_text;
 mod model;

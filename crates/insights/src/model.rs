@@ -188,6 +188,8 @@ pub enum Finding {
     CharacterSet(crate::character_set::CharacterSet),
     /// Document request latency ([`crate::document_latency`]).
     DocumentLatency(crate::document_latency::DocumentLatency),
+    /// Font display ([`crate::font_display`]).
+    FontDisplay(crate::font_display::FontDisplay),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
 }
@@ -199,6 +201,7 @@ impl Finding {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
+            Finding::FontDisplay(_) => &crate::font_display::UI,
         }
     }
 
@@ -208,7 +211,7 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
-            Finding::CharacterSet(_) | Finding::DocumentLatency(_) => MetricShown::default(),
+            Finding::CharacterSet(_) | Finding::DocumentLatency(_) | Finding::FontDisplay(_) => MetricShown::default(),
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()

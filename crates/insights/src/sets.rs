@@ -131,6 +131,7 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::character_set::UI, crate::character_set::generate),
     (&crate::document_latency::UI, crate::document_latency::generate),
+    (&crate::font_display::UI, crate::font_display::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
 ];
 
