@@ -183,3 +183,52 @@ fn a_swapped_font_passes_and_nothing_saves_minus_infinity() {
     assert!(f.fonts.is_empty());
     assert_eq!(insight.metric_savings.unwrap().fcp, Some(f64::NEG_INFINITY));
 }
+
+/// A script of `url` evaluated on the main thread from 3 ms for `dur_ms`.
+fn script(url: &str, dur_ms: u32) -> String {
+    format!(
+        r#",
+  {{"name":"EvaluateScript","cat":"devtools.timeline","ph":"X","pid":2,"tid":3,"ts":3000,"dur":{},"args":{{"data":{{"url":"{url}"}}}}}}"#,
+        dur_ms * 1000
+    )
+}
+
+fn third_parties(extra: &str) -> Insight {
+    let trace = navigation_trace(HTML_UTF8, "text/html", 10, 50.0, extra);
+    navigation_insight(&sets_of(&trace), |f| matches!(f, Finding::ThirdParties(_)))
+}
+
+#[test]
+fn a_third_party_script_is_summarized_with_its_main_thread_time() {
+    let insight = third_parties(&script("https://cdn.other.test/x.js", 10));
+    assert_eq!(insight.state, State::Informative);
+    let Finding::ThirdParties(f) = &insight.finding else {
+        unreachable!()
+    };
+    assert_eq!(f.first_party.as_ref().map(|p| p.name.as_str()), Some("a.test"));
+    let other = f
+        .summaries
+        .iter()
+        .find(|s| Some(s.entity) != f.first_party.as_ref().and_then(|p| p.entity));
+    let other = other.expect("the third party");
+    assert!(
+        (other.main_thread_time - 10.0).abs() < 1e-9,
+        "{}",
+        other.main_thread_time
+    );
+    assert!(matches!(insight.related_events, Some(crate::RelatedEvents::List(ref e)) if !e.is_empty()));
+}
+
+#[test]
+fn only_first_party_work_passes() {
+    let insight = third_parties(&script("https://a.test/app.js", 10));
+    assert_eq!(insight.state, State::Pass);
+    let Finding::ThirdParties(f) = &insight.finding else {
+        unreachable!()
+    };
+    let first = f.first_party.as_ref().and_then(|p| p.entity);
+    assert!(first.is_some());
+    // The first party's own summary: its script and its document request.
+    assert!(f.summaries.iter().all(|s| Some(s.entity) == first));
+    assert!(f.summaries.iter().any(|s| (s.main_thread_time - 10.0).abs() < 1e-9));
+}

@@ -16,9 +16,11 @@ mod document_tests;
 mod dump;
 pub mod font_display;
 pub mod inp_breakdown;
+mod main_thread;
 mod millis_text;
 mod model;
 mod sets;
+pub mod third_parties;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};

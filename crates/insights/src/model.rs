@@ -105,6 +105,8 @@ pub enum EventRef {
     Request(usize),
     /// An interaction, by its index in [`UserInteractions::interactions`].
     Interaction(usize),
+    /// An event of a third-party entity, as the entity mappings hold it.
+    Entity(tracekit_engine::handlers::page::EntityEvent),
 }
 
 /// The events an insight relates itself to: a list, or events each with
@@ -190,6 +192,8 @@ pub enum Finding {
     DocumentLatency(crate::document_latency::DocumentLatency),
     /// Font display ([`crate::font_display`]).
     FontDisplay(crate::font_display::FontDisplay),
+    /// 3rd parties ([`crate::third_parties`]).
+    ThirdParties(crate::third_parties::ThirdParties),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
 }
@@ -202,6 +206,7 @@ impl Finding {
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
             Finding::FontDisplay(_) => &crate::font_display::UI,
+            Finding::ThirdParties(_) => &crate::third_parties::UI,
         }
     }
 
@@ -211,7 +216,10 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
-            Finding::CharacterSet(_) | Finding::DocumentLatency(_) | Finding::FontDisplay(_) => MetricShown::default(),
+            Finding::CharacterSet(_)
+            | Finding::DocumentLatency(_)
+            | Finding::FontDisplay(_)
+            | Finding::ThirdParties(_) => MetricShown::default(),
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()

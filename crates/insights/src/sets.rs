@@ -133,6 +133,7 @@ const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::document_latency::UI, crate::document_latency::generate),
     (&crate::font_display::UI, crate::font_display::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
+    (&crate::third_parties::UI, crate::third_parties::generate),
 ];
 
 /// The insight sets of an analysis made with every handler.
