@@ -120,6 +120,7 @@ fn entries(track: &ThreadTrack, network: &NetworkRequests) -> (Vec<TrackNode>, V
     (nodes, entities)
 }
 
+/// The walk over a thread's entries in a window, and the rows it makes.
 struct Walk<'a> {
     track: &'a ThreadTrack,
     /// The thread's entries in DevTools' order: its nodes, and those off
@@ -132,12 +133,16 @@ struct Walk<'a> {
     end_ms: f64,
     start_us: f64,
     end_us: f64,
+    /// The JS calls' ids, interned.
     call_ids: AHashMap<String, u32>,
+    /// The entities' names (the groups), interned; `""`: no entity.
     group_names: AHashMap<String, u32>,
+    /// The rows, in the order they were made.
     rows: indexmap::IndexMap<(NodeId, u32), Row, ahash::RandomState>,
+    /// Whether the response of a received-data row came from the cache.
     cache_hit: AHashMap<(NodeId, u32), bool>,
+    /// Whether events of this name and category are of a visible type.
     visible: AHashMap<(Sym, Sym), bool>,
-    root_self: f64,
 }
 
 impl<'a> Walk<'a> {
@@ -169,7 +174,6 @@ impl<'a> Walk<'a> {
             rows: indexmap::IndexMap::default(),
             cache_hit: AHashMap::new(),
             visible: AHashMap::new(),
-            root_self: end_ms - start_ms,
         }
     }
 
@@ -284,9 +288,8 @@ impl<'a> Walk<'a> {
             let dur = node.dur().map_or(0.0, |d| d.0);
             if dur != 0.0 && !dur.is_nan() {
                 let clipped = (end / 1000.0).min(self.end_ms) - (ts / 1000.0).max(self.start_ms);
-                match stack.last_mut() {
-                    Some(parent) => parent.self_ms -= clipped,
-                    None => self.root_self -= clipped,
+                if let Some(parent) = stack.last_mut() {
+                    parent.self_ms -= clipped;
                 }
                 let row = self.key(at)?;
                 stack.push(Open {

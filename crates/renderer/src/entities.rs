@@ -169,17 +169,6 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
 }
 
 impl crate::ThreadTrack {
-    /// The entity of each of the thread's nodes, parallel to
-    /// [`ThreadTrack::nodes`](crate::ThreadTrack): that of a JS call's
-    /// script, or of the URL in a trace event's own args (`None`: no URL,
-    /// or no entity for it; always `None` without
-    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
-    /// An input event that the NetworkRequests handler mapped keeps that
-    /// handler's entity in DevTools: the caller looks there first.
-    pub fn node_entities(&self) -> Vec<Option<Entity>> {
-        self.nodes.iter().map(|node| self.entity_of(node)).collect()
-    }
-
     /// The entries DevTools keeps in the thread's entries but not in its
     /// tree (they overlap their parent's end), each with the number of
     /// [`ThreadTrack::nodes`](crate::ThreadTrack) before it in the entries'
@@ -190,18 +179,21 @@ impl crate::ThreadTrack {
     }
 
     /// The entity of a node of the thread (or of an entry off its tree)
-    /// from its own URL, as [`ThreadTrack::node_entities`](crate::ThreadTrack) gives it.
+    /// from its own URL: that of a JS call's script, or of the URL in a
+    /// trace event's own args (`None`: no URL, or no entity for it; always
+    /// `None` without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    /// An input event that the NetworkRequests handler mapped keeps that
+    /// handler's entity in DevTools: the caller looks there first.
     pub fn entity_of(&self, node: &TrackNode) -> Option<Entity> {
         let own = &self.entities;
-        {
-            match node.kind() {
-                NodeKind::Call { frame } => own.frame_entities.get(frame as usize).copied().flatten(),
-                NodeKind::Event { event, .. } => own
-                    .urls
-                    .binary_search_by_key(&event, |(u, _)| u.event)
-                    .ok()
-                    .and_then(|at| own.urls[at].1),
-            }
+        match node.kind() {
+            NodeKind::Call { frame } => own.frame_entities.get(frame as usize).copied().flatten(),
+            NodeKind::Event { event, .. } => own
+                .urls
+                .binary_search_by_key(&event, |(u, _)| u.event)
+                .ok()
+                .and_then(|at| own.urls[at].1),
         }
     }
 }
