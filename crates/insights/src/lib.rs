@@ -9,11 +9,20 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod character_set;
+pub mod document_latency;
+#[cfg(test)]
+mod document_tests;
 mod dump;
+pub mod font_display;
 pub mod inp_breakdown;
+mod main_thread;
+mod millis_text;
 mod model;
 mod sets;
+mod summary;
 mod text;
+pub mod third_parties;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};

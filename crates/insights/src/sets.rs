@@ -128,7 +128,13 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
-const RUNNERS: &[(&Ui, Runner)] = &[(&crate::inp_breakdown::UI, crate::inp_breakdown::generate)];
+const RUNNERS: &[(&Ui, Runner)] = &[
+    (&crate::character_set::UI, crate::character_set::generate),
+    (&crate::document_latency::UI, crate::document_latency::generate),
+    (&crate::font_display::UI, crate::font_display::generate),
+    (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
+    (&crate::third_parties::UI, crate::third_parties::generate),
+];
 
 /// The insight sets of an analysis made with every handler.
 pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {

@@ -20,23 +20,56 @@ pub struct TextCx<'a> {
     pub data: &'a HandlerData,
     /// The start of the trace.
     pub origin: Micros,
+    /// The name and start of each input event of the tracks, by index
+    /// (gathered on the first input event told).
+    names: std::cell::OnceCell<ahash::AHashMap<u32, (tracekit_engine::Sym, Micros)>>,
 }
 
-impl TextCx<'_> {
+impl<'a> TextCx<'a> {
     /// A time of the trace, in ms from its start.
     pub fn at(&self, ts: Micros) -> String {
         ms((ts.0 - self.origin.0) / 1000.0)
+    }
+
+    /// A context for writing the insights of `analysis`.
+    pub fn new(analysis: &'a Analysis, data: &'a HandlerData) -> TextCx<'a> {
+        TextCx {
+            analysis,
+            data,
+            origin: data.meta().bounds.min,
+            names: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn input_names(&self) -> &ahash::AHashMap<u32, (tracekit_engine::Sym, Micros)> {
+        self.names.get_or_init(|| {
+            let mut names = ahash::AHashMap::new();
+            for process in self.analysis.process_tracks().values() {
+                for track in process.threads.values() {
+                    for node in &track.nodes {
+                        if let tracekit_engine::NodeKind::Event { name, event, .. } = node.kind() {
+                            names.insert(event, (name, node.ts()));
+                        }
+                    }
+                }
+            }
+            names
+        })
     }
 
     /// An event an insight points at, in a few words.
     pub fn event(&self, event: EventRef) -> String {
         let strings = self.analysis.strings();
         match event {
-            EventRef::Input(index) => format!("event #{index}"),
+            EventRef::Input(index) => match self.input_names().get(&index) {
+                Some(&(name, ts)) => format!("{} at {}", strings.resolve(name), self.at(ts)),
+                None => format!("event #{index}"),
+            },
             EventRef::Request(i) => {
                 let request = &self.data.network_requests().requests[i];
                 format!("request {} at {}", strings.resolve(request.url), self.at(request.ts))
             }
+            EventRef::Entity(e) => crate::summary::entity_event(e, self),
             EventRef::Interaction(i) => {
                 let interaction = &self.data.user_interactions().interactions[i];
                 format!("{} at {}", strings.resolve(interaction.kind), self.at(interaction.ts))
@@ -55,11 +88,7 @@ pub fn sets_text(sets: &InsightSets, analysis: &Analysis) -> String {
     let Some(data) = analysis.handlers() else {
         return String::new();
     };
-    let cx = TextCx {
-        analysis,
-        data,
-        origin: data.meta().bounds.min,
-    };
+    let cx = TextCx::new(analysis, data);
     let mut out = String::new();
     for (i, set) in sets.sets.iter().enumerate() {
         if i > 0 {
