@@ -136,6 +136,11 @@ const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::third_parties::UI, crate::third_parties::generate),
 ];
 
+/// The words of every insight tracekit computes, in DevTools' order.
+pub fn computed_insights() -> impl ExactSizeIterator<Item = &'static Ui> {
+    RUNNERS.iter().map(|(ui, _)| *ui)
+}
+
 /// The insight sets of an analysis made with every handler.
 pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
     let data = analysis
