@@ -17,7 +17,7 @@ use tracekit_conformance::data::{compare_data, data_fixtures, run_ours_data, Dat
 use crate::node::Engine;
 
 /// The folder of the oracle's scripts, installed.
-fn oracle_dir() -> anyhow::Result<PathBuf> {
+pub(crate) fn oracle_dir() -> anyhow::Result<PathBuf> {
     let given = std::env::var_os("TRACEKIT_ORACLE").map_or_else(|| PathBuf::from("../shared/oracle"), PathBuf::from);
     if given.join("node_modules/.bin/node").exists() {
         return Ok(given);
@@ -55,7 +55,7 @@ fn oracle_dir() -> anyhow::Result<PathBuf> {
 }
 
 /// How a run of the oracle's `devtools-data.mjs` ended.
-enum OracleRun {
+pub(crate) enum OracleRun {
     /// It wrote the dump to the file asked for.
     Written,
     /// DevTools itself throws on the trace (exit 3), or the file is no
@@ -66,6 +66,17 @@ enum OracleRun {
 /// Runs `devtools-data.mjs FILE --no-insights --out OUT` with `engine`
 /// (`out`'s directory must exist).
 fn run_oracle(oracle: &Path, engine: Engine, file: &Path, out: &Path) -> anyhow::Result<OracleRun> {
+    run_oracle_with(oracle, engine, file, out, &["--no-insights"])
+}
+
+/// Runs `devtools-data.mjs FILE ARGS --out OUT` with `engine`.
+pub(crate) fn run_oracle_with(
+    oracle: &Path,
+    engine: Engine,
+    file: &Path,
+    out: &Path,
+    args: &[&str],
+) -> anyhow::Result<OracleRun> {
     let dir = std::fs::canonicalize(
         out.parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -76,7 +87,8 @@ fn run_oracle(oracle: &Path, engine: Engine, file: &Path, out: &Path) -> anyhow:
         .arg("--max-old-space-size=8192")
         .arg(oracle.join("devtools-data.mjs"))
         .arg(std::fs::canonicalize(file)?)
-        .args(["--no-insights", "--engine", engine.arg(), "--out"])
+        .args(args)
+        .args(["--engine", engine.arg(), "--out"])
         .arg(&out)
         .current_dir(oracle)
         .output()

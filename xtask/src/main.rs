@@ -13,6 +13,8 @@
 mod bench;
 mod conformance;
 mod data;
+mod insights;
+mod lantern;
 mod node;
 mod variants;
 mod wasm;
@@ -57,6 +59,13 @@ enum Command {
         /// oracle's devtools-data.mjs (TRACEKIT_ORACLE, default ../shared/oracle).
         #[arg(long)]
         data: bool,
+        /// Write the insight sets' goldens instead (fixtures/expected/NAME/insights/).
+        #[arg(long, conflicts_with = "data")]
+        insights: bool,
+        /// Write Lantern's goldens instead (fixtures/expected/NAME/lantern/: its requests and
+        /// network analysis, from xtask/js/lantern.mjs).
+        #[arg(long, conflicts_with_all = ["data", "insights"])]
+        lantern: bool,
     },
     /// Compare tracekit with the DevTools engine.
     Conformance {
@@ -69,6 +78,9 @@ enum Command {
         /// Compare the handlers' data (tracekit data) instead of the tracks and views.
         #[arg(long)]
         data: bool,
+        /// Compare the insight sets (tracekit insights), with a table per insight.
+        #[arg(long, conflicts_with = "data")]
+        insights: bool,
     },
     /// Benchmark tracekit against the DevTools engine.
     Bench(bench::BenchArgs),
@@ -104,14 +116,38 @@ fn main() -> anyhow::Result<()> {
             }
             node::run_node(&args)
         }
-        Command::Oracle { only, engine, data } => {
+        Command::Oracle {
+            only,
+            engine,
+            data,
+            insights,
+            lantern,
+        } => {
+            if lantern {
+                node::ensure_packages()?;
+                return lantern::write_goldens(engine, &only.unwrap_or_default());
+            }
+            if insights {
+                return insights::write_goldens(engine, &only.unwrap_or_default());
+            }
             if data {
                 return data::write_goldens(engine, &only.unwrap_or_default());
             }
             node::ensure_packages()?;
             conformance::write_goldens(engine, &only.unwrap_or_default())
         }
-        Command::Conformance { corpus, engine, data } => match (corpus, data) {
+        Command::Conformance {
+            corpus,
+            engine,
+            insights: true,
+            ..
+        } => match corpus {
+            Some(dir) => insights::corpus(engine, &dir),
+            None => insights::fixtures(engine),
+        },
+        Command::Conformance {
+            corpus, engine, data, ..
+        } => match (corpus, data) {
             (Some(dir), true) => data::corpus(engine, &dir),
             (None, true) => data::fixtures(engine),
             (Some(dir), false) => conformance::corpus(engine, &dir),

@@ -218,9 +218,9 @@ impl Trace {
         let text = py
             .detach(|| {
                 if conformance {
-                    self.analysis.data_conformance(&only)
+                    tracekit::insights::data_conformance(&self.analysis, &only)
                 } else {
-                    self.analysis.data_json(&only)
+                    tracekit::insights::data_json(&self.analysis, &only)
                 }
             })
             .map_err(|e| PyValueError::new_err(e.to_string()))?;

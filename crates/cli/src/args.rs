@@ -35,8 +35,63 @@ impl TraceArg {
     }
 }
 
-// `-o FILE`.
+// The inputs of a command that prints a section per trace, as `info`.
 #[derive(clap::Args)]
+pub struct TracesArg {
+    /// Chrome traces, .cpuprofile or JS Self-Profiling traces (gzipped or
+    /// not); `-` reads standard input. With several, the text gives each
+    /// its section after a line `file: NAME`; JSON, a document per line.
+    #[arg(required = true, num_args = 1.., value_name = "TRACE")]
+    traces: Vec<PathBuf>,
+}
+
+impl TracesArg {
+    /// Whether one trace was given.
+    pub fn is_one(&self) -> bool {
+        self.traces.len() == 1
+    }
+
+    /// Runs `section` on each trace, in order, with the output and the
+    /// text to write before its own (`file: NAME` when there are several
+    /// and `headed`; else nothing). With one trace, its error is the
+    /// command's; with several, an input that fails gets its error on
+    /// stderr, the others are still printed, and the status is 1.
+    pub fn each(
+        &self,
+        out: &mut Output,
+        headed: bool,
+        mut section: impl FnMut(&Path, &mut Output, &str) -> Result<(), crate::error::CliError>,
+    ) -> Result<(), crate::error::CliError> {
+        if let [one] = self.traces.as_slice() {
+            return section(one, out, "");
+        }
+        let mut failed = false;
+        let mut first = true;
+        for path in &self.traces {
+            let head = if headed {
+                let gap = if first { "" } else { "\n" };
+                format!("{gap}file: {}\n", crate::input::Input::new(path).name())
+            } else {
+                String::new()
+            };
+            match section(path, out, &head) {
+                Ok(()) => first = false,
+                Err(e) => {
+                    eprintln!("tracekit: {e}");
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            Err(crate::error::CliError::AlreadyReported)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+// `-o FILE`.
+#[derive(clap::Args, Clone)]
 pub struct OutputArg {
     /// Write the output to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
@@ -71,10 +126,10 @@ impl ProcessesArg {
 }
 
 // `--thread`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct ThreadArg {
     /// Only the threads with this name (any case; else a unique part of
-    /// it) or this tid.
+    /// it), this tid, or PID:TID.
     #[arg(long, value_name = "NAME_OR_TID", value_parser = Query::parse_thread)]
     pub thread: Option<String>,
 }
@@ -82,10 +137,11 @@ pub struct ThreadArg {
 // `--window`. What the window does differs by command (it keeps the nodes
 // overlapping it, or clips the times to it, or is where the chart opens):
 // each command but `tracks` words it with [`help`].
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct WindowArg {
     /// Only nodes overlapping this window, in ms from the start of the
-    /// trace: START..END, START.. or ..END.
+    /// trace: START..END, START.. or ..END (or with a unit: 1.2s..2s,
+    /// 1200ms..).
     #[arg(long, value_name = "START..END", value_parser = Window::parse, allow_hyphen_values = true)]
     pub window: Option<Window>,
 }
@@ -93,10 +149,10 @@ pub struct WindowArg {
 /// `--window` of the commands that clip the calls' times to it (`convert`,
 /// `flamegraph`).
 pub const CLIPPED_WINDOW_HELP: &str = "Only calls overlapping this window, in ms from the start of the trace \
-     (START..END, START.. or ..END); their times are clipped to it";
+     (START..END, START.. or ..END, or with a unit: 1.2s..2s); their times are clipped to it";
 
 // `--thread` then `--window`, as most commands list them.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct QueryArgs {
     #[command(flatten)]
     pub thread: ThreadArg,
@@ -106,13 +162,13 @@ pub struct QueryArgs {
 
 impl QueryArgs {
     /// The threads and window chosen.
-    pub fn selection(self) -> Selection {
-        Selection::new(self.thread, self.window)
+    pub fn selection(&self) -> Selection {
+        Selection::new(self.thread.clone(), self.window.clone())
     }
 }
 
 // `--max-depth`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone, Copy)]
 pub struct DepthArg {
     /// Only the first N levels of each tree (1: the roots only).
     #[arg(long, value_name = "N", value_parser = Query::parse_levels)]
@@ -120,11 +176,30 @@ pub struct DepthArg {
 }
 
 // `--min-duration`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone, Copy)]
 pub struct MinDurationArg {
-    /// Only nodes lasting at least this many ms.
+    /// Only nodes lasting at least this many ms (or with a unit: 0.05s),
+    /// a node left out taking its subtree with it.
     #[arg(long, value_name = "MS", value_parser = Query::parse_min_duration, allow_hyphen_values = true)]
     pub min_duration: Option<Millis>,
+}
+
+// `--max-depth` then `--min-duration`: what keeps the nodes of a tree.
+#[derive(clap::Args, Clone, Copy)]
+pub struct NodeArgs {
+    #[command(flatten)]
+    pub depth: DepthArg,
+    #[command(flatten)]
+    pub min_duration: MinDurationArg,
+}
+
+// `--full-urls`.
+#[derive(clap::Args)]
+pub struct UrlsArg {
+    /// Write URLs whole (by default the text shortens them: `app.js:1:19`,
+    /// with the host when it is not the process' own).
+    #[arg(long)]
+    pub full_urls: bool,
 }
 
 /// For `Command::mut_args`: gives the option `id` the help `text`, for a

@@ -4,16 +4,19 @@
 use clap::ValueEnum;
 use tracekit::views::{GroupBy, View};
 
-use crate::args::{help, value_enum_mirror, DepthArg, OutputArg, ProcessesArg, QueryArgs, TraceArg};
+use crate::args::{
+    help, value_enum_mirror, DepthArg, MinDurationArg, OutputArg, ProcessesArg, QueryArgs, TracesArg, UrlsArg,
+};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
 
 #[derive(clap::Args)]
 #[command(mut_args(help("window", WINDOW_HELP)))]
+#[command(mut_args(help("min_duration", MIN_DURATION_HELP)))]
 pub struct CalltreeArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -29,6 +32,13 @@ pub struct CalltreeArgs {
     processes: ProcessesArg,
     #[command(flatten)]
     depth: DepthArg,
+    #[command(flatten)]
+    min_duration: MinDurationArg,
+    /// Only the first N rows of each thread (text format).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    top: Option<u64>,
+    #[command(flatten)]
+    urls: UrlsArg,
     /// Group the top-level nodes as the Performance panel's "Group by"
     /// does; group nodes are the first level.
     #[arg(long, value_enum, value_name = "KIND", default_value_t = CalltreeGroupBy::None)]
@@ -37,7 +47,11 @@ pub struct CalltreeArgs {
 
 /// `--window` of `calltree`.
 const WINDOW_HELP: &str = "The selected range, in ms from the start of the trace: START..END, \
-     START.. or ..END (default: the whole trace). Times are clipped to it";
+     START.. or ..END, or with a unit: 1.2s..2s (default: the whole trace). Times are clipped to it";
+
+/// `--min-duration` of `calltree`.
+const MIN_DURATION_HELP: &str = "Only rows whose total is at least this many ms (or with a unit: 0.05s), \
+     a row left out taking the rows under it along (text format)";
 
 value_enum_mirror! {
     /// The kinds of `calltree --group-by`.
@@ -60,8 +74,11 @@ value_enum_mirror! {
 /// The formats of `calltree --format`.
 #[derive(Clone, Copy, ValueEnum)]
 enum CalltreeFormat {
-    /// An indented tree: a line per node with its self and total time in
-    /// ms and in percent of the window.
+    /// An indented tree under a header row: a line per node with its
+    /// self and total time in ms and in percent of the window, and its
+    /// name. The Bottom-Up folds an event into the one that started it
+    /// where DevTools does (`V8.Execute` into `EvaluateScript`), so its
+    /// rows are not always the tracks' events (docs/text-format.md).
     Text,
     /// Both views of each thread as JSON: nodes in the text format's
     /// order with parent, function, self and total ms, and sample counts
@@ -72,15 +89,30 @@ enum CalltreeFormat {
 }
 
 pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, CalltreeFormat::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        let text = section(&args, path, common)?;
+        out.write(&(head.to_owned() + &text))
+    })
+}
+
+/// The views of one trace, as the format asks.
+fn section(args: &CalltreeArgs, path: &std::path::Path, common: &Common) -> Result<String, CliError> {
     let group_by = GroupBy::from(args.group_by);
     let options = args
         .processes
         .options(&common.options)
         .with_group_args(group_by.reads_args());
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
+    let rows = tracekit::views::TextRows::new()
+        .top(args.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+        .min_total(args.min_duration.min_duration)
+        .full_urls(args.urls.full_urls);
     let view_options = tracekit::views::ViewOptions::new()
         .query(query)
+        .text(rows)
         .group_by(group_by)
         .max_nodes(options.max_nodes)
         .parallelism(options.parallelism);
@@ -100,5 +132,5 @@ pub fn run(args: CalltreeArgs, common: &Common) -> Result<(), CliError> {
         error,
     })?;
     drop(views_span);
-    args.output.open().write(&text)
+    Ok(text)
 }

@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 
-use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg};
+use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -20,6 +20,8 @@ pub struct ChartArgs {
     query: QueryArgs,
     #[command(flatten)]
     processes: ProcessesArg,
+    #[command(flatten)]
+    nodes: NodeArgs,
 }
 
 /// `-o` of `chart`.
@@ -27,7 +29,7 @@ const OUTPUT_HELP: &str = "Write the chart to this file (`-`: standard output, w
 
 /// `--window` of `chart`.
 const WINDOW_HELP: &str = "Only nodes overlapping this window, in ms from the start of the trace: \
-     START..END, START.. or ..END; the chart opens on it";
+     START..END, START.. or ..END (or with a unit: 1.2s..2s); the chart opens on it";
 
 pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     if args.output.is_stdout() && std::io::stdout().is_terminal() {
@@ -35,9 +37,15 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
     }
     // The page's tracks (network, timings, interactions, layout shifts,
     // frames, screenshots) come from every handler's data.
-    let options = args.processes.options(&common.options).with_all_handlers(true);
+    // The tooltips say what tells an event apart (its args' details).
+    let options = args
+        .processes
+        .options(&common.options)
+        .with_all_handlers(true)
+        .with_details(true);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let query = args.query.selection().query(&input, &analysis)?;
+    let query = args.query.selection().with_nodes(args.nodes).query(&input, &analysis)?;
+    crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     // The page is titled by the trace's file name.
     let title = match &input.path {
         Some(path) => path

@@ -15,6 +15,7 @@ use crate::error::CliError;
 use crate::export::ExportArgs;
 use crate::flamegraph::FlamegraphArgs;
 use crate::info::InfoArgs;
+use crate::insights::InsightsArgs;
 use crate::metrics::MetricsArgs;
 use crate::network::NetworkArgs;
 use crate::summary::SummaryArgs;
@@ -98,6 +99,11 @@ pub enum Command {
     /// phases, size, status, priority, whether it blocked rendering, what
     /// started it, its URL.
     Network(NetworkArgs),
+    /// Print DevTools' insights of a trace, a set per navigation: what to
+    /// fix (LCP and INP broken down, layout shift culprits, ...), the
+    /// failing ones first, with what each found and the events involved
+    /// (docs/insights.md).
+    Insights(InsightsArgs),
     /// Print the data of DevTools' 27 handlers (network, metrics, layout
     /// shifts, interactions, initiators, warnings, scripts, ...) as one
     /// JSON document, or of those named with --handler (docs/data.md).
@@ -149,7 +155,7 @@ pub enum Command {
     /// Read one with `tracekit man tracks | man -l -`.
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "metrics", "network", "data", "chart", "convert", "flamegraph", "export", "diff", "completions", "man"])]
+        #[arg(value_parser = ["tracks", "info", "calltree", "summary", "metrics", "network", "insights", "data", "chart", "convert", "flamegraph", "export", "diff", "completions", "man"])]
         subcommand: Option<String>,
     },
 }

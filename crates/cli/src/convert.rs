@@ -2,7 +2,9 @@
 
 use clap::ValueEnum;
 
-use crate::args::{help, value_enum_mirror, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
+use crate::args::{
+    help, value_enum_mirror, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP,
+};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -22,6 +24,8 @@ pub struct ConvertArgs {
     query: QueryArgs,
     #[command(flatten)]
     processes: ProcessesArg,
+    #[command(flatten)]
+    nodes: NodeArgs,
 }
 
 /// `-o` of `convert`.
@@ -62,7 +66,8 @@ pub fn run(args: ConvertArgs, common: &Common) -> Result<(), CliError> {
     }
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let query = args.query.selection().query(&input, &analysis)?;
+    let query = args.query.selection().with_nodes(args.nodes).query(&input, &analysis)?;
+    crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("export").entered();
     let written = format.write(&analysis, &query, options.parallelism, out.writer()?);
     out.done(written)

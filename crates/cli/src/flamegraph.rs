@@ -1,7 +1,7 @@
 //! `tracekit flamegraph`: a flame graph (SVG) of the calls of every
 //! thread, drawn by inferno, or the folded stacks it is drawn from.
 
-use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
+use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -25,6 +25,8 @@ pub struct FlamegraphArgs {
     folded: bool,
     #[command(flatten)]
     processes: ProcessesArg,
+    #[command(flatten)]
+    nodes: NodeArgs,
 }
 
 /// `-o` of `flamegraph`.
@@ -33,8 +35,9 @@ const OUTPUT_HELP: &str = "Write the SVG (or the folded stacks) to this file ins
 pub fn run(args: FlamegraphArgs, common: &Common) -> Result<(), CliError> {
     let options = args.processes.options(&common.options);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let selection = args.query.selection();
+    let selection = args.query.selection().with_nodes(args.nodes);
     let query = selection.query(&input, &analysis)?;
+    crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     let parallelism = options.parallelism;
     let folded = if args.bottom_up {
         tracekit::export::folded_bottom_up(&analysis, &query, parallelism)

@@ -29,6 +29,7 @@ mod export;
 mod flamegraph;
 mod info;
 mod input;
+mod insights;
 mod man;
 mod metrics;
 mod network;
@@ -115,6 +116,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Data(args) => data::run(args, common),
         Command::Network(args) => network::run(args, common),
         Command::Metrics(args) => metrics::run(args, common),
+        Command::Insights(args) => insights::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),
@@ -163,6 +165,55 @@ mod tests {
             assert_eq!(help_of(sub, "window"), args::CLIPPED_WINDOW_HELP, "{sub}");
         }
         assert!(help_of("chart", "window").ends_with("the chart opens on it"));
+    }
+
+    /// The shared options mean the same and are accepted by every command
+    /// they apply to; the commands that print a section per trace take
+    /// several, as `info` does.
+    #[test]
+    fn every_command_takes_the_shared_options() {
+        let nodes = [
+            "--thread",
+            "1:2",
+            "--window",
+            "1.2s..2s",
+            "--max-depth",
+            "2",
+            "--min-duration",
+            "5ms",
+        ];
+        let all = [&["--all-processes", "-o", "out"][..], &nodes[..]].concat();
+        let window = [
+            "--all-processes",
+            "-o",
+            "out",
+            "--thread",
+            "main",
+            "--window",
+            "1200ms..",
+        ];
+        for (command, options, several) in [
+            ("tracks", &all[..], true),
+            ("calltree", &all[..], true),
+            ("chart", &all[..], false),
+            ("convert", &all[..], false),
+            ("flamegraph", &all[..], false),
+            ("summary", &window[..], true),
+            ("metrics", &["-o", "out"][..], true),
+            ("network", &["-o", "out"][..], true),
+        ] {
+            let mut args = vec!["tracekit", command, "a.json"];
+            if several {
+                args.push("b.json");
+            }
+            args.extend(options);
+            if command == "convert" {
+                args.extend(["--to", "folded"]);
+            }
+            if let Err(e) = Cli::try_parse_from(&args) {
+                panic!("{args:?}: {e}");
+            }
+        }
     }
 
     /// `--threads N` makes a pool of N threads, which the command runs on;

@@ -4,7 +4,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{OutputArg, TraceArg};
+use crate::args::{OutputArg, TracesArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -12,7 +12,7 @@ use crate::input::load_one;
 #[derive(clap::Args)]
 pub struct MetricsArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -31,8 +31,18 @@ enum MetricsFormat {
 }
 
 pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, MetricsFormat::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        let text = section(&args, path, common)?;
+        out.write(&(head.to_owned() + &text))
+    })
+}
+
+/// The section of one trace, as the format asks.
+fn section(args: &MetricsArgs, path: &std::path::Path, common: &Common) -> Result<String, CliError> {
     let options = common.options.with_all_handlers(true);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let error = |message: String| CliError::Data {
         file: input.name(),
         message,
@@ -52,5 +62,5 @@ pub fn run(args: MetricsArgs, common: &Common) -> Result<(), CliError> {
         MetricsFormat::Text => tracekit::page::navigations_text(&rows),
         MetricsFormat::Json => tracekit::page::navigations_json(&rows) + "\n",
     };
-    args.output.open().write(&text)
+    Ok(text)
 }

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{OutputArg, TraceArg};
+use crate::args::{OutputArg, TracesArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -11,7 +11,7 @@ use crate::input::load_one;
 #[derive(clap::Args)]
 pub struct NetworkArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -30,8 +30,18 @@ enum NetworkFormat {
 }
 
 pub fn run(args: NetworkArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, NetworkFormat::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        let text = section(&args, path, common)?;
+        out.write(&(head.to_owned() + &text))
+    })
+}
+
+/// The section of one trace, as the format asks.
+fn section(args: &NetworkArgs, path: &std::path::Path, common: &Common) -> Result<String, CliError> {
     let options = common.options.with_all_handlers(true);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let rows = tracekit::page::requests(&analysis).map_err(|error| CliError::Data {
         file: input.name(),
         message: error.to_string(),
@@ -53,5 +63,5 @@ pub fn run(args: NetworkArgs, common: &Common) -> Result<(), CliError> {
         NetworkFormat::Text => tracekit::page::requests_text(&rows),
         NetworkFormat::Json => tracekit::page::requests_json(&rows) + "\n",
     };
-    args.output.open().write(&text)
+    Ok(text)
 }

@@ -6,7 +6,7 @@
 use tracekit::query::{Query, QueryError, Window};
 use tracekit::{Analysis, Millis};
 
-use crate::args::{DepthArg, MinDurationArg, ThreadArg, WindowArg};
+use crate::args::{DepthArg, MinDurationArg, NodeArgs, ThreadArg, WindowArg};
 use crate::error::CliError;
 use crate::input::Input;
 
@@ -46,6 +46,11 @@ impl Selection {
         }
     }
 
+    /// With the levels and shortest duration chosen.
+    pub fn with_nodes(self, nodes: NodeArgs) -> Selection {
+        self.with_depth(nodes.depth).with_min_duration(nodes.min_duration)
+    }
+
     /// `--window` as given.
     pub fn window(&self) -> Option<Window> {
         self.window
@@ -79,5 +84,50 @@ impl Selection {
             message,
         })?;
         Ok(query)
+    }
+}
+
+/// Says on stderr (unless `quiet`) which threads the node filters
+/// (`--window`, `--max-depth`, `--min-duration`) left with nothing to
+/// show, so that none vanishes without a word, in one line: `tracekit:
+/// note: FILE: --min-duration 50 leaves nothing of thread 7 CrRendererMain
+/// (pid 3)`.
+pub fn report_hidden(input: &Input, analysis: &Analysis, query: &Query, quiet: bool) {
+    if quiet || query.keeps_every_node() {
+        return;
+    }
+    let origin = analysis.bounds().min;
+    let kept = query.kept_threads(analysis);
+    let strings = analysis.strings();
+    let mut filters = Vec::new();
+    if let Some(window) = query.window() {
+        filters.push(format!("--window {window}"));
+    }
+    if let Some(levels) = query.levels() {
+        filters.push(format!("--max-depth {levels}"));
+    }
+    if let Some(min) = query.min_duration() {
+        filters.push(format!("--min-duration {}", min.0));
+    }
+    let hidden: Vec<String> = analysis
+        .threads()
+        .filter(|t| kept.as_ref().is_none_or(|k| k.contains(&(t.pid(), t.tid()))))
+        .filter(|t| !t.track().nodes.is_empty() && query.nodes(t.track(), origin).next().is_none())
+        .map(|t| {
+            format!(
+                "thread {}{} (pid {})",
+                t.tid().to_js_string(strings),
+                t.name().map(|n| format!(" {n}")).unwrap_or_default(),
+                t.pid().to_js_string(strings)
+            )
+        })
+        .collect();
+    if !hidden.is_empty() {
+        eprintln!(
+            "tracekit: note: {}: {} leaves nothing of {}",
+            input.name(),
+            filters.join(" "),
+            hidden.join(", ")
+        );
     }
 }

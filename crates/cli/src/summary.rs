@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 
-use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TraceArg};
+use crate::args::{help, OutputArg, ProcessesArg, QueryArgs, TracesArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -12,7 +12,7 @@ use crate::input::load_one;
 #[command(mut_args(help("window", WINDOW_HELP)))]
 pub struct SummaryArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -41,8 +41,18 @@ enum SummaryFormat {
 }
 
 pub fn run(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, SummaryFormat::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        let text = section(&args, path, common)?;
+        out.write(&(head.to_owned() + &text))
+    })
+}
+
+/// The Summary of one trace, as the format asks.
+fn section(args: &SummaryArgs, path: &std::path::Path, common: &Common) -> Result<String, CliError> {
     let options = args.processes.options(&common.options);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let query = args
         .query
         .selection()
@@ -53,5 +63,5 @@ pub fn run(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
         SummaryFormat::Json => tracekit::views::summary::write_json(&analysis, &query) + "\n",
         SummaryFormat::Conformance => tracekit::views::summary::summary_conformance(&analysis, &query) + "\n",
     };
-    args.output.open().write(&text)
+    Ok(text)
 }

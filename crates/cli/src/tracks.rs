@@ -3,16 +3,16 @@
 
 use clap::ValueEnum;
 
-use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TraceArg, WindowArg};
+use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TracesArg, UrlsArg, WindowArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
-use crate::query::Selection;
+use crate::query::{report_hidden, Selection};
 
 #[derive(clap::Args)]
 pub struct TracksArgs {
     #[command(flatten)]
-    trace: TraceArg,
+    traces: TracesArg,
     #[command(flatten)]
     output: OutputArg,
     /// What to print.
@@ -28,6 +28,8 @@ pub struct TracksArgs {
     depth: DepthArg,
     #[command(flatten)]
     min_duration: MinDurationArg,
+    #[command(flatten)]
+    urls: UrlsArg,
     /// Print on stderr what was skipped or repaired while loading.
     #[arg(long)]
     stats: bool,
@@ -42,7 +44,11 @@ pub struct TracksArgs {
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     /// An indented tree for people and snapshot tests: a line per node with
-    /// its start, duration and self time in ms (docs/text-format.md).
+    /// what it is (an event's URL, type, timer or function; a JS call's
+    /// function and place), its start, duration and self time in ms
+    /// (docs/text-format.md). These are the panel's tracks: an event
+    /// nested in another stays under it (the Bottom-Up of `calltree` folds
+    /// `V8.Execute` into `EvaluateScript`, as DevTools does).
     Text,
     /// One JSON document for viewers, with every field of every node
     /// (docs/json-format.md).
@@ -61,33 +67,64 @@ impl TracksArgs {
 }
 
 pub fn run(args: TracksArgs, common: &Common) -> Result<(), CliError> {
-    let options = args.processes.options(&common.options).with_all_handlers(args.why);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let mut out = args.output.clone().open();
+    let headed = matches!(args.format, Format::Text);
+    args.traces.each(&mut out, headed, |path, out, head| {
+        section(&args, path, common, out, head)
+    })
+}
+
+/// Prints the tracks of one trace, after `head`.
+fn section(
+    args: &TracksArgs,
+    path: &std::path::Path,
+    common: &Common,
+    out: &mut crate::output::Output,
+    head: &str,
+) -> Result<(), CliError> {
+    // What tells events apart is read from their args, which the
+    // conformance dump does not show.
+    let details = !matches!(args.format, Format::Conformance);
+    let options = args
+        .processes
+        .options(&common.options)
+        .with_all_handlers(args.why)
+        .with_details(details);
+    let (input, analysis) = load_one(path, &options, common.quiet)?;
     let why = if args.why {
         why(&input.name(), &analysis, common.quiet)
     } else {
         None
     };
-    let query = Selection::new(args.thread, args.window)
+    let query = Selection::new(args.thread.clone(), args.window.clone())
         .with_depth(args.depth)
         .with_min_duration(args.min_duration)
         .query(&input, &analysis)?;
+    report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("output").entered();
-    let mut out = args.output.open();
     let w = out.writer()?;
-    let written = match args.format {
-        Format::Text => tracekit::output::write_text_why(&analysis, &query, why.as_ref(), w),
+    let written = w.write_all(head.as_bytes()).and_then(|()| match args.format {
+        Format::Text => {
+            let text = tracekit::output::TextOptions {
+                why: why.as_ref(),
+                full_urls: args.urls.full_urls,
+            };
+            tracekit::output::write_text_with(&analysis, &query, &text, w)
+        }
         Format::Json => tracekit::output::write_json_why(&analysis, &query, options.parallelism, why.as_ref(), w),
         Format::Conformance => tracekit::output::write_conformance(&analysis, &query, options.parallelism, w),
-    };
+    });
     out.done(written)?;
     if args.stats {
         // The warnings were printed above (unless --quiet).
         eprint!("{}", tracekit::output::stats_without_warnings(&analysis));
     }
-    // The process ends here, and its memory goes back to the system at
-    // once: freeing the tracks node by node would add 2% to a run.
-    std::mem::forget(analysis);
+    // With one trace, the process ends here, and its memory goes back to
+    // the system at once: freeing the tracks node by node would add 2% to
+    // a run. With several, the next trace needs the memory.
+    if args.traces.is_one() {
+        std::mem::forget(analysis);
+    }
     Ok(())
 }
 

@@ -221,6 +221,7 @@ fn the_chart_of_a_recording_works_in_chromium() {
     let (code, text, _) = tracekit(&[
         "tracks",
         TRACE,
+        "--full-urls",
         "--thread",
         "CrRendererMain",
         "--max-depth",
@@ -296,6 +297,11 @@ fn the_chart_of_a_recording_works_in_chromium() {
     assert_eq!(
         tips.last().copied(),
         Some(expected_tip.as_str()),
+        "tooltips seen: {tips:#?}"
+    );
+    // An event's tooltip says what it is, as its line in `tracks` does.
+    assert!(
+        tips.iter().any(|t| t.starts_with("TimerFire\ntimer ")),
         "tooltips seen: {tips:#?}"
     );
     let pinned = seen["pinned"].as_str().expect("pinned details");

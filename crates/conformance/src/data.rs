@@ -99,13 +99,13 @@ pub fn compare_data(expected: &str, ours: &str, only: &[&str]) -> Result<DataRep
     Ok(report)
 }
 
-struct Walk<'a> {
-    expected_synthetic: &'a Map<String, Value>,
-    our_synthetic: &'a Map<String, Value>,
-    seen: BTreeSet<String>,
-    matched: usize,
-    total: usize,
-    first: Option<String>,
+pub(crate) struct Walk<'a> {
+    pub(crate) expected_synthetic: &'a Map<String, Value>,
+    pub(crate) our_synthetic: &'a Map<String, Value>,
+    pub(crate) seen: BTreeSet<String>,
+    pub(crate) matched: usize,
+    pub(crate) total: usize,
+    pub(crate) first: Option<String>,
 }
 
 impl Walk<'_> {
@@ -118,7 +118,7 @@ impl Walk<'_> {
     /// Compares two values; iterative over the nesting of the values (a
     /// worklist), recursive only into a synthetic event's fields, once per
     /// event.
-    fn value(&mut self, expected: &Value, ours: &Value, path: &str) {
+    pub(crate) fn value(&mut self, expected: &Value, ours: &Value, path: &str) {
         // An item is two values to compare, or (with no expected value) a
         // member ours has in excess, reported after its siblings.
         let mut work: Vec<(Option<&Value>, &Value, String)> = vec![(Some(expected), ours, path.to_owned())];
@@ -204,7 +204,7 @@ impl Walk<'_> {
 }
 
 /// The leaves of a value (what a missing value counts as).
-fn leaves(value: &Value) -> usize {
+pub(crate) fn leaves(value: &Value) -> usize {
     let mut count = 0;
     let mut work = vec![value];
     while let Some(v) = work.pop() {

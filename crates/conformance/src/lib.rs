@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub mod data;
+pub mod insights;
+pub mod lantern;
 pub mod views;
 
 /// How two dumps compare.

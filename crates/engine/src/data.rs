@@ -86,26 +86,27 @@ impl Analysis {
     /// made with
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
     pub fn data_conformance(&self, only: &[&str]) -> Result<String, DataError> {
-        self.data_document(only, Rules::CONFORMANCE, |_| ())
+        self.data_document(Some(only).filter(|o| !o.is_empty()), Rules::CONFORMANCE, |_| ())
     }
 
     /// The same document as [`Analysis::data_conformance`], with every
     /// number and string as it is (not rounded, not hashed): the handlers'
     /// data for programs (`tracekit data --format json`).
     pub fn data_json(&self, only: &[&str]) -> Result<String, DataError> {
-        self.data_document(only, Rules::EXACT, |_| ())
+        self.data_document(Some(only).filter(|o| !o.is_empty()), Rules::EXACT, |_| ())
     }
 
-    /// The document of the handlers named in `only` (all when empty),
-    /// written by `rules`, with what `more` adds to it after the handlers
-    /// (the insight sets, which the crates above the engine compute).
+    /// The document of the handlers named in `only` (every one when
+    /// `None`, none when empty), written by `rules`, with what `more` adds
+    /// to it after the handlers (the insight sets, which the crates above
+    /// the engine compute).
     pub fn data_document(
         &self,
-        only: &[&str],
+        only: Option<&[&str]>,
         rules: Rules,
         more: impl FnOnce(&mut Dump<'_>),
     ) -> Result<String, DataError> {
-        if let Some(unknown) = only.iter().find(|h| !HANDLERS.contains(h)) {
+        if let Some(unknown) = only.unwrap_or_default().iter().find(|h| !HANDLERS.contains(h)) {
             return Err(DataError::UnknownHandler((*unknown).to_owned()));
         }
         if self.handlers.is_none() {
@@ -116,7 +117,7 @@ impl Analysis {
         }
         let mut dump = Dump::new(&self.strings);
         if let Some(data) = &self.handlers {
-            let wanted = |name: &str| only.is_empty() || only.contains(&name);
+            let wanted = |name: &str| only.is_none_or(|only| only.contains(&name));
             for name in HANDLERS.iter().filter(|h| wanted(h)) {
                 let value = handler_value(data, &self.processes, name, &mut dump);
                 dump.handler(name, value);

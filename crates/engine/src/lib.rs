@@ -20,6 +20,7 @@ pub mod data;
 mod diagnostics;
 mod engine;
 mod input;
+mod labels;
 mod loader;
 mod model;
 pub mod query;
@@ -75,7 +76,10 @@ pub mod handlers {
 /// knows, the args the aggregated views read, and per-thread work on the
 /// pool.
 pub mod support {
+    pub use crate::labels::{is_recording_overhead, short_url};
     pub use crate::model::write_js_location;
     pub use tracekit_events::{dump, jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics, EventIndex};
-    pub use tracekit_renderer::{event_group_args, event_view_args, GroupArgs, ViewArgs};
+    pub use tracekit_renderer::{
+        entity_mappings, event_details, event_group_args, event_view_args, GroupArgs, ViewArgs,
+    };
 }

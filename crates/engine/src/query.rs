@@ -68,12 +68,14 @@ impl Window {
     }
 
     /// Reads `START..END`, `START..` or `..END` (ms from the start of the
-    /// trace, spaces allowed around each), as `--window` takes it.
+    /// trace, or with a unit as [`parse_millis`] reads it: `1.2s..2s`;
+    /// spaces allowed around each), as `--window` takes it.
     ///
     /// # Errors
     ///
     /// [`QueryError::WindowSyntax`] for text of another shape (or `..`),
     /// [`QueryError::NotMillis`] for an end that is not a finite number,
+    /// [`QueryError::WindowBeforeTrace`] for a START below 0,
     /// [`QueryError::WindowTextReversed`] when END is before START.
     pub fn parse(text: &str) -> Result<Window, QueryError> {
         let (a, b) = text.split_once("..").ok_or(QueryError::WindowSyntax)?;
@@ -89,6 +91,11 @@ impl Window {
         };
         let start = end_at(a, f64::NEG_INFINITY)?;
         let end = end_at(b, f64::INFINITY)?;
+        if start < Millis::ZERO && start.is_finite() {
+            return Err(QueryError::WindowBeforeTrace {
+                start: a.trim().to_owned(),
+            });
+        }
         if end < start {
             return Err(QueryError::WindowTextReversed {
                 start: a.trim().to_owned(),
@@ -128,14 +135,22 @@ impl fmt::Display for Window {
     }
 }
 
-/// A finite number of ms, as the CLI reads one (spaces allowed around it).
+/// A finite number of ms, as the CLI reads one (spaces allowed around it):
+/// a plain number is ms; `ms`, `s`, `us` or `µs` after it says its unit
+/// (`1.2s`, `1200ms`).
 ///
 /// # Errors
 ///
 /// [`QueryError::NotMillis`], naming the text as given.
 pub fn parse_millis(text: &str) -> Result<Millis, QueryError> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => Ok(Millis(x)),
+    let trimmed = text.trim();
+    // The longest suffix first: `ms` before `s`.
+    let (number, scale) = [("ms", 1.0), ("us", 1e-3), ("µs", 1e-3), ("s", 1e3)]
+        .iter()
+        .find_map(|(unit, scale)| trimmed.strip_suffix(unit).map(|n| (n.trim_end(), *scale)))
+        .unwrap_or((trimmed, 1.0));
+    match number.parse::<f64>() {
+        Ok(x) if x.is_finite() && !number.is_empty() => Ok(Millis(x * scale)),
         _ => Err(QueryError::NotMillis { text: text.to_owned() }),
     }
 }
@@ -409,6 +424,18 @@ pub enum QueryError {
         /// END as written.
         end: String,
     },
+    /// A window's text whose START is before the trace's start (below 0).
+    WindowBeforeTrace {
+        /// START as written.
+        start: String,
+    },
+    /// A bare tid that threads of several processes have.
+    AmbiguousTid {
+        /// What was asked for.
+        query: String,
+        /// The threads with that tid, each with its pid as printed.
+        matches: Vec<(String, ThreadRef)>,
+    },
     /// 0 levels.
     NoLevels,
     /// Not a whole number of levels, as given.
@@ -467,11 +494,13 @@ impl QueryError {
             QueryError::WindowSyntax
             | QueryError::NotMillis { .. }
             | QueryError::WindowReversed { .. }
-            | QueryError::WindowTextReversed { .. } => Some(Field::Window),
+            | QueryError::WindowTextReversed { .. }
+            | QueryError::WindowBeforeTrace { .. } => Some(Field::Window),
             QueryError::NoLevels | QueryError::NotLevels { .. } => Some(Field::Levels),
             QueryError::NegativeDuration { .. } => Some(Field::MinDuration),
             QueryError::NoThread { .. }
             | QueryError::AmbiguousThread { .. }
+            | QueryError::AmbiguousTid { .. }
             | QueryError::OverNodeBudget { .. }
             | QueryError::WindowOutsideTrace { .. } => None,
         }
@@ -514,6 +543,26 @@ impl fmt::Display for QueryError {
                 write!(f, "the end ({}) is before the start ({})", end.0, start.0)
             }
             QueryError::WindowTextReversed { start, end } => write!(f, "END ({end}) is before START ({start})"),
+            QueryError::WindowBeforeTrace { start } => write!(
+                f,
+                "START ({start}) is before the trace's start: times count from it, so START is 0 or more"
+            ),
+            QueryError::AmbiguousTid { query, matches } => {
+                let choices: Vec<String> = matches
+                    .iter()
+                    .map(
+                        |(pid, t)| match t.name.as_deref().filter(|n| !n.is_empty() && *n != t.tid_text) {
+                            Some(name) => format!("{pid}:{} {name}", t.tid_text),
+                            None => format!("{pid}:{}", t.tid_text),
+                        },
+                    )
+                    .collect();
+                write!(
+                    f,
+                    "tid {query} is a thread of several processes: give PID:TID, one of {}",
+                    choices.join(", ")
+                )
+            }
             QueryError::NoLevels => f.write_str("0 levels would show nothing: 1 shows the roots only"),
             QueryError::NotLevels { text } => write!(f, "not a number of levels: '{text}'"),
             QueryError::NegativeDuration { text } => write!(f, "a duration cannot be negative: '{text}'"),
@@ -525,7 +574,7 @@ impl fmt::Display for QueryError {
             }
             QueryError::AmbiguousThread { query, matches } => write!(
                 f,
-                "'{query}' matches threads of several names: {}; give the whole name or the tid",
+                "'{query}' matches threads of several names: {}; give the whole name, the tid or PID:TID",
                 thread_list(matches)
             ),
             QueryError::OverNodeBudget { thread, count } => write!(
@@ -614,9 +663,30 @@ fn match_threads(query: &str, candidates: &[ThreadRef]) -> Result<Vec<ThreadRef>
     }
 }
 
-/// The threads with tracks that `query` names (see [`Query::with_thread`]).
+/// The threads with tracks that `query` names (see [`Query::with_thread`]):
+/// `PID:TID` names one thread; a bare tid that threads of several
+/// processes have is an error listing them as `PID:TID`.
 pub fn find_threads(analysis: &Analysis, query: &str) -> Result<Vec<ThreadRef>, QueryError> {
     let threads = threads(analysis);
+    let pid_text = |t: &ThreadRef| t.pid.to_js_string(&analysis.strings);
+    if let Some((pid, tid)) = query.trim().split_once(':') {
+        let (pid, tid) = (pid.trim(), tid.trim());
+        let found: Vec<ThreadRef> = threads
+            .iter()
+            .filter(|t| t.tid_text == tid && pid_text(t) == pid)
+            .cloned()
+            .collect();
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    let by_tid: Vec<&ThreadRef> = threads.iter().filter(|t| t.tid_text == query.trim()).collect();
+    if by_tid.len() > 1 {
+        return Err(QueryError::AmbiguousTid {
+            query: query.trim().to_owned(),
+            matches: by_tid.into_iter().map(|t| (pid_text(t), t.clone())).collect(),
+        });
+    }
     match match_threads(query, &threads) {
         Ok(found) => Ok(found),
         Err(matches) if !matches.is_empty() => Err(QueryError::AmbiguousThread {

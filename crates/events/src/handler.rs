@@ -139,6 +139,13 @@ pub struct AnalyzeOptions {
     /// `createWithAllHandlers` does. Off by default: the tracks and the
     /// views need none of them, and they cost time.
     pub all_handlers: bool,
+    /// Also keep the raw `args.data` of the few events whose lines say
+    /// what they are (`EvaluateScript` and `ParseHTML` their URL,
+    /// `EventDispatch` its type, `ResourceSendRequest` its URL and
+    /// priority, `TimerFire` its timer, `FunctionCall` its function), for
+    /// the outputs to read when they print them. Off by default: the
+    /// conformance dump and the views do not show them.
+    pub details: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -150,6 +157,7 @@ impl Default for AnalyzeOptions {
             group_args: false,
             devtools: DevTools::LATEST,
             all_handlers: false,
+            details: false,
         }
     }
 }
@@ -188,6 +196,12 @@ impl AnalyzeOptions {
     /// Runs every handler ([`AnalyzeOptions::all_handlers`]).
     pub fn with_all_handlers(mut self, all: bool) -> Self {
         self.all_handlers = all;
+        self
+    }
+
+    /// These options with [`AnalyzeOptions::details`] set.
+    pub fn with_details(mut self, keep: bool) -> Self {
+        self.details = keep;
         self
     }
 }

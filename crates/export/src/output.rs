@@ -14,7 +14,9 @@ use tracekit_engine::{Micros, Parallelism};
 use tracekit_engine::query::Query;
 use tracekit_engine::{Analysis, InputKind};
 
+use crate::detail::{node_detail, Urls};
 use crate::page::Why;
+use tracekit_engine::support::is_recording_overhead;
 
 /// Hands the text built so far to the writer once it is large, so that
 /// output of any size takes little memory.
@@ -320,6 +322,33 @@ pub fn write_text(analysis: &Analysis, query: &Query, w: &mut dyn io::Write) -> 
 /// [`write_text`], each event's line ended with its warnings when `why`
 /// is given (`tracks --why`): ` [long task]`, ` [forced reflow]`...
 pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: &mut dyn io::Write) -> io::Result<()> {
+    let options = TextOptions { why, full_urls: true };
+    write_text_with(analysis, query, &options, w)
+}
+
+/// How the text format writes its lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions<'a> {
+    /// End each event's line with its warnings (`tracks --why`).
+    pub why: Option<&'a Why>,
+    /// Write URLs whole; else short (`app.js:1:19`, with its host when it
+    /// is not the process' own: [`tracekit_engine::support::short_url`]),
+    /// the process line giving the process' URL whole.
+    pub full_urls: bool,
+}
+
+/// [`write_text`] as `options` ask. Each line of an event that the
+/// panel's summary tells apart from others of its name says how (its URL,
+/// type, timer or function: [`crate::detail`]) when the analysis kept
+/// their args ([`tracekit_engine::AnalyzeOptions::details`]); the
+/// recording's own work that lasts ends with ` [recording overhead]`.
+pub fn write_text_with(
+    analysis: &Analysis,
+    query: &Query,
+    options: &TextOptions<'_>,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    let why = options.why;
     let interner = analysis.strings();
     let origin = if analysis.bounds().min.is_finite() {
         analysis.bounds().min
@@ -352,6 +381,11 @@ pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: 
             continue;
         }
         process_line(&mut out, analysis, *pid, process);
+        let urls = if options.full_urls {
+            Urls::Full
+        } else {
+            Urls::Short(process.url.map(|u| interner.resolve(u)))
+        };
         for (tid, track) in &process.threads {
             if !shows(tid, track) {
                 continue;
@@ -372,8 +406,18 @@ pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: 
                 if node.depth() > MAX_INDENT {
                     let _ = write!(out, "[depth {}] ", node.depth());
                 }
+                let mut overhead = false;
                 match (&node.kind(), track.js_frame(&node.kind())) {
-                    (NodeKind::Event { name, .. }, _) => out.push_str(interner.resolve(*name)),
+                    (kind @ NodeKind::Event { name, .. }, _) => {
+                        let name = interner.resolve(*name);
+                        out.push_str(name);
+                        if let Some(detail) = node_detail(track, kind, name, urls) {
+                            out.push(' ');
+                            out.push_str(&detail);
+                        }
+                        // Work that takes time: an instant is nobody's slowest work.
+                        overhead = is_recording_overhead(name) && node.dur().is_some_and(|d| d > Micros::ZERO);
+                    }
                     (NodeKind::Call { .. }, None) => out.push_str("js ?"),
                     (NodeKind::Call { .. }, Some(js)) => {
                         let frame = &js.call_frame;
@@ -382,7 +426,7 @@ pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: 
                         out.push_str(if name.is_empty() { "(anonymous)" } else { name });
                         write_js_location(
                             &mut out,
-                            interner.resolve(frame.url),
+                            &urls.write(interner.resolve(frame.url)),
                             frame.line_number,
                             frame.column_number,
                         );
@@ -396,6 +440,9 @@ pub fn write_text_why(analysis: &Analysis, query: &Query, why: Option<&Why>, w: 
                 );
                 if let Some(s) = node.self_time() {
                     let _ = write!(out, " self {}", ms(s));
+                }
+                if overhead {
+                    out.push_str(" [recording overhead]");
                 }
                 if let Some(why) = why {
                     why.write_text(&mut out, node);
@@ -478,13 +525,18 @@ pub fn write_json_why(
             out.push_str("{\"depth\":");
             out.push_str(itoa::Buffer::new().format(node.depth()));
             match (&node.kind(), track.js_frame(&node.kind())) {
-                (NodeKind::Event { name, cat, ph, .. }, _) => {
+                (kind @ NodeKind::Event { name, cat, ph, .. }, _) => {
+                    let name = interner.resolve(*name);
                     out.push_str(",\"type\":\"event\",\"name\":");
-                    write_json_string(out, interner.resolve(*name));
+                    write_json_string(out, name);
                     out.push_str(",\"cat\":");
                     write_json_string(out, interner.resolve(*cat));
                     out.push_str(",\"ph\":");
                     write_json_string(out, &(ph.0 as char).to_string());
+                    if let Some(detail) = node_detail(track, kind, name, Urls::Full) {
+                        out.push_str(",\"detail\":");
+                        write_json_string(out, &detail);
+                    }
                 }
                 (NodeKind::Call { .. }, None) => out.push_str(",\"type\":\"js\""),
                 (

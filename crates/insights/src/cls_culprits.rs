@@ -462,6 +462,44 @@ fn top_culprits<'a>(shifts: impl Iterator<Item = &'a ShiftCauses>) -> Vec<Culpri
 }
 
 impl ClsCulprits {
+    /// What it found, in words: each cluster (the worst first) with its
+    /// score and top culprits.
+    pub(crate) fn summary(&self, cx: &crate::TextCx<'_>) -> Vec<String> {
+        if self.clusters.is_empty() {
+            return vec![UI.string("noLayoutShifts").to_owned()];
+        }
+        let clusters = &cx.data.layout_shifts().clusters;
+        let mut order: Vec<usize> = (0..self.clusters.len()).collect();
+        order.sort_by_key(|&i| Some(self.clusters[i]) != self.worst_cluster);
+        order
+            .into_iter()
+            .map(|i| {
+                let c = self.clusters[i];
+                let names: Vec<&str> = self.top_culprits[i]
+                    .iter()
+                    .map(|k| match k {
+                        Culprit::WebFont => UI.string("webFont"),
+                        Culprit::Iframe => UI.string("injectedIframe"),
+                        Culprit::Animation => UI.string("animation"),
+                        Culprit::UnsizedImage(_) => UI.string("unsizedImage"),
+                    })
+                    .collect();
+                let culprits = if names.is_empty() {
+                    UI.string("noCulprits").to_owned()
+                } else {
+                    format!("culprits: {}", names.join(", "))
+                };
+                let worst = if Some(c) == self.worst_cluster { "worst " } else { "" };
+                format!(
+                    "{worst}{} (score {:.4}, {} shifts): {culprits}",
+                    cx.event(EventRef::LayoutShiftCluster(c)),
+                    clusters[c].cumulative_score,
+                    clusters[c].shifts.len()
+                )
+            })
+            .collect()
+    }
+
     /// How many layout shifts the set has.
     pub fn shift_count(&self) -> usize {
         self.shifts.len()

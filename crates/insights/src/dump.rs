@@ -3,6 +3,8 @@
 //! bounds and navigation, and every insight's model (its words, verdict,
 //! savings, related events and findings) by the dump's rules.
 
+use tracekit_engine::handlers::page::network::track_entry_synthetic;
+use tracekit_engine::handlers::page::EntityEvent;
 use tracekit_engine::support::dump::{Dump, Object, Value};
 use tracekit_engine::{Analysis, HandlerData};
 
@@ -34,6 +36,19 @@ impl DumpCx<'_, '_> {
                 Value::Synthetic(shifts.dump_cluster(c, self.data.screenshots(), self.dump))
             }
             EventRef::Animation(i) => Value::Synthetic(self.data.animations().dump_animation(i, self.dump)),
+            EventRef::Entity(e) => self.entity_event(e),
+        }
+    }
+
+    /// An event of an entity: a request, an input event, or a track's
+    /// entry DevTools made (a JS call, a begin/end pair).
+    fn entity_event(&mut self, event: EntityEvent) -> Value {
+        match event {
+            EntityEvent::Request(i) => {
+                Value::Synthetic(self.data.network_requests().dump_request(i as usize, self.dump))
+            }
+            EntityEvent::Event(index) => Value::Event(index),
+            _ => track_entry_synthetic(event, self.dump).map_or(Value::Null, Value::Synthetic),
         }
     }
 
@@ -143,8 +158,12 @@ fn savings_value(s: MetricSavings) -> Value {
 fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
+        Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
+        Finding::DocumentLatency(f) => f.dump(model, cx),
+        Finding::FontDisplay(f) => f.dump(model, cx),
         Finding::LcpBreakdown(f) => f.dump(model, cx),
         Finding::LcpDiscovery(f) => f.dump(model, cx),
+        Finding::ThirdParties(f) => f.dump(model, cx),
     }
 }

@@ -100,3 +100,30 @@ impl InpBreakdown {
         }
     }
 }
+
+impl InpBreakdown {
+    /// What it found, in words.
+    pub(crate) fn summary(&self, cx: &crate::TextCx<'_>) -> Vec<String> {
+        let interactions = &cx.data.user_interactions().interactions;
+        let Some(longest) = self.longest else {
+            return vec![UI.string("noInteractions").to_owned()];
+        };
+        let i = &interactions[longest];
+        let mut lines = vec![format!(
+            "longest interaction: {} ({}: input delay {}, processing {}, presentation delay {})",
+            cx.event(EventRef::Interaction(longest)),
+            crate::text::ms(i.dur.0 / 1000.0),
+            crate::text::ms(i.input_delay.0 / 1000.0),
+            crate::text::ms(i.main_thread_handling.0 / 1000.0),
+            crate::text::ms(i.presentation_delay.0 / 1000.0),
+        )];
+        if let Some(p98) = self.high_percentile.filter(|&p| p != longest) {
+            lines.push(format!(
+                "INP (98th percentile): {} ({})",
+                cx.event(EventRef::Interaction(p98)),
+                crate::text::ms(interactions[p98].dur.0 / 1000.0)
+            ));
+        }
+        lines
+    }
+}

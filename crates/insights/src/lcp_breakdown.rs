@@ -238,6 +238,40 @@ fn finish(found: LcpBreakdown, warnings: Vec<InsightWarning>) -> Insight {
 }
 
 impl LcpBreakdown {
+    /// What it found, in words: the LCP, then its subparts.
+    pub(crate) fn summary(&self, cx: &crate::TextCx<'_>) -> Vec<String> {
+        let Some(lcp) = &self.lcp else {
+            return vec![UI.string("noLcp").to_owned()];
+        };
+        let mut lines = vec![match lcp.ts_ms {
+            Some(ts) => format!(
+                "LCP {}, painted at {}",
+                crate::text::ms(lcp.ms),
+                cx.at(tracekit_engine::Micros(ts * 1000.0))
+            ),
+            None => format!("LCP {}", crate::text::ms(lcp.ms)),
+        }];
+        if let Some(r) = lcp.request {
+            lines.push(format!("LCP image: {}", cx.event(EventRef::Request(r))));
+        }
+        if let Some(Some(parts)) = lcp.subparts {
+            let parts = [
+                ("timeToFirstByte", Some(parts.ttfb)),
+                ("resourceLoadDelay", parts.load_delay),
+                ("resourceLoadDuration", parts.load_duration),
+                ("elementRenderDelay", Some(parts.render_delay)),
+            ];
+            let told: Vec<String> = parts
+                .iter()
+                .filter_map(|(name, p)| {
+                    p.map(|p| format!("{} {}", UI.string(name), crate::text::ms(p.range() / 1000.0)))
+                })
+                .collect();
+            lines.push(told.join(", "));
+        }
+        lines
+    }
+
     /// Its members of the insight's model.
     pub(crate) fn dump(&self, model: &mut Object, cx: &mut crate::DumpCx<'_, '_>) {
         let Some(lcp) = &self.lcp else {

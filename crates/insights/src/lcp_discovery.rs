@@ -154,6 +154,30 @@ fn finish(found: LcpDiscovery, warning: Option<InsightWarning>) -> Insight {
 }
 
 impl LcpDiscovery {
+    /// What it found, in words: the LCP image's request and its checklist.
+    pub(crate) fn summary(&self, cx: &crate::TextCx<'_>) -> Vec<String> {
+        let Some(image) = &self.image else {
+            let why = if self.lcp_event.is_some() {
+                "noLcpResource"
+            } else {
+                "noLcp"
+            };
+            return vec![UI.string(why).to_owned()];
+        };
+        let yes_no = |ok: bool| if ok { "yes" } else { "no" };
+        let discoverable = image.link_preload.is_truthy() || image.initiated_by_document;
+        let eager = !image.lazy || image.link_preload.is_truthy();
+        vec![
+            format!("LCP image: {}", cx.event(EventRef::Request(image.request))),
+            format!(
+                "fetchpriority=high: {}; discoverable in the document: {}; not lazily loaded: {}",
+                yes_no(image.priority_hinted),
+                yes_no(discoverable),
+                yes_no(eager)
+            ),
+        ]
+    }
+
     /// Its members of the insight's model.
     pub(crate) fn dump(&self, model: &mut Object, cx: &mut crate::DumpCx<'_, '_>) {
         if let Some(event) = self.lcp_event {

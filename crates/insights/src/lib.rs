@@ -9,17 +9,28 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod character_set;
 pub mod cls_culprits;
+pub mod document_latency;
+#[cfg(test)]
+mod document_tests;
 mod dump;
+pub mod font_display;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
+mod main_thread;
+mod millis_text;
 mod model;
 mod sets;
+mod summary;
+mod text;
+pub mod third_parties;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
-pub use sets::{compute, Context, InsightError, InsightSet, InsightSets, InsightsError, SetId};
+pub use sets::{compute, computed_insights, Context, InsightError, InsightSet, InsightSets, InsightsError, SetId};
+pub use text::{sets_text, TextCx};
 
 /// The data conformance dump of `analysis` (`tracekit data --format
 /// conformance`): the handlers named in `only` (all when empty), and
@@ -40,11 +51,32 @@ pub fn data_json(
     document(analysis, only, tracekit_engine::support::dump::Rules::EXACT)
 }
 
+/// The insight sets alone in the document of the handlers' data
+/// (`{"handlers": {}, "insights": [...], "synthetic": {...}}`), by the
+/// conformance rules or with every number as it is (`tracekit insights
+/// --format conformance|json`).
+pub fn sets_document(
+    analysis: &tracekit_engine::Analysis,
+    sets: &InsightSets,
+    conformance: bool,
+) -> Result<String, tracekit_engine::data::DataError> {
+    let rules = if conformance {
+        tracekit_engine::support::dump::Rules::CONFORMANCE
+    } else {
+        tracekit_engine::support::dump::Rules::EXACT
+    };
+    analysis.data_document(Some(&[]), rules, |dump| add_sets(sets, analysis, dump))
+}
+
 fn document(
     analysis: &tracekit_engine::Analysis,
     only: &[&str],
     rules: tracekit_engine::support::dump::Rules,
 ) -> Result<String, tracekit_engine::data::DataError> {
     let sets = compute(analysis).unwrap_or_default();
+    let only = Some(only).filter(|o| !o.is_empty());
     analysis.data_document(only, rules, |dump| add_sets(&sets, analysis, dump))
 }
+
+#[cfg(test)]
+mod tests;

@@ -114,6 +114,8 @@ pub enum EventRef {
     /// An animation, by its index in
     /// [`Animations::animations`](tracekit_engine::Animations).
     Animation(usize),
+    /// An event of a third-party entity, as the entity mappings hold it.
+    Entity(tracekit_engine::handlers::page::EntityEvent),
 }
 
 /// The events an insight relates itself to: a list, or events each with
@@ -164,6 +166,16 @@ pub struct Insight {
     pub finding: Finding,
 }
 
+impl Ui {
+    /// The string of this name among [`Ui::strings`] (empty when none is).
+    pub fn string(&self, name: &str) -> &'static str {
+        self.strings
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or("", |(_, text)| text)
+    }
+}
+
 impl PartialEq for Ui {
     fn eq(&self, other: &Ui) -> bool {
         self.key == other.key
@@ -193,6 +205,14 @@ impl Insight {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Finding {
+    /// Character set ([`crate::character_set`]).
+    CharacterSet(crate::character_set::CharacterSet),
+    /// Document request latency ([`crate::document_latency`]).
+    DocumentLatency(crate::document_latency::DocumentLatency),
+    /// Font display ([`crate::font_display`]).
+    FontDisplay(crate::font_display::FontDisplay),
+    /// 3rd parties ([`crate::third_parties`]).
+    ThirdParties(crate::third_parties::ThirdParties),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
     /// Layout shift culprits ([`crate::cls_culprits`]).
@@ -208,10 +228,20 @@ impl Finding {
     pub fn ui(&self) -> &'static Ui {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
+            Finding::DocumentLatency(_) => &crate::document_latency::UI,
+            Finding::FontDisplay(_) => &crate::font_display::UI,
             Finding::LcpBreakdown(_) => &crate::lcp_breakdown::UI,
             Finding::LcpDiscovery(_) => &crate::lcp_discovery::UI,
+            Finding::ThirdParties(_) => &crate::third_parties::UI,
         }
+    }
+
+    /// What the finding says, a line at a time, in words (`tracekit
+    /// insights`).
+    pub fn summary(&self, cx: &crate::text::TextCx<'_>) -> Vec<String> {
+        crate::summary::lines(self, cx)
     }
 
     /// Whether the finding shows a metric's event of the set: an LCP, an
@@ -220,6 +250,10 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
+            Finding::CharacterSet(_)
+            | Finding::DocumentLatency(_)
+            | Finding::FontDisplay(_)
+            | Finding::ThirdParties(_) => MetricShown::default(),
             Finding::InpBreakdown(f) => MetricShown {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()

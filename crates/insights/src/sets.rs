@@ -129,11 +129,20 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
 pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
+    (&crate::character_set::UI, crate::character_set::generate),
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
+    (&crate::document_latency::UI, crate::document_latency::generate),
+    (&crate::font_display::UI, crate::font_display::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
     (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
+    (&crate::third_parties::UI, crate::third_parties::generate),
 ];
+
+/// The words of every insight tracekit computes, in DevTools' order.
+pub fn computed_insights() -> impl ExactSizeIterator<Item = &'static Ui> {
+    RUNNERS.iter().map(|(ui, _)| *ui)
+}
 
 /// The insight sets of an analysis made with every handler.
 pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {

@@ -70,6 +70,32 @@ impl Entity {
     }
 }
 
+impl Entity {
+    /// The entity of a URL as [`Entity::for_url`] finds it, without
+    /// interning: its name, and the entity when it is known or its name
+    /// is already interned (else no event has it). `None` when the URL
+    /// has no entity.
+    pub fn find_for_url(url: &str, strings: &Strings) -> Option<(Option<Entity>, String)> {
+        if let Some(known) = dataset().entity(url) {
+            let entity = Entity::Known(known);
+            return Some((Some(entity), entity.name(strings).to_owned()));
+        }
+        if let Some(rest) = url.strip_prefix("chrome-extension://") {
+            let host = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+            let origin = strings.lookup(&format!("chrome-extension://{host}"));
+            let entity = origin
+                .zip(strings.lookup(host))
+                .map(|(origin, host)| Entity::Extension { origin, host });
+            return Some((entity, host.to_owned()));
+        }
+        if !url.starts_with("http") {
+            return None;
+        }
+        let root = root_domain(url)?;
+        Some((strings.lookup(root).map(Entity::MadeUp), root.to_owned()))
+    }
+}
+
 /// An event of an entity: a network request (its position in
 /// [`crate::NetworkRequests::requests`]), an event of the input, or a
 /// JavaScript call of a CPU profile.

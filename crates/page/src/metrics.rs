@@ -6,7 +6,7 @@
 //! events of each navigation.
 
 use tracekit_events::dump::{Dump, Object, Synthetic, Value};
-use tracekit_events::json::{as_f64, js_truthy, member, member_path};
+use tracekit_events::json::{as_f64, as_str, js_truthy, member, member_path};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Millis, Seconds, Skip, Sym, Wants};
 use tracekit_meta::MetaData;
 
@@ -159,6 +159,11 @@ pub struct PageLoadMetrics {
     pub all_marker_events: Vec<PageLoadEvent>,
     /// The `MetaCharsetCheck` events of each navigation, in time order.
     pub meta_charset_checks_by_navigation: Map<EventIndex, Vec<EventIndex>>,
+    /// The `args.data.disposition` of each `MetaCharsetCheck` event of
+    /// [`PageLoadMetrics::meta_charset_checks_by_navigation`] that has a
+    /// string there (`found-in-first-1024-bytes`, `not-found`, ...), for
+    /// the CharacterSet insight.
+    pub meta_charset_dispositions: Map<EventIndex, Sym>,
     /// The soft first contentful paints, in input order.
     pub soft_first_contentful_paints: Vec<SoftFirstContentfulPaint>,
     /// The LCP candidates that are some navigation's LCP, by event.
@@ -204,7 +209,8 @@ struct Record {
 #[derive(Debug, Default)]
 pub struct PageLoadMetricsHandler {
     records: Vec<Record>,
-    charset_checks: Vec<(EventIndex, Micros, Option<Sym>)>,
+    /// Each `MetaCharsetCheck`: its event, time, frame and disposition.
+    charset_checks: Vec<(EventIndex, Micros, Option<Sym>, Option<Sym>)>,
     soft_fcps: Vec<SoftFirstContentfulPaint>,
     navigations: Navigations,
 }
@@ -235,7 +241,12 @@ impl Handler for PageLoadMetricsHandler {
         let kind = match event.name {
             names::META_CHARSET_CHECK => {
                 let frame = frame_at(event.args, &["data", "frame"], cx).filter(|f| *f != names::EMPTY);
-                self.charset_checks.push((index, event.ts, frame));
+                let disposition = event
+                    .args
+                    .and_then(|a| member_path(a, &["data", "disposition"]))
+                    .and_then(as_str)
+                    .map(|d| cx.interner.intern(&d));
+                self.charset_checks.push((index, event.ts, frame, disposition));
                 return;
             }
             names::NAVIGATION_START => {
@@ -293,7 +304,7 @@ impl Handler for PageLoadMetricsHandler {
             }
         }
         charset_checks.sort_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
-        for (index, ts, frame) in charset_checks {
+        for (index, ts, frame, disposition) in charset_checks {
             if frame.is_none() {
                 continue;
             }
@@ -302,6 +313,9 @@ impl Handler for PageLoadMetricsHandler {
                     .entry(navigation.event)
                     .or_default()
                     .push(index);
+                if let Some(disposition) = disposition {
+                    data.meta_charset_dispositions.insert(index, disposition);
+                }
             }
         }
         data.lcp_candidates = lcps.into_iter().map(|(e, (candidate, _))| (e, candidate)).collect();

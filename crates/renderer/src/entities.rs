@@ -72,6 +72,9 @@ pub(crate) struct ThreadEntities {
     /// The URLs of the thread's trace events (sorted by event index), each
     /// with its entity.
     pub urls: Vec<(EntityUrl, Option<Entity>)>,
+    /// The entries the tree leaves out, each with the number of nodes
+    /// before it in the entries' order ([`crate::ThreadTrack::entries_off_tree`]).
+    pub off_tree: Vec<(u32, TrackNode)>,
 }
 
 impl ThreadEntities {
@@ -97,6 +100,7 @@ impl ThreadEntities {
             call_samples,
             frame_entities: frames.iter().map(|f| entity_of(f.call_frame.url)).collect(),
             urls: urls.into_iter().map(|u| (u, entity_of(u.url))).collect(),
+            off_tree: Vec::new(),
         }
     }
 
@@ -162,4 +166,34 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
         }
     }
     mappings
+}
+
+impl crate::ThreadTrack {
+    /// The entries DevTools keeps in the thread's entries but not in its
+    /// tree (they overlap their parent's end), each with the number of
+    /// [`ThreadTrack::nodes`](crate::ThreadTrack) before it in the entries'
+    /// order, which is the nodes' order; empty without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
+    pub fn entries_off_tree(&self) -> &[(u32, TrackNode)] {
+        &self.entities.off_tree
+    }
+
+    /// The entity of a node of the thread (or of an entry off its tree)
+    /// from its own URL: that of a JS call's script, or of the URL in a
+    /// trace event's own args (`None`: no URL, or no entity for it; always
+    /// `None` without
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    /// An input event that the NetworkRequests handler mapped keeps that
+    /// handler's entity in DevTools: the caller looks there first.
+    pub fn entity_of(&self, node: &TrackNode) -> Option<Entity> {
+        let own = &self.entities;
+        match node.kind() {
+            NodeKind::Call { frame } => own.frame_entities.get(frame as usize).copied().flatten(),
+            NodeKind::Event { event, .. } => own
+                .urls
+                .binary_search_by_key(&event, |(u, _)| u.event)
+                .ok()
+                .and_then(|at| own.urls[at].1),
+        }
+    }
 }

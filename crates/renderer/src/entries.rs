@@ -4,7 +4,9 @@
 //! complete entry), with the few args the aggregated views and their
 //! grouping read.
 
-use tracekit_events::{DevTools, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym};
+use tracekit_events::{
+    AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym,
+};
 
 use crate::entities::{entity_url, EntityUrl};
 use crate::integrator::TraceEntry;
@@ -125,6 +127,9 @@ pub(crate) struct ThreadEntries {
     /// The URLs of the entries that have one, for their entities, by
     /// event index.
     pub(crate) entity_urls: Vec<EntityUrl>,
+    /// The raw `args.data` of the entries whose lines say what they are,
+    /// by event index ([`crate::event_details`]).
+    pub(crate) details: Vec<(u32, Box<str>)>,
 }
 
 /// A process' threads, in the order they were first seen.
@@ -151,20 +156,23 @@ impl RendererHandler {
     }
 
     /// Takes one event. Nothing of it is kept by reference: the caller may
-    /// free the text it came from.
-    /// `group_args`: also keep what grouping needs
-    /// ([`tracekit_events::AnalyzeOptions::group_args`]), as the DevTools
-    /// engine given reads it. `entity_urls`: also keep the entries' URLs
-    /// for their entities (with all handlers), as that engine reads them.
+    /// free the text it came from. As `options` ask, it also keeps what
+    /// grouping needs ([`AnalyzeOptions::group_args`]), as the DevTools
+    /// engine given reads it; the entries' URLs for their entities (with
+    /// [`AnalyzeOptions::all_handlers`]), as that engine reads them; the
+    /// raw `args.data` of the events whose lines say what they are
+    /// ([`AnalyzeOptions::details`]).
     pub(crate) fn on_event(
         &mut self,
         index: EventIndex,
         event: &Event<'_>,
-        group_args: Option<DevTools>,
-        entity_urls: Option<DevTools>,
+        options: &AnalyzeOptions,
         interner: &mut Interner,
         diag: &mut Diagnostics,
     ) {
+        let group_args = options.group_args.then_some(options.devtools);
+        let entity_urls = options.all_handlers.then_some(options.devtools);
+        let details = options.details;
         if let Some(devtools) = entity_urls {
             if let Some(url) = entity_url(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).entity_urls.push(url);
@@ -178,6 +186,11 @@ impl RendererHandler {
         if let Some(devtools) = group_args {
             if let Some(args) = view_args::pending_group_args(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).group_args.push((index, args));
+            }
+        }
+        if details && matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
+            if let Some(data) = detail_data(event) {
+                self.thread(event.pid, event.tid).details.push((index, data.into()));
             }
         }
         match event.ph {
@@ -222,4 +235,30 @@ impl RendererHandler {
             _ => {}
         }
     }
+}
+
+/// The raw `args.data` of an event whose line says what it is (its URL,
+/// type, timer or function; `args.beginData` for `ParseHTML`): `None` for
+/// the other events, and for one without it. Only the text is found
+/// here; it is read when printed.
+fn detail_data<'a>(event: &Event<'a>) -> Option<&'a str> {
+    use tracekit_events::names;
+    if !matches!(
+        event.name,
+        names::EVALUATE_SCRIPT
+            | names::PARSE_HTML
+            | names::EVENT_DISPATCH
+            | names::RESOURCE_SEND_REQUEST
+            | names::TIMER_FIRE
+            | names::FUNCTION_CALL
+    ) {
+        return None;
+    }
+    let key = if event.name == names::PARSE_HTML {
+        "beginData"
+    } else {
+        "data"
+    };
+    let data = tracekit_events::json::member(event.args?, key)?;
+    data.starts_with('{').then_some(data)
 }

@@ -92,6 +92,7 @@ impl RendererHandler {
                     js_frames,
                     samples,
                     call_samples,
+                    off_tree,
                     diagnostics,
                     over_budget,
                 }) = built.next()
@@ -104,7 +105,10 @@ impl RendererHandler {
                 }
                 let entities = if cx.options.all_handlers {
                     let urls = thread.entity_urls;
-                    ThreadEntities::resolve(call_samples, &js_frames, urls, &mut entity_by_url, &mut cx.interner)
+                    let mut entities =
+                        ThreadEntities::resolve(call_samples, &js_frames, urls, &mut entity_by_url, &mut cx.interner);
+                    entities.off_tree = off_tree;
+                    entities
                 } else {
                     ThreadEntities::default()
                 };
@@ -119,6 +123,7 @@ impl RendererHandler {
                         group_args: view_args::resolve_all(thread.group_args, network, images),
                         over_budget,
                         entities,
+                        details: thread.details,
                     },
                 );
             }

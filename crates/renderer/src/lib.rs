@@ -180,6 +180,10 @@ pub struct ThreadTrack {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
     /// only): read by [`entity_mappings`].
     pub(crate) entities: entities::ThreadEntities,
+    /// The raw `args.data` of the entries whose lines say what they are
+    /// (with [`AnalyzeOptions::details`](tracekit_events::AnalyzeOptions::details)
+    /// only), by the index of their source event, sorted ([`event_details`]).
+    pub(crate) details: Vec<(u32, Box<str>)>,
 }
 
 impl ThreadTrack {
@@ -221,6 +225,16 @@ pub fn event_group_args(track: &ThreadTrack, event: u32) -> Option<&GroupArgs> {
     Some(&track.group_args[at].1)
 }
 
+/// The raw `args.data` of the entry of `track` made from source event
+/// `event`, for the events whose lines say what they are (`EvaluateScript`,
+/// `ParseHTML`, `EventDispatch`, `ResourceSendRequest`, `TimerFire`,
+/// `FunctionCall`); `None` for the others, or when the analysis did not
+/// keep them ([`AnalyzeOptions::details`](tracekit_events::AnalyzeOptions::details)).
+pub fn event_details(track: &ThreadTrack, event: u32) -> Option<&str> {
+    let at = track.details.binary_search_by_key(&event, |(e, _)| *e).ok()?;
+    Some(&track.details[at].1)
+}
+
 /// The track of a profile on its own: its tree (the profile's frames,
 /// `(program)`, `(idle)` and `(garbage collector)` included, as DevTools
 /// draws a CPU profile file), functions and samples. `Err(count)`: the
@@ -248,6 +262,7 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
         view_args: Vec::new(),
         group_args: Vec::new(),
         entities: entities::ThreadEntities::default(),
+        details: Vec::new(),
     })
 }
 
@@ -304,14 +319,7 @@ impl Handler for RendererHandler {
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(
-            index,
-            event,
-            cx.options.group_args.then_some(cx.options.devtools),
-            cx.options.all_handlers.then_some(cx.options.devtools),
-            &mut cx.interner,
-            &mut cx.diagnostics,
-        );
+        self.on_event(index, event, &cx.options, &mut cx.interner, &mut cx.diagnostics);
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {

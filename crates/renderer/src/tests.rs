@@ -472,3 +472,30 @@ fn the_tracks_entries_complete_the_entity_mappings_with_all_handlers() {
     // Without all handlers, neither the requests nor the tracks map any.
     assert!(entities(ENTITIES, AnalyzeOptions::default()).is_empty());
 }
+
+/// With all handlers, an entry that ends after its parent is left out of
+/// the tree but kept, in its place among the entries, as DevTools keeps
+/// it in the thread's entries.
+#[test]
+fn entries_left_out_of_the_tree_are_kept_in_their_place() {
+    let text = r#"[
+        {"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"args":{"name":"CrRendererMain"}},
+        {"name":"A","cat":"c","ph":"X","pid":1,"tid":1,"ts":10,"dur":30},
+        {"name":"B","cat":"c","ph":"X","pid":1,"tid":1,"ts":20,"dur":40},
+        {"name":"C","cat":"c","ph":"X","pid":1,"tid":1,"ts":50,"dur":5}
+    ]"#;
+    let (data, cx) = analyze(text, AnalyzeOptions::default().with_all_handlers(true));
+    let data = data.unwrap();
+    assert_eq!(tree(&data, 1, 1, &cx.interner), ["A 10+30", "C 50+5"]);
+    let track = &data.processes[&id(1)].threads[&id(1)];
+    let off: Vec<(u32, f64)> = track
+        .entries_off_tree()
+        .iter()
+        .map(|(before, n)| (*before, n.ts().0))
+        .collect();
+    assert_eq!(off, [(1, 20.0)], "B, after A");
+    let (data, _) = analyze(text, AnalyzeOptions::default());
+    assert!(data.unwrap().processes[&id(1)].threads[&id(1)]
+        .entries_off_tree()
+        .is_empty());
+}

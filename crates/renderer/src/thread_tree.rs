@@ -31,6 +31,10 @@ pub(crate) struct BuiltThread {
     /// the [`ProfileCall::sample`](crate::integrator::ProfileCall::sample)
     /// of each JS call node, in node order (else empty).
     pub(crate) call_samples: Vec<u32>,
+    /// With all handlers: the entries the tree leaves out (DevTools keeps
+    /// them in the thread's entries, not in its tree), each with the
+    /// number of nodes before it in the entries' order.
+    pub(crate) off_tree: Vec<(u32, TrackNode)>,
     pub(crate) diagnostics: Diagnostics,
     /// Over the node budget: at least this many nodes.
     pub(crate) over_budget: Option<usize>,
@@ -47,7 +51,8 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
         let mut diagnostics = Diagnostics::default();
         let profile = job.profile.as_ref();
         let mut call_samples = Vec::new();
-        let samples_out = want_samples.then_some(&mut call_samples);
+        let mut off_tree = Vec::new();
+        let samples_out = want_samples.then_some((&mut call_samples, &mut off_tree));
         let tree = || {
             let rules = TreeRules {
                 interner,
@@ -68,6 +73,7 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
             js_frames,
             samples,
             call_samples,
+            off_tree,
             diagnostics,
             over_budget: None,
         })
@@ -100,6 +106,7 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
                     js_frames: Vec::new(),
                     samples: Vec::new(),
                     call_samples: Vec::new(),
+                    off_tree: Vec::new(),
                     diagnostics,
                     over_budget: Some(count),
                 });
@@ -108,6 +115,10 @@ pub(crate) fn build_threads(jobs: Vec<ThreadJob>, meta: &MetaData, cx: &Context)
     }
     done
 }
+
+/// What the page handlers' pass notes while building a tree: each JS
+/// call's sample, and the entries left out of the tree.
+type PageLists<'a> = (&'a mut Vec<u32>, &'a mut Vec<(u32, TrackNode)>);
 
 #[derive(Copy, Clone)]
 enum Item {
@@ -129,7 +140,8 @@ struct TreeRules<'i> {
 /// nodes is the error of how many there were at least. The nodes are
 /// indexed by `u32` on the way, so `max_nodes` counts as `u32::MAX` at
 /// most. With `call_samples`, the sample index of each JS call node is
-/// pushed there, in node order.
+/// pushed to its first list, in node order, and the entries left out of
+/// the tree to its second ([`BuiltThread::off_tree`]).
 fn build_thread_tree(
     mut entries: Vec<Entry>,
     profile: Option<&ThreadProfile>,
@@ -138,7 +150,7 @@ fn build_thread_tree(
         devtools,
         max_nodes,
     }: TreeRules<'_>,
-    call_samples: Option<&mut Vec<u32>>,
+    call_samples: Option<PageLists<'_>>,
     diag: &mut Diagnostics,
 ) -> Result<Vec<TrackNode>, usize> {
     // A thread of samples alone has a track since DevTools 2026-10; before,
@@ -196,17 +208,36 @@ fn build_thread_tree(
         let dur = s.dur.map(Micros);
         TrackNode::new(kind, depth, Micros(s.ts), dur, Some(dur.unwrap_or(Micros::ZERO)))
     };
-    let Some(call_samples) = call_samples else {
+    let Some((call_samples, off_tree)) = call_samples else {
         return Ok(build_tree(items, span, track_node, node_self_time, diag));
     };
-    // The page handlers' pass: the same tree, noting each call's sample.
+    // The page handlers' pass: the same tree, noting each call's sample
+    // and which items it took.
+    let mut made = (vec![false; entries.len()], vec![false; calls.len()]);
     let noting = |item: Item, s: Span, depth: u32| {
-        if let Item::Call(i) = item {
-            call_samples.push(calls[i as usize].sample);
+        match item {
+            Item::Entry(i) => made.0[i as usize] = true,
+            Item::Call(i) => {
+                made.1[i as usize] = true;
+                call_samples.push(calls[i as usize].sample);
+            }
         }
         track_node(item, s, depth)
     };
-    Ok(build_tree(items, span, noting, node_self_time, diag))
+    let nodes = build_tree(items, span, noting, node_self_time, diag);
+    let mut before = 0u32;
+    for item in merge((0..entry_count).map(Item::Entry), (0..call_count).map(Item::Call), span) {
+        let taken = match item {
+            Item::Entry(i) => made.0[i as usize],
+            Item::Call(i) => made.1[i as usize],
+        };
+        if taken {
+            before += 1;
+        } else {
+            off_tree.push((before, track_node(item, span(item), 0)));
+        }
+    }
+    Ok(nodes)
 }
 
 /// A node's self time, for [`build_tree`] to lessen.

@@ -104,12 +104,18 @@ const LAYERS: &[Layer] = &[
             "tracekit-views",
             "tracekit-export",
             "tracekit-insights",
+            "tracekit-lantern",
         ],
     ),
     // The analysis crates, over the engine.
     only("tracekit-views", "analysis", &["tracekit-engine"]),
     only("tracekit-export", "analysis", &["tracekit-engine"]),
-    only("tracekit-insights", "analysis", &["tracekit-engine"]),
+    only(
+        "tracekit-insights",
+        "analysis",
+        &["tracekit-engine", "tracekit-lantern"],
+    ),
+    only("tracekit-lantern", "analysis", &["tracekit-engine"]),
     // The engine: loading, the handler registry, the Analysis.
     only(
         "tracekit-engine",

@@ -12,6 +12,7 @@
 use tracekit_events::json::{as_f64, as_str, js_truthy, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Sym, Wants};
 use tracekit_meta::MetaData;
+use tracekit_page::args::ArgKey;
 
 use crate::stand_in::{Navigation, Navigations, Screenshots};
 use crate::util::{js_number, nearest_from_beginning, nearest_from_end};
@@ -176,6 +177,12 @@ pub struct RemoteFont {
     pub event: EventIndex,
     /// When the load began.
     pub ts: Micros,
+    /// Its event's duration (`None`: none, an instant event).
+    pub dur: Option<Micros>,
+    /// The id of the network request that loads it, as DevTools makes it
+    /// of the event's process and `args.id` (`` `${pid}.${id}` ``), for the
+    /// FontDisplay insight.
+    pub request_id: ArgKey,
     /// Its `font-display`.
     pub display: Option<Sym>,
     /// Its URL.
@@ -447,9 +454,18 @@ impl LayoutShiftsHandler {
         let url = sym("url");
         if event.name == names::BEGIN_REMOTE_FONT_LOAD {
             let display = sym("display");
+            let id = member(args, "id").map_or_else(|| "undefined".to_owned(), js_string);
+            let request_id = ArgKey {
+                text: cx
+                    .interner
+                    .intern(&format!("{}.{id}", event.pid.to_js_string(&cx.interner))),
+                is_number: false,
+            };
             let font = RemoteFont {
                 event: index,
                 ts: event.ts,
+                dur: event.dur,
+                request_id,
                 display,
                 url,
                 name: None,
@@ -504,6 +520,19 @@ fn image_event(span: EventSpan, data: Option<&str>, cx: &mut Context) -> ImageEv
         url: sym("url"),
         frame: sym("frame"),
         node_id: RawKey::of(data.and_then(|d| member(d, "nodeId"))),
+    }
+}
+
+/// JavaScript's `String()` of a raw JSON string or number (anything else
+/// as its text: DevTools would print an object as `[object Object]`, no
+/// request's id).
+fn js_string(raw: &str) -> String {
+    if let Some(s) = as_str(raw) {
+        return s.into_owned();
+    }
+    match as_f64(raw) {
+        Some(x) => tracekit_events::jsnum::js_number_string(x),
+        None => raw.trim().to_owned(),
     }
 }
 

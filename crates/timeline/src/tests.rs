@@ -126,7 +126,7 @@ fn shifts_after_input_are_left_out_and_the_lists_sorted() {
         {"name":"PrePaint","ph":"X","pid":1,"tid":1,"ts":200,"dur":1},
         {"name":"PaintImage","ph":"B","pid":1,"tid":1,"ts":200},
         {"name":"LayoutInvalidationTracking","ph":"I","pid":1,"tid":1,"ts":50,"args":{"data":{"nodeId":3}}},
-        {"name":"BeginRemoteFontLoad","ph":"I","pid":1,"tid":1,"ts":60,"args":{"display":"swap","url":"u.woff"}},
+        {"name":"BeginRemoteFontLoad","ph":"I","pid":1,"tid":1,"ts":60,"args":{"display":"swap","url":"u.woff","id":7}},
         {"name":"RemoteFontLoaded","ph":"I","pid":1,"tid":1,"ts":70,"args":{"url":"u.woff","name":"U"}}
     ]"#;
     let (data, cx) = layout_shifts(text);
@@ -136,6 +136,8 @@ fn shifts_after_input_are_left_out_and_the_lists_sorted() {
     assert_eq!(data.backend_node_ids, vec![RawKey::Num(3.0)]);
     let font = &data.remote_fonts[0];
     assert_eq!(font.name.flatten(), cx.interner.lookup("U"));
+    // Its request's id, as DevTools makes it of the process and the font's id.
+    assert_eq!(cx.interner.resolve(font.request_id.text), "1.7");
 }
 
 #[test]

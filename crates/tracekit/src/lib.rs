@@ -56,4 +56,5 @@ pub use tracekit_engine::support;
 pub use tracekit_engine::*;
 pub use tracekit_export::{export, output, page};
 pub use tracekit_insights as insights;
+pub use tracekit_lantern as lantern;
 pub use tracekit_views as views;

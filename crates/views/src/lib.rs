@@ -56,7 +56,7 @@ pub use conformance::calltree_conformance;
 pub use error::ViewError;
 pub use grouping::{domain_group, GroupBy, GroupingError};
 pub use json::calltree_json;
-pub use options::ViewOptions;
+pub use options::{TextRows, ViewOptions};
 pub use samples::SampleCounts;
 pub use text::write_text;
 pub use thread_views::{ThreadViews, View};

@@ -3,7 +3,7 @@
 //! order of the tracks dump, on the caller's thread or on rayon's pool.
 
 use tracekit_engine::query::Query;
-use tracekit_engine::{Analysis, Id, Parallelism, ThreadTrack};
+use tracekit_engine::{Analysis, Id, Millis, Parallelism, ThreadTrack};
 
 use crate::{thread_views_to_depth, GroupBy, ThreadViews, ViewError, Window};
 
@@ -38,6 +38,48 @@ pub struct ViewOptions {
     /// [`Parallelism::Rayon`]: threads are computed (and written) on
     /// rayon's pool; the output is the same.
     pub parallelism: Parallelism,
+    /// How [`write_text`](crate::write_text) writes its rows (the other
+    /// dumps have every row, URLs whole).
+    pub text: TextRows,
+}
+
+/// Which rows the text of the views writes, and how.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[non_exhaustive]
+pub struct TextRows {
+    /// Only the first N rows of each thread (`None`: all).
+    pub top: Option<usize>,
+    /// Only the rows whose total is at least this many ms, a row left out
+    /// taking the rows under it along (`None`: all).
+    pub min_total: Option<Millis>,
+    /// URLs whole; else short (`app.js:1:19`, with the host when it is not
+    /// the process' own: [`tracekit_engine::support::short_url`]).
+    pub full_urls: bool,
+}
+
+impl TextRows {
+    /// Every row, URLs short.
+    pub fn new() -> TextRows {
+        TextRows::default()
+    }
+
+    /// Only the first `n` rows of each thread.
+    pub fn top(mut self, n: Option<usize>) -> Self {
+        self.top = n;
+        self
+    }
+
+    /// Only the rows whose total is at least `min`.
+    pub fn min_total(mut self, min: Option<Millis>) -> Self {
+        self.min_total = min;
+        self
+    }
+
+    /// URLs whole.
+    pub fn full_urls(mut self, full: bool) -> Self {
+        self.full_urls = full;
+        self
+    }
 }
 
 impl ViewOptions {
@@ -67,6 +109,12 @@ impl ViewOptions {
     /// Whether threads may be computed on other cores.
     pub fn parallelism(mut self, parallelism: Parallelism) -> Self {
         self.parallelism = parallelism;
+        self
+    }
+
+    /// The rows of the text, and how it writes them.
+    pub fn text(mut self, text: TextRows) -> Self {
+        self.text = text;
         self
     }
 }

@@ -4,12 +4,15 @@
 use tracekit_engine::{Analysis, Id, ThreadTrack};
 
 use crate::options::per_thread;
-use crate::{GroupBy, View, ViewError, ViewOptions, Window};
+use crate::{GroupBy, TextRows, View, ViewError, ViewOptions, Window};
 
-/// A readable indented view of each thread `options` selects: one row per node, `SELF ms (PERCENT%)  TOTAL ms
-/// (PERCENT%)  LABEL`, percents of the window, a group row labelled by its
-/// kind and [`GroupBy::label`] (`category Scripting`, `domain
-/// [unattributed]`); rows of depth < `max_depth`.
+/// A readable indented view of each thread `options` selects: a header
+/// row naming the columns, then one row per node, `SELF ms (PERCENT%)
+/// TOTAL ms (PERCENT%)  LABEL`, percents of the window, a group row
+/// labelled by its kind and [`GroupBy::label`] (`category Scripting`,
+/// `domain [unattributed]`); rows of depth < `max_depth`, and those
+/// [`ViewOptions::text`] keeps (the first N, the longest; URLs short or
+/// whole). The recording's own work ends with ` [recording overhead]`.
 ///
 /// # Errors
 ///
@@ -63,11 +66,19 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
                 }
             );
         }
-        let rows = views.rows(view, max_depth);
+        let rows = kept_rows(views.rows(view, max_depth), tree, &options.text);
         if rows.is_empty() {
             out.push_str("  (empty)\n");
+        } else if samples.is_none() {
+            out.push_str("  self ms (%)  total ms (%)  name\n");
         }
-        for (depth, node) in rows {
+        let home = analysis
+            .process_tracks()
+            .get(&pid)
+            .and_then(|p| p.url)
+            .map(|u| analysis.strings().resolve(u));
+        let (shown, all) = (rows.len().min(options.text.top.unwrap_or(usize::MAX)), rows.len());
+        for &(depth, node) in &rows[..shown] {
             let n = &tree.nodes[node as usize];
             for _ in 0..depth.min(MAX_INDENT) + 1 {
                 out.push_str("  ");
@@ -90,13 +101,73 @@ pub fn write_text(analysis: &Analysis, view: View, options: &ViewOptions) -> Res
                 // `category Scripting`, `domain [unattributed]`...
                 let _ = write!(out, "{} ", group_by.name());
             }
-            out.push_str(views.label(n));
+            write_label(&mut out, analysis, views, n, home, options.text.full_urls);
             out.push('\n');
+        }
+        if shown < all {
+            let _ = writeln!(out, "  ({} more rows)", all - shown);
         }
         out
     })?;
     out.extend(pieces);
     Ok(out)
+}
+
+/// The rows whose total is at least [`TextRows::min_total`], a row left
+/// out taking the deeper rows after it along.
+fn kept_rows(rows: Vec<(u32, u32)>, tree: &crate::Tree, text: &TextRows) -> Vec<(u32, u32)> {
+    let Some(min) = text.min_total else {
+        return rows;
+    };
+    let mut hidden_below: Option<u32> = None;
+    rows.into_iter()
+        .filter(|&(depth, node)| {
+            if hidden_below.is_some_and(|d| depth > d) {
+                return false;
+            }
+            hidden_below = None;
+            let keep = tree.nodes[node as usize].total_ms >= min.0;
+            if !keep {
+                hidden_below = Some(depth);
+            }
+            keep
+        })
+        .collect()
+}
+
+/// A row's label: a JS call's with its URL short (unless `full_urls`,
+/// the host left out when it is `home`'s), the recording's own work
+/// tagged.
+fn write_label(
+    out: &mut String,
+    analysis: &Analysis,
+    views: &crate::ThreadViews,
+    node: &crate::TreeNode,
+    home: Option<&str>,
+    full_urls: bool,
+) {
+    let frame = if node.is_group {
+        None
+    } else {
+        views.frames[node.id as usize]
+    };
+    match frame {
+        Some(frame) if !full_urls => {
+            let strings = analysis.strings();
+            let name = strings.resolve(frame.function_name);
+            out.push_str("js ");
+            out.push_str(if name.is_empty() { "(anonymous)" } else { name });
+            let url = tracekit_engine::support::short_url(strings.resolve(frame.url), home);
+            tracekit_engine::support::write_js_location(out, &url, frame.line_number, frame.column_number);
+        }
+        _ => {
+            let label = views.label(node);
+            out.push_str(label);
+            if frame.is_none() && !node.is_group && tracekit_engine::support::is_recording_overhead(label) {
+                out.push_str(" [recording overhead]");
+            }
+        }
+    }
 }
 
 /// Deeper rows write their depth instead of indenting further.

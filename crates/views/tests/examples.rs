@@ -108,31 +108,54 @@ fn text_shows_labels_times_and_percents() {
         &tracekit_views::ViewOptions::new(),
     )
     .unwrap();
+    // A header row names the columns; a URL is short by default.
     assert_eq!(
         text,
         "Call Tree, window 0.000..3.000 ms from the trace start (3.000 ms)
 thread 1 CrRendererMain (pid 1)
+  self ms (%)  total ms (%)  name
   0.300 ms (10.0%)  1.500 ms (50.0%)  FunctionCall
-    0.600 ms (20.0%)  1.200 ms (40.0%)  js (anonymous) https://a.test/app.js:11:5
-      0.200 ms (6.7%)  0.200 ms (6.7%)  js named https://a.test/lib.js:1:1
-      0.200 ms (6.7%)  0.200 ms (6.7%)  js named https://a.test/app.js:21:3
-      0.200 ms (6.7%)  0.200 ms (6.7%)  js reviver https://a.test/app.js:41:2
+    0.600 ms (20.0%)  1.200 ms (40.0%)  js (anonymous) app.js:11:5
+      0.200 ms (6.7%)  0.200 ms (6.7%)  js named lib.js:1:1
+      0.200 ms (6.7%)  0.200 ms (6.7%)  js named app.js:21:3
+      0.200 ms (6.7%)  0.200 ms (6.7%)  js reviver app.js:41:2
 "
     );
     let bu = tracekit_views::write_text(
         &analysis,
         tracekit_views::View::BottomUp,
-        &tracekit_views::ViewOptions::new().query(q(None, Some(2))),
+        &tracekit_views::ViewOptions::new()
+            .query(q(None, Some(2)))
+            .text(tracekit_views::TextRows::new().full_urls(true)),
     )
     .unwrap();
     assert!(bu.starts_with(
         "Bottom-Up, window 0.000..3.000 ms from the trace start (3.000 ms)
 thread 1 CrRendererMain (pid 1)
+  self ms (%)  total ms (%)  name
   0.600 ms (20.0%)  1.200 ms (40.0%)  js (anonymous) https://a.test/app.js:11:5
     0.600 ms (20.0%)  1.200 ms (40.0%)  FunctionCall
   0.300 ms (10.0%)  1.500 ms (50.0%)  FunctionCall
 "
     ));
+    // The first N rows, the rows of at least a total.
+    let rows = |text: tracekit_views::TextRows| {
+        let options = tracekit_views::ViewOptions::new().text(text);
+        let out = tracekit_views::write_text(&analysis, tracekit_views::View::TopDown, &options).unwrap();
+        out.lines().skip(3).map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rows(tracekit_views::TextRows::new().top(Some(2))),
+        [
+            "  0.300 ms (10.0%)  1.500 ms (50.0%)  FunctionCall",
+            "    0.600 ms (20.0%)  1.200 ms (40.0%)  js (anonymous) app.js:11:5",
+            "  (3 more rows)"
+        ]
+    );
+    assert_eq!(
+        rows(tracekit_views::TextRows::new().min_total(Some(tracekit::Millis(1.3)))),
+        ["  0.300 ms (10.0%)  1.500 ms (50.0%)  FunctionCall"]
+    );
 }
 
 #[test]

@@ -330,6 +330,8 @@ export type TrackNode =
       cat: string;
       /** `X` for complete events (also begin/end pairs), `I` for instants. */
       ph: string;
+      /** What tells the event apart from others of its name, when it has such args: `click`, `timer 3`, `onLoad http://a.test/app.js:20:43` (docs/text-format.md, "Details"). */
+      detail?: string;
       ts: number;
       dur: number;
       /** The duration less the children's; null where DevTools has none. */

@@ -107,9 +107,12 @@ fn options(
     group_args: bool,
     devtools: Option<&str>,
 ) -> Result<AnalyzeOptions, String> {
+    // The details tell events apart in `tracks()` and the chart's
+    // tooltips, as the CLI's do.
     let mut options = AnalyzeOptions::default()
         .with_all_processes(all_processes)
         .with_group_args(group_args)
+        .with_details(true)
         .with_parallelism(Parallelism::Sequential);
     if let Some(name) = devtools {
         options = options.with_devtools(devtools_named(name)?);

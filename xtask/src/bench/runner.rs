@@ -92,6 +92,10 @@ pub(super) enum Tool {
     /// `tracekit metrics`: loading with every handler, a few lines
     /// written (what the DevTools engine's loading is timed against).
     TracekitMetrics,
+    /// `tracekit insights --format conformance`: every handler, then the
+    /// insight sets DevTools computes after them (their part of the dump
+    /// written).
+    TracekitInsights,
     /// The DevTools engine with every handler (`plain.mjs
     /// --all-handlers`), as the Performance panel loads a trace.
     DevtoolsAllHandlers,
@@ -144,6 +148,15 @@ impl Bench {
             Tool::TracekitMetrics => {
                 let mut cmd = Command::new(&self.tracekit);
                 cmd.args(global).arg("metrics").arg(input).args(local);
+                cmd
+            }
+            Tool::TracekitInsights => {
+                let mut cmd = Command::new(&self.tracekit);
+                cmd.args(global)
+                    .arg("insights")
+                    .arg(input)
+                    .args(["--format", "conformance"])
+                    .args(local);
                 cmd
             }
             Tool::DevtoolsAllHandlers => {

@@ -27,7 +27,7 @@ mod threads {
         assert_eq!(tids(find_threads(&a, "12")), ["12"]);
         assert_eq!(
             find_threads(&a, "comp").unwrap_err().to_string(),
-            "'comp' matches threads of several names: Compositor (tid 11), CompositorTileWorker (tid 12); give the whole name or the tid"
+            "'comp' matches threads of several names: Compositor (tid 11), CompositorTileWorker (tid 12); give the whole name, the tid or PID:TID"
         );
         let none = Query::new().with_thread("gpu").unwrap();
         assert_eq!(
@@ -36,6 +36,8 @@ mod threads {
         );
         // The formats keep no thread for a query that matches none.
         assert!(none.kept_threads(&a) == Some(Vec::new()));
+        // PID:TID names one thread.
+        assert_eq!(tids(find_threads(&a, "1:11")), ["11"]);
     }
 }
 
@@ -48,6 +50,17 @@ mod values {
         assert_eq!(Window::parse("1..2"), window(1.0, 2.0));
         assert_eq!(Window::parse(" 1 .. "), window(1.0, f64::INFINITY));
         assert_eq!(Window::parse("..-2"), window(f64::NEG_INFINITY, -2.0));
+        // Units: a plain number is ms.
+        assert_eq!(Window::parse("1.2s..2000ms"), window(1200.0, 2000.0));
+        assert_eq!(Window::parse("500us.."), window(0.5, f64::INFINITY));
+        assert_eq!(
+            Window::parse("-1..2").unwrap_err().to_string(),
+            "START (-1) is before the trace's start: times count from it, so START is 0 or more"
+        );
+        assert_eq!(
+            Window::parse("1x..2").unwrap_err().to_string(),
+            "not a number of milliseconds: '1x'"
+        );
         assert_eq!(
             Window::parse("1..inf").unwrap_err().to_string(),
             "not a number of milliseconds: 'inf'"

@@ -29,6 +29,7 @@ use tracekit_engine::support::json::write_json_string;
 use tracekit_engine::{Micros, Parallelism, Sym};
 use tracekit_engine::{NodeKind, ThreadTrack};
 
+use crate::detail::{node_detail, Urls};
 use crate::output::kind_name;
 use tracekit_engine::query::Query;
 use tracekit_engine::styles::{self, Category};
@@ -238,6 +239,7 @@ fn build_lanes<'a>(
             let mut labels = tables.of_thread(track);
             let lane = index(lanes.len());
             let calls = causes.calls_of(*pid, *tid).cloned();
+            let mut details = Vec::new();
             for (position, node) in query.positioned_nodes(track, origin) {
                 if !causes.is_empty() {
                     let at = index(columns.start.len());
@@ -252,6 +254,10 @@ fn build_lanes<'a>(
                 columns.self_time.push(node.self_time().map_or(f64::NAN, |s| s.0));
                 columns.depth.push(node.depth());
                 columns.label.push(labels.label(analysis, &node.kind()));
+                if let NodeKind::Event { name, .. } = node.kind() {
+                    let detail = node_detail(track, &node.kind(), interner.resolve(name), Urls::Full);
+                    details.extend(detail.map(|d| (columns.start.len() - 1, d)));
+                }
             }
             if columns.start.is_empty() {
                 continue;
@@ -270,6 +276,7 @@ fn build_lanes<'a>(
                 main_frame: process.is_on_main_frame,
                 thread,
                 columns,
+                details,
             });
         }
     }
@@ -345,6 +352,8 @@ struct Lane<'a> {
     main_frame: bool,
     thread: Option<&'a str>,
     columns: LaneColumns,
+    /// What tells some events apart (`crate::detail`), by node.
+    details: Vec<(usize, String)>,
 }
 
 impl Lane<'_> {
@@ -366,6 +375,15 @@ impl Lane<'_> {
         header.push_str(if self.folded { "true" } else { "false" });
         header.push_str(",\"nodes\":");
         header.push_str(itoa::Buffer::new().format(self.columns.start.len()));
+        for (i, (node, detail)) in self.details.iter().enumerate() {
+            header.push_str(if i == 0 { ",\"details\":{\"" } else { ",\"" });
+            header.push_str(itoa::Buffer::new().format(*node));
+            header.push_str("\":");
+            write_json_string(header, detail);
+        }
+        if !self.details.is_empty() {
+            header.push('}');
+        }
         header.push_str(",\"columns\":");
         self.columns.write(bytes, header);
         header.push('}');

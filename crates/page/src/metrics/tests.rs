@@ -128,13 +128,16 @@ fn charset_checks_go_to_the_navigation_of_their_frame() {
         r#"[{START},
         {{"name":"navigationStart","ph":"R","pid":2,"tid":3,"ts":1000,"args":{{"frame":"F1","data":{{"navigationId":"N1","documentLoaderURL":"u"}}}}}},
         {{"name":"MetaCharsetCheck","ph":"X","pid":2,"tid":3,"ts":900,"dur":1,"args":{{"data":{{"frame":"F1"}}}}}},
-        {{"name":"MetaCharsetCheck","ph":"X","pid":2,"tid":3,"ts":1100,"dur":1,"args":{{"data":{{"frame":"F1"}}}}}},
+        {{"name":"MetaCharsetCheck","ph":"X","pid":2,"tid":3,"ts":1100,"dur":1,"args":{{"data":{{"frame":"F1","disposition":"not-found"}}}}}},
         {{"name":"navigationStart","ph":"R","pid":2,"tid":3,"ts":2000,"args":{{"frame":"F1","data":{{"navigationId":"N2","documentLoaderURL":""}}}}}}
     ]"#
     );
     let (data, _) = run(&trace);
     assert_eq!(data.meta_charset_checks_by_navigation.len(), 1);
     assert_eq!(data.meta_charset_checks_by_navigation[&1], [3]);
+    // The disposition is kept for the checks of a navigation.
+    assert_eq!(data.meta_charset_dispositions.len(), 1);
+    assert!(data.meta_charset_dispositions.contains_key(&3));
     // The navigation with an empty URL is not one.
     assert_eq!(data.navigations.by_id.len(), 1);
 }

@@ -22,6 +22,7 @@
 mod build;
 mod dump;
 mod gather;
+mod headers;
 mod lantern;
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,7 @@ use crate::value::JsValue;
 use crate::Map;
 
 pub use dump::track_entry_synthetic;
+pub use headers::Header;
 pub use websocket::{WebSocket, WebSocketEvent, WebSocketOwner};
 
 /// The schemes a request's URL must have for DevTools to keep it.

@@ -117,6 +117,7 @@
       self: column(lane.columns.self, lane.nodes),
       depth: column(lane.columns.depth, lane.nodes),
       label: column(lane.columns.label, lane.nodes),
+      details: lane.details || {},
     }));
     // The initiators' links and the warnings: columns of their own.
     const table = (t) => {
@@ -1090,6 +1091,7 @@
       const self = data.self[node];
       return {
         name: labels.name[label],
+        detail: data.details[node] || '',
         location,
         category: labels.category[label],
         js: labels.js[label] === 1,
@@ -1125,6 +1127,7 @@
         } else {
           const d = this.describe(hit.lane, hit.node);
           element('div', 'tkc-name', tip).textContent = d.name;
+          if (d.detail) element('div', 'tkc-url', tip).textContent = d.detail;
           if (d.location) element('div', 'tkc-url', tip).textContent = d.location;
           element('div', 'tkc-times', tip).textContent =
             `start ${d.start} · total ${d.total}` + (d.self ? ` · self ${d.self}` : '');
@@ -1168,6 +1171,7 @@
       const d = this.describe(hit.lane, hit.node);
       const lane = this.model.lanes[hit.lane];
       row('Name', d.name, 'tkc-name');
+      row('Detail', d.detail, 'tkc-url');
       row(d.js ? 'Function at' : '', d.location, 'tkc-url');
       row('Category', d.category);
       row('Start', d.start);

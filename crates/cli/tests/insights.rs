@@ -1,0 +1,66 @@
+//! `tracekit insights`: DevTools' insight sets of a trace, end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn tracekit(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tracekit"))
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn text_puts_the_failing_insights_of_the_page_load_first() {
+    let out = tracekit(&["insights", "traces/page-load.json.gz"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The navigation's set, its URL and window, then the failing insights
+    // in DevTools' order: the layout shift culprits, then the INP
+    // breakdown with the click and its three parts.
+    let set = text
+        .lines()
+        .position(|l| l.starts_with("NAVIGATION_") && l.contains("page-load.html"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let lines: Vec<&str> = text.lines().skip(set).collect();
+    assert!(lines[1].starts_with("  [fail] Layout shift culprits (CLS)"), "{text}");
+    assert!(lines[2].contains("worst layout shift cluster at "), "{text}");
+    let inp = lines
+        .iter()
+        .position(|l| l.starts_with("  [fail] INP breakdown (INP)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        lines[inp + 1].contains("longest interaction: click at ") && lines[inp + 1].contains("input delay"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_and_conformance_hold_the_sets_alone() {
+    for format in ["json", "conformance"] {
+        let out = tracekit(&["insights", "traces/page-load.json.gz", "--format", format]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["handlers"], serde_json::json!({}));
+        let sets = doc["insights"].as_array().unwrap();
+        let navigation = sets.iter().find(|s| s["navigation"].is_string()).unwrap();
+        let inp = &navigation["model"]["INPBreakdown"];
+        assert_eq!(inp["state"], "fail");
+        let longest = inp["longestInteractionEvent"].as_str().unwrap();
+        assert!(longest.starts_with("$EventTiming:"), "{longest}");
+        assert!(doc["synthetic"][&longest[1..]].is_object());
+    }
+}
+
+#[test]
+fn a_profile_has_no_insights() {
+    let out = tracekit(&["insights", "handwritten/node.cpuprofile"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no insights"), "{err}");
+}
