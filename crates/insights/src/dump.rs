@@ -134,5 +134,6 @@ fn savings_value(s: MetricSavings) -> Value {
 fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
+        Finding::Viewport(f) => f.dump(model, cx),
     }
 }

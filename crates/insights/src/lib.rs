@@ -13,6 +13,9 @@ mod dump;
 pub mod inp_breakdown;
 mod model;
 mod sets;
+#[cfg(test)]
+mod test_trace;
+pub mod viewport;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};

@@ -186,6 +186,8 @@ impl Insight {
 pub enum Finding {
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
+    /// Viewport ([`crate::viewport`]).
+    Viewport(crate::viewport::Viewport),
 }
 
 impl Finding {
@@ -193,6 +195,7 @@ impl Finding {
     pub fn ui(&self) -> &'static Ui {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::Viewport(_) => &crate::viewport::UI,
         }
     }
 
@@ -206,6 +209,7 @@ impl Finding {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()
             },
+            Finding::Viewport(_) => MetricShown::default(),
         }
     }
 }

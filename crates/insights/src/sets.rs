@@ -128,7 +128,10 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
-const RUNNERS: &[(&Ui, Runner)] = &[(&crate::inp_breakdown::UI, crate::inp_breakdown::generate)];
+const RUNNERS: &[(&Ui, Runner)] = &[
+    (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
+    (&crate::viewport::UI, crate::viewport::generate),
+];
 
 /// The insight sets of an analysis made with every handler.
 pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
