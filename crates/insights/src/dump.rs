@@ -135,5 +135,6 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::Viewport(f) => f.dump(model, cx),
+        Finding::DomSize(f) => f.dump(model),
     }
 }

@@ -9,6 +9,7 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod dom_size;
 mod dump;
 pub mod inp_breakdown;
 mod model;

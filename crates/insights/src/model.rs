@@ -186,6 +186,8 @@ impl Insight {
 pub enum Finding {
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
+    /// DOM size ([`crate::dom_size`]).
+    DomSize(crate::dom_size::DomSize),
     /// Viewport ([`crate::viewport`]).
     Viewport(crate::viewport::Viewport),
 }
@@ -196,6 +198,7 @@ impl Finding {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::Viewport(_) => &crate::viewport::UI,
+            Finding::DomSize(_) => &crate::dom_size::UI,
         }
     }
 
@@ -210,6 +213,7 @@ impl Finding {
                 ..MetricShown::default()
             },
             Finding::Viewport(_) => MetricShown::default(),
+            Finding::DomSize(_) => MetricShown::default(),
         }
     }
 }

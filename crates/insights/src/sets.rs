@@ -129,6 +129,7 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
 const RUNNERS: &[(&Ui, Runner)] = &[
+    (&crate::dom_size::UI, crate::dom_size::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::viewport::UI, crate::viewport::generate),
 ];

@@ -3,6 +3,9 @@
 
 use crate::{compute, InsightSet, InsightSets};
 
+/// The index of the first event a test adds to [`trace`].
+pub const FIRST_ADDED: u32 = 5;
+
 /// A trace of a page (main frame `F1`) at `https://a.test/` navigated at 2 ms (process 2,
 /// main thread 3) and lasting until 10 s, with `events` (JSON objects,
 /// comma-separated) added.

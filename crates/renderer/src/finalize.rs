@@ -119,6 +119,7 @@ impl RendererHandler {
                         group_args: view_args::resolve_all(thread.group_args, network, images),
                         over_budget,
                         entities,
+                        dom_updates: thread.dom_updates,
                     },
                 );
             }
