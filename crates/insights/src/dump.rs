@@ -135,6 +135,7 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::Viewport(f) => f.dump(model, cx),
+        Finding::SlowCssSelector(f) => f.dump(model),
         Finding::DomSize(f) => f.dump(model),
     }
 }

@@ -14,6 +14,7 @@ mod dump;
 pub mod inp_breakdown;
 mod model;
 mod sets;
+pub mod slow_css_selector;
 #[cfg(test)]
 mod test_trace;
 pub mod viewport;

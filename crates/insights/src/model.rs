@@ -188,6 +188,8 @@ pub enum Finding {
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
     /// DOM size ([`crate::dom_size`]).
     DomSize(crate::dom_size::DomSize),
+    /// CSS selector costs ([`crate::slow_css_selector`]).
+    SlowCssSelector(crate::slow_css_selector::SlowCssSelector),
     /// Viewport ([`crate::viewport`]).
     Viewport(crate::viewport::Viewport),
 }
@@ -198,6 +200,7 @@ impl Finding {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::Viewport(_) => &crate::viewport::UI,
+            Finding::SlowCssSelector(_) => &crate::slow_css_selector::UI,
             Finding::DomSize(_) => &crate::dom_size::UI,
         }
     }
@@ -213,6 +216,7 @@ impl Finding {
                 ..MetricShown::default()
             },
             Finding::Viewport(_) => MetricShown::default(),
+            Finding::SlowCssSelector(_) => MetricShown::default(),
             Finding::DomSize(_) => MetricShown::default(),
         }
     }

@@ -131,6 +131,7 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::dom_size::UI, crate::dom_size::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
+    (&crate::slow_css_selector::UI, crate::slow_css_selector::generate),
     (&crate::viewport::UI, crate::viewport::generate),
 ];
 
