@@ -25,12 +25,24 @@ impl DumpCx<'_, '_> {
             EventRef::Input(index) => Value::Event(index),
             EventRef::Request(i) => Value::Synthetic(self.data.network_requests().dump_request(i, self.dump)),
             EventRef::Interaction(i) => self.data.user_interactions().dump_interaction(i, self.dump),
+            EventRef::TrackEntry(e) => track_entry(e, self.dump),
         }
     }
 
     /// A list of events.
     pub fn events(&mut self, events: &[EventRef]) -> Value {
         Value::Array(events.iter().map(|&e| self.event(e)).collect())
+    }
+}
+
+/// A track's entry: an input event as such, the others as the synthetic
+/// events DevTools made of them.
+fn track_entry(entry: tracekit_engine::handlers::page::entities::EntityEvent, dump: &mut Dump<'_>) -> Value {
+    use tracekit_engine::handlers::page::entities::EntityEvent;
+    match entry {
+        EntityEvent::Event(index) => Value::Event(index),
+        other => tracekit_engine::handlers::page::network::track_entry_synthetic(other, dump)
+            .map_or(Value::Null, Value::Synthetic),
     }
 }
 
@@ -135,6 +147,7 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
     match finding {
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::Viewport(f) => f.dump(model, cx),
+        Finding::ForcedReflow(f) => f.dump(model, cx),
         Finding::SlowCssSelector(f) => f.dump(model),
         Finding::DomSize(f) => f.dump(model),
     }

@@ -11,6 +11,7 @@
 
 pub mod dom_size;
 mod dump;
+pub mod forced_reflow;
 pub mod inp_breakdown;
 mod model;
 mod sets;

@@ -105,6 +105,9 @@ pub enum EventRef {
     Request(usize),
     /// An interaction, by its index in [`UserInteractions::interactions`].
     Interaction(usize),
+    /// An entry of a thread's track: a JS call, an input event, a begin/end
+    /// pair made one.
+    TrackEntry(tracekit_engine::handlers::page::entities::EntityEvent),
 }
 
 /// The events an insight relates itself to: a list, or events each with
@@ -190,6 +193,8 @@ pub enum Finding {
     DomSize(crate::dom_size::DomSize),
     /// CSS selector costs ([`crate::slow_css_selector`]).
     SlowCssSelector(crate::slow_css_selector::SlowCssSelector),
+    /// Forced reflow ([`crate::forced_reflow`]).
+    ForcedReflow(crate::forced_reflow::ForcedReflow),
     /// Viewport ([`crate::viewport`]).
     Viewport(crate::viewport::Viewport),
 }
@@ -200,6 +205,7 @@ impl Finding {
         match self {
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::Viewport(_) => &crate::viewport::UI,
+            Finding::ForcedReflow(_) => &crate::forced_reflow::UI,
             Finding::SlowCssSelector(_) => &crate::slow_css_selector::UI,
             Finding::DomSize(_) => &crate::dom_size::UI,
         }
@@ -216,6 +222,7 @@ impl Finding {
                 ..MetricShown::default()
             },
             Finding::Viewport(_) => MetricShown::default(),
+            Finding::ForcedReflow(_) => MetricShown::default(),
             Finding::SlowCssSelector(_) => MetricShown::default(),
             Finding::DomSize(_) => MetricShown::default(),
         }

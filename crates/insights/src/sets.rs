@@ -130,6 +130,7 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 /// words for the error case.
 const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::dom_size::UI, crate::dom_size::generate),
+    (&crate::forced_reflow::UI, crate::forced_reflow::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::slow_css_selector::UI, crate::slow_css_selector::generate),
     (&crate::viewport::UI, crate::viewport::generate),

@@ -4,11 +4,11 @@
 use crate::{compute, InsightSet, InsightSets};
 
 /// The index of the first event a test adds to [`trace`].
-pub const FIRST_ADDED: u32 = 5;
+pub const FIRST_ADDED: u32 = 4;
 
 /// A trace of a page (main frame `F1`) at `https://a.test/` navigated at 2 ms (process 2,
 /// main thread 3) and lasting until 10 s, with `events` (JSON objects,
-/// comma-separated) added.
+/// comma-separated) added before its last task.
 pub fn trace(events: &str) -> String {
     let sep = if events.trim().is_empty() { "" } else { "," };
     format!(
@@ -18,8 +18,8 @@ pub fn trace(events: &str) -> String {
     {{"name":"thread_name","ph":"M","pid":2,"tid":3,"ts":0,"cat":"__metadata","args":{{"name":"CrRendererMain"}}}},
     {{"name":"process_name","ph":"M","pid":2,"tid":0,"ts":0,"cat":"__metadata","args":{{"name":"Renderer"}}}},
     {{"name":"navigationStart","ph":"R","pid":2,"tid":3,"ts":2000,"cat":"blink.user_timing","args":{{"frame":"F1","data":{{"navigationId":"N1","documentLoaderURL":"https://a.test/","isLoadingMainFrame":true,"isOutermostMainFrame":true}}}}}},
-    {{"name":"RunTask","ph":"X","pid":2,"tid":3,"ts":9999000,"dur":1000,"cat":"disabled-by-default-devtools.timeline","args":{{}}}}{sep}
-    {events}
+    {events}{sep}
+    {{"name":"RunTask","ph":"X","pid":2,"tid":3,"ts":9999000,"dur":1000,"cat":"disabled-by-default-devtools.timeline","args":{{}}}}
 ]"#
     )
 }
