@@ -206,6 +206,14 @@ pub enum Finding {
     ThirdParties(crate::third_parties::ThirdParties),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
+    /// DOM size ([`crate::dom_size`]).
+    DomSize(crate::dom_size::DomSize),
+    /// CSS selector costs ([`crate::slow_css_selector`]).
+    SlowCssSelector(crate::slow_css_selector::SlowCssSelector),
+    /// Forced reflow ([`crate::forced_reflow`]).
+    ForcedReflow(crate::forced_reflow::ForcedReflow),
+    /// Viewport ([`crate::viewport`]).
+    Viewport(crate::viewport::Viewport),
 }
 
 impl Finding {
@@ -217,6 +225,10 @@ impl Finding {
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
             Finding::FontDisplay(_) => &crate::font_display::UI,
             Finding::ThirdParties(_) => &crate::third_parties::UI,
+            Finding::Viewport(_) => &crate::viewport::UI,
+            Finding::ForcedReflow(_) => &crate::forced_reflow::UI,
+            Finding::SlowCssSelector(_) => &crate::slow_css_selector::UI,
+            Finding::DomSize(_) => &crate::dom_size::UI,
         }
     }
 
@@ -240,6 +252,10 @@ impl Finding {
                 interaction: f.longest.is_some(),
                 ..MetricShown::default()
             },
+            Finding::Viewport(_) => MetricShown::default(),
+            Finding::ForcedReflow(_) => MetricShown::default(),
+            Finding::SlowCssSelector(_) => MetricShown::default(),
+            Finding::DomSize(_) => MetricShown::default(),
         }
     }
 }

@@ -264,7 +264,10 @@ fn insights_are_a_row_per_insight_of_each_set() {
         .unwrap();
     assert_eq!(string(&batch, "state", row), "fail");
     assert_eq!(string(&batch, "category", row), "INP");
-    assert_eq!(int(&batch, "navigation", row), Some(i64::from(set.navigation.unwrap().event)));
+    assert_eq!(
+        int(&batch, "navigation", row),
+        Some(i64::from(set.navigation.unwrap().event))
+    );
     assert_eq!(int(&batch, "related_events", row), Some(1));
     assert!(close(float(&batch, "set_start_us", row).unwrap(), set.bounds.min.0));
 }
