@@ -187,6 +187,12 @@ impl Trace {
         self.table(py, Table::Scripts)
     }
 
+    /// One row per insight of each insight set (DevTools' verdicts: state,
+    /// savings, events; `all_handlers=True`; docs/insights.md).
+    fn insights(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.table(py, Table::Insights)
+    }
+
     /// The data of DevTools' handlers, as `tracekit data` writes it
     /// (`docs/data.md`), parsed: `{"handlers": {NAME: DATA}, ...}`. The
     /// trace must be loaded with `all_handlers=True`. `handlers`: the names

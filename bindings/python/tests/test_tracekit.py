@@ -27,6 +27,7 @@ PAGE_TABLES = (
     "initiators",
     "warnings",
     "scripts",
+    "insights",
 )
 
 
@@ -219,6 +220,23 @@ def test_why_tables():
     assert len(scripts) == 13
     assert not any(s["has_source_map"] for s in scripts)
     assert "  scripts: 13 (0 with a source map, 13 without)\n" in run.stdout
+
+
+def test_insights_table_is_the_insights_command():
+    """One row per insight of each set, as `tracekit insights --format json`
+    has them: the navigation's slow click fails its INP breakdown."""
+    trace = tracekit.load(PAGE_LOAD, all_handlers=True)
+    table = trace.insights()
+    assert table.schema == tracekit.schema("insights")
+    rows = table.to_pylist()
+    doc = json.loads(cli("insights", str(PAGE_LOAD), "--format", "json").stdout)
+    assert len(rows) == sum(len(s["model"]) + len(s["modelErrors"]) for s in doc["insights"])
+    for s in doc["insights"]:
+        for key, model in s["model"].items():
+            row = next(r for r in rows if r["set"] == s["id"] and r["insight"] == key)
+            assert row["state"] == model["state"] and row["title"] == model["title"]
+    inp = next(r for r in rows if r["insight"] == "INPBreakdown" and r["navigation"] is not None)
+    assert inp["state"] == "fail"
 
 
 def test_data_is_the_data_command():

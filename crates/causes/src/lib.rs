@@ -18,6 +18,6 @@ pub use async_calls::{AsyncJsCalls, AsyncJsCallsHandler, AsyncScheduler};
 pub use flows::{Flows, FlowsHandler};
 pub use initiators::{EntryRef, Initiators, InitiatorsHandler};
 pub use invalidations::{Invalidations, InvalidationsHandler};
-pub use selector_stats::{SelectorStats, SelectorStatsHandler};
+pub use selector_stats::{RecalcStyleStats, SelectorStats, SelectorStatsHandler};
 
 type Map<K, V> = indexmap::IndexMap<K, V, ahash::RandomState>;

@@ -10,10 +10,12 @@
 //!
 //! As in DevTools, the events are taken in input order whatever their
 //! thread: a `SelectorStats` belongs to the last `UpdateLayoutTree` before
-//! it, and an invalidation's subtree flag to the last invalidated node.
+//! it (whose time and frame are kept with it, for the selector costs of an
+//! insight set), and an invalidation's subtree flag to the last invalidated
+//! node.
 
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::json::{as_f64, as_str, js_truthy, member, object_members};
+use tracekit_events::json::{as_f64, as_str, js_truthy, member, member_path, object_members};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Interner, Micros, Skip, Sym, Wants};
 
 use crate::Map;
@@ -67,13 +69,28 @@ pub struct InvalidatedNode {
     pub last_recalc_style_ts: Micros,
 }
 
+/// A style recalculation that a `SelectorStats` event followed: when it
+/// happened, in which frame, and what matching its selectors cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecalcStyleStats {
+    /// When the `UpdateLayoutTree` started.
+    pub ts: Micros,
+    /// How long it lasted (zero when it says none).
+    pub dur: Micros,
+    /// Its `args.beginData.frame` (`None`: not a string).
+    pub frame: Option<Sym>,
+    /// The last `SelectorStats` event's timings; `None` when that event
+    /// had no `selector_timings`.
+    pub timings: Option<Vec<SelectorTiming>>,
+}
+
 /// What the SelectorStats handler found.
 #[derive(Debug, Clone, Default)]
 pub struct SelectorStats {
     /// The selector timings of each `UpdateLayoutTree` that a
     /// `SelectorStats` event followed (the last one's), in the order of
-    /// their first; `None` when the event had no `selector_timings`.
-    pub by_recalc_style: Map<EventIndex, Option<Vec<SelectorTiming>>>,
+    /// their first.
+    pub by_recalc_style: Map<EventIndex, RecalcStyleStats>,
     /// The nodes invalidated by selectors, in input order.
     pub invalidated_nodes: Vec<InvalidatedNode>,
 }
@@ -82,8 +99,8 @@ pub struct SelectorStats {
 #[derive(Debug, Default)]
 pub struct SelectorStatsHandler {
     data: SelectorStats,
-    /// The last `UpdateLayoutTree`: its index and start.
-    last_recalc: Option<(EventIndex, Micros)>,
+    /// The last `UpdateLayoutTree`: its index, start, duration and frame.
+    last_recalc: Option<(EventIndex, Micros, Micros, Option<Sym>)>,
     /// The last node invalidated, as an index in `invalidated_nodes`.
     last_node: Option<usize>,
 }
@@ -130,9 +147,15 @@ impl Handler for SelectorStatsHandler {
                 .args
                 .and_then(|a| member(a, "selector_stats"))
                 .filter(|s| js_truthy(s));
-            if let (Some((recalc, _)), Some(stats)) = (self.last_recalc, stats) {
+            if let (Some((recalc, ts, dur, frame)), Some(stats)) = (self.last_recalc, stats) {
                 let timings = member(stats, "selector_timings").map(|t| timings(t, &mut cx.interner));
-                self.data.by_recalc_style.insert(recalc, timings);
+                let stats = RecalcStyleStats {
+                    ts,
+                    dur,
+                    frame,
+                    timings,
+                };
+                self.data.by_recalc_style.insert(recalc, stats);
             }
         } else if event.name == names::STYLE_INVALIDATOR_INVALIDATION_TRACKING {
             let Some(data) = data() else {
@@ -140,7 +163,13 @@ impl Handler for SelectorStatsHandler {
             };
             self.invalidated(event, data, &mut cx.interner);
         } else if event.name == names::UPDATE_LAYOUT_TREE {
-            self.last_recalc = Some((index, event.ts));
+            let frame = event
+                .args
+                .and_then(|a| member_path(a, &["beginData", "frame"]))
+                .and_then(as_str)
+                .map(|f| cx.interner.intern(&f));
+            let dur = event.dur.unwrap_or(Micros::ZERO);
+            self.last_recalc = Some((index, event.ts, dur, frame));
         }
     }
 
@@ -174,7 +203,7 @@ impl SelectorStatsHandler {
             ts: event.ts,
             tts: member(event.text, "tts").and_then(as_f64).map(Micros),
             subtree: false,
-            last_recalc_style_ts: self.last_recalc.map_or(Micros::ZERO, |(_, ts)| ts),
+            last_recalc_style_ts: self.last_recalc.map_or(Micros::ZERO, |(_, ts, _, _)| ts),
         });
     }
 }
@@ -237,8 +266,8 @@ impl SelectorStats {
         let rows = self
             .by_recalc_style
             .iter()
-            .map(|(event, timings)| {
-                let list = timings.as_ref().map_or(Value::Null, |list| {
+            .map(|(event, stats)| {
+                let list = stats.timings.as_ref().map_or(Value::Null, |list| {
                     Value::Array(
                         list.iter()
                             .map(|t| {

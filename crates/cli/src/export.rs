@@ -23,7 +23,7 @@ pub struct ExportArgs {
     parquet: PathBuf,
     /// The tables to write, separated by commas. The page tables
     /// (requests, navigations, layout_shifts, interactions, user_timings,
-    /// initiators, warnings, scripts) are not written by default: they
+    /// initiators, warnings, scripts, insights) are not written by default: they
     /// load the page handlers too.
     #[arg(long, value_enum, value_delimiter = ',', default_values = ["tracks", "calls", "samples", "threads", "diagnostics"])]
     tables: Vec<TableName>,
@@ -67,6 +67,9 @@ value_enum_mirror! {
         /// One row per script of V8's source rundown, with its source map
         /// (loads the page handlers).
         Scripts,
+        /// One row per insight of each insight set: its state, savings,
+        /// events (loads the page handlers; docs/insights.md).
+        Insights,
     }
 }
 

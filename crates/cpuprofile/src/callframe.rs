@@ -24,6 +24,9 @@ pub struct CallFrame {
     pub line_number: Option<f64>,
     /// `columnNumber`, 0-based, converted and kept as `line_number` is.
     pub column_number: Option<f64>,
+    /// `codeType` (`JS`, `other`) as the profile wrote it; `None` when it
+    /// wrote none (DevTools' call frames then have none either).
+    pub code_type: Option<Sym>,
 }
 
 /// The field DevTools' aggregated views name a frame's location by: the
@@ -68,6 +71,7 @@ impl CallFrame {
             id_location: IdLocation::ScriptId,
             line_number: Some(-1.0),
             column_number: Some(-1.0),
+            code_type: None,
         }
     }
 

@@ -181,6 +181,7 @@ struct CallFrameJson {
     script_id: Option<Text>,
     line_number: Option<f64>,
     column_number: Option<f64>,
+    code_type: Option<String>,
 }
 
 impl CallFrameJson {
@@ -201,6 +202,7 @@ impl CallFrameJson {
                 ),
                 line_number: Some(self.line_number.map_or(-1.0, |v| v - 1.0)),
                 column_number: Some(self.column_number.map_or(-1.0, |v| v - 1.0)),
+                code_type: None,
             };
         }
         let mut text = |s: Option<&str>| -> Sym { interner.intern(s.unwrap_or("undefined")) };
@@ -214,6 +216,7 @@ impl CallFrameJson {
             ),
             line_number: self.line_number,
             column_number: self.column_number,
+            code_type: self.code_type.as_deref().map(|c| text(Some(c))),
         }
     }
 }
@@ -384,6 +387,7 @@ impl<'de> Visitor<'de> for HeadSeed<'_, '_> {
                 id_location: IdLocation::Nothing,
                 line_number: None,
                 column_number: None,
+                code_type: None,
             },
             parent: None,
             children: Some(Vec::new()),

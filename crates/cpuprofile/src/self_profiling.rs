@@ -87,6 +87,7 @@ impl Builder<'_> {
             id_location: IdLocation::ScriptId,
             line_number: Some(frame.line.map_or(-1.0, |l| l - 1.0)),
             column_number: Some(frame.column.map_or(-1.0, |c| c - 1.0)),
+            code_type: None,
         };
         let id = self.push(Some(parent), call_frame);
         self.child_by_frame.insert((parent, frame_id), id);

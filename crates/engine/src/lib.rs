@@ -51,6 +51,7 @@ pub use tracekit_meta::{
 pub use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
+pub use tracekit_renderer::{DomUpdate, DomUpdateKind};
 pub use tracekit_samples::SamplesHandler;
 pub use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, Interaction, LayoutShift,

@@ -165,5 +165,9 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::LcpBreakdown(f) => f.dump(model, cx),
         Finding::LcpDiscovery(f) => f.dump(model, cx),
         Finding::ThirdParties(f) => f.dump(model, cx),
+        Finding::Viewport(f) => f.dump(model, cx),
+        Finding::ForcedReflow(f) => f.dump(model, cx),
+        Finding::SlowCssSelector(f) => f.dump(model),
+        Finding::DomSize(f) => f.dump(model),
     }
 }

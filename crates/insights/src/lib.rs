@@ -14,8 +14,10 @@ pub mod cls_culprits;
 pub mod document_latency;
 #[cfg(test)]
 mod document_tests;
+pub mod dom_size;
 mod dump;
 pub mod font_display;
+pub mod forced_reflow;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
@@ -23,9 +25,13 @@ mod main_thread;
 mod millis_text;
 mod model;
 mod sets;
+pub mod slow_css_selector;
 mod summary;
+#[cfg(test)]
+mod test_trace;
 mod text;
 pub mod third_parties;
+pub mod viewport;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};

@@ -221,6 +221,14 @@ pub enum Finding {
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
     /// LCP request discovery ([`crate::lcp_discovery`]).
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
+    /// DOM size ([`crate::dom_size`]).
+    DomSize(crate::dom_size::DomSize),
+    /// CSS selector costs ([`crate::slow_css_selector`]).
+    SlowCssSelector(crate::slow_css_selector::SlowCssSelector),
+    /// Forced reflow ([`crate::forced_reflow`]).
+    ForcedReflow(crate::forced_reflow::ForcedReflow),
+    /// Viewport ([`crate::viewport`]).
+    Viewport(crate::viewport::Viewport),
 }
 
 impl Finding {
@@ -235,6 +243,10 @@ impl Finding {
             Finding::LcpBreakdown(_) => &crate::lcp_breakdown::UI,
             Finding::LcpDiscovery(_) => &crate::lcp_discovery::UI,
             Finding::ThirdParties(_) => &crate::third_parties::UI,
+            Finding::Viewport(_) => &crate::viewport::UI,
+            Finding::ForcedReflow(_) => &crate::forced_reflow::UI,
+            Finding::SlowCssSelector(_) => &crate::slow_css_selector::UI,
+            Finding::DomSize(_) => &crate::dom_size::UI,
         }
     }
 
@@ -267,6 +279,10 @@ impl Finding {
                 ..MetricShown::default()
             },
             Finding::LcpDiscovery(_) => MetricShown::default(),
+            Finding::Viewport(_) => MetricShown::default(),
+            Finding::ForcedReflow(_) => MetricShown::default(),
+            Finding::SlowCssSelector(_) => MetricShown::default(),
+            Finding::DomSize(_) => MetricShown::default(),
         }
     }
 }

@@ -132,11 +132,15 @@ pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::character_set::UI, crate::character_set::generate),
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
     (&crate::document_latency::UI, crate::document_latency::generate),
+    (&crate::dom_size::UI, crate::dom_size::generate),
     (&crate::font_display::UI, crate::font_display::generate),
+    (&crate::forced_reflow::UI, crate::forced_reflow::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
     (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
+    (&crate::slow_css_selector::UI, crate::slow_css_selector::generate),
     (&crate::third_parties::UI, crate::third_parties::generate),
+    (&crate::viewport::UI, crate::viewport::generate),
 ];
 
 /// The words of every insight tracekit computes, in DevTools' order.

@@ -63,6 +63,76 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
                 )
             })
             .collect(),
+        Finding::Viewport(f) => match f.mobile_optimized {
+            None => vec!["no compositor frame in this set to tell".to_owned()],
+            Some(true) => vec!["the viewport is optimized for mobile".to_owned()],
+            Some(false) => {
+                let taps = f.long_pointer_interactions.len();
+                vec![format!(
+                    "the viewport is not optimized for mobile: taps may wait up to 300 ms ({taps} slow tap{} here)",
+                    if taps == 1 { "" } else { "s" }
+                )]
+            }
+        },
+        Finding::DomSize(f) => {
+            let mut out: Vec<String> = f
+                .large_updates
+                .iter()
+                .take(5)
+                .map(|u| {
+                    let what = match u.kind {
+                        tracekit_engine::DomUpdateKind::Layout => "layout",
+                        tracekit_engine::DomUpdateKind::RecalcStyle => "style recalculation",
+                    };
+                    let dur = u.dur.map_or(String::new(), |d| format!(", {}", ms(d.0 / 1000.0)));
+                    let size = u.size.map_or(String::new(), |n| format!(" of {n} nodes"));
+                    format!("{what}{size} at {}{dur}", cx.at(u.ts))
+                })
+                .collect();
+            if out.is_empty() {
+                out.push("no large layout or style recalculation".to_owned());
+            }
+            out
+        }
+        Finding::SlowCssSelector(f) => {
+            let mut out = vec![format!(
+                "style recalculations spent {} matching selectors ({} attempts, {} matches)",
+                ms(f.total_elapsed_ms),
+                f.total_match_attempts,
+                f.total_match_count
+            )];
+            if let Some(top) = &f.top_selector_elapsed {
+                let selector = top.selector.map_or("?", |s| strings.resolve(s));
+                out.push(format!(
+                    "slowest selector: {selector} ({})",
+                    ms(top.elapsed.unwrap_or(0.0) / 1000.0)
+                ));
+            }
+            out
+        }
+        Finding::ForcedReflow(f) => {
+            let mut out = Vec::new();
+            if let Some(top) = &f.top_level_function_call {
+                out.push(format!(
+                    "the top-level call that forced the most layout: {} ({} of forced reflows)",
+                    frame_text(&top.frame, strings),
+                    ms(top.total_reflow_time / 1000.0)
+                ));
+            }
+            let mut stacks: Vec<_> = f.aggregated_bottom_up.iter().collect();
+            stacks.sort_by(|a, b| b.total_time.total_cmp(&a.total_time));
+            for stack in stacks.into_iter().take(5) {
+                let frame = stack
+                    .frame
+                    .as_ref()
+                    .map_or("(unattributed)".to_owned(), |f| frame_text(f, strings));
+                out.push(format!("{frame}: {} of forced reflows", ms(stack.total_time / 1000.0)));
+            }
+            if out.is_empty() {
+                out.push("no forced reflow".to_owned());
+            }
+            out
+        }
         Finding::ThirdParties(f) => {
             const SHOWN: usize = 5;
             let first_party = f.first_party.as_ref().map(|p| p.name.as_str());
@@ -99,5 +169,38 @@ pub(crate) fn entity_event(event: tracekit_engine::handlers::page::EntityEvent, 
         EntityEvent::Event(index) => cx.event(EventRef::Input(index)),
         EntityEvent::ProfileCall { .. } => "a JS call".to_owned(),
         EntityEvent::BeginEnd { begin, .. } => cx.event(EventRef::Input(begin)),
+    }
+}
+
+/// A call frame in a few words: its function and where it is.
+fn frame_text(frame: &crate::forced_reflow::CallFrameAt, strings: &tracekit_engine::Strings) -> String {
+    use crate::forced_reflow::CallFrameAt;
+    let member = |text: tracekit_engine::Sym, key: &str| {
+        tracekit_engine::support::json::member(strings.resolve(text), key)
+            .and_then(tracekit_engine::support::json::as_str)
+            .map(|s| s.into_owned())
+            .unwrap_or_default()
+    };
+    let (name, url, line) = match frame {
+        CallFrameAt::Payload(p) => (member(p.text, "functionName"), member(p.text, "url"), p.line_number),
+        CallFrameAt::FunctionCall(c) => (
+            member(c.data, "functionName"),
+            member(c.data, "url"),
+            Some(c.line_number),
+        ),
+        CallFrameAt::Profile { call_frame } => (
+            strings.resolve(call_frame.function_name).to_owned(),
+            strings.resolve(call_frame.url).to_owned(),
+            call_frame.line_number,
+        ),
+    };
+    let name = if name.is_empty() {
+        "(anonymous)".to_owned()
+    } else {
+        name
+    };
+    match line {
+        Some(line) if !url.is_empty() => format!("{name} {url}:{}", line + 1.0),
+        _ => name,
     }
 }

@@ -16,6 +16,10 @@ pub struct Navigation {
     pub event: EventIndex,
     /// Its time.
     pub ts: Micros,
+    /// The process of the event (the renderer that navigated).
+    pub pid: Id,
+    /// Its thread (that renderer's main thread).
+    pub tid: Id,
     /// The frame navigated (`args.frame`; `None` when not a string).
     pub frame: Option<Sym>,
     /// `args.data.navigationId` (`None` when not a string).
@@ -89,6 +93,8 @@ impl NavigationState {
         let navigation = Navigation {
             event: index,
             ts: event.ts,
+            pid: event.pid,
+            tid: event.tid,
             frame: string(member(args, "frame"), cx),
             navigation_id,
             url: string(url_raw, cx),

@@ -5,14 +5,14 @@
 //! grouping read.
 
 use tracekit_events::{
-    AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym,
+    names, AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym,
 };
 
 use crate::entities::{entity_url, EntityUrl};
 use crate::integrator::TraceEntry;
 use crate::timeline::Span;
 use crate::view_args::{self, PendingGroupArgs, ViewArgs};
-use crate::{Map, RendererHandler};
+use crate::{DomUpdate, DomUpdateKind, Map, RendererHandler};
 
 /// A trace event of a thread, in the Renderer handler's list. Begin/end
 /// pairs are one complete entry. Its optional duration and sample trace
@@ -130,6 +130,8 @@ pub(crate) struct ThreadEntries {
     /// The raw `args.data` of the entries whose lines say what they are,
     /// by event index ([`crate::event_details`]).
     pub(crate) details: Vec<(u32, Box<str>)>,
+    /// Its layouts and style recalculations (with all handlers).
+    pub(crate) dom_updates: Vec<DomUpdate>,
 }
 
 /// A process' threads, in the order they were first seen.
@@ -176,6 +178,9 @@ impl RendererHandler {
         if let Some(devtools) = entity_urls {
             if let Some(url) = entity_url(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).entity_urls.push(url);
+            }
+            if let Some(update) = dom_update(index, event) {
+                self.thread(event.pid, event.tid).dom_updates.push(update);
             }
         }
         if matches!(event.ph, Phase::BEGIN | Phase::COMPLETE | Phase::INSTANT) {
@@ -261,4 +266,31 @@ fn detail_data<'a>(event: &Event<'a>) -> Option<&'a str> {
     };
     let data = tracekit_events::json::member(event.args?, key)?;
     data.starts_with('{').then_some(data)
+}
+
+/// A layout or style recalculation, with its size; `None` for any other
+/// event, and for begins and ends (DevTools pairs those into entries only).
+fn dom_update(index: EventIndex, event: &Event<'_>) -> Option<DomUpdate> {
+    use tracekit_events::json::{as_f64, member};
+    if matches!(event.ph, Phase::BEGIN | Phase::END) {
+        return None;
+    }
+    let args = event.args.unwrap_or("{}");
+    let (kind, size) = if event.name == names::LAYOUT {
+        (
+            DomUpdateKind::Layout,
+            member(member(args, "beginData")?, "dirtyObjects"),
+        )
+    } else if event.name == names::UPDATE_LAYOUT_TREE {
+        (DomUpdateKind::RecalcStyle, member(args, "elementCount"))
+    } else {
+        return None;
+    };
+    Some(DomUpdate {
+        event: index,
+        kind,
+        ts: event.ts,
+        dur: event.dur,
+        size: size.and_then(as_f64),
+    })
 }

@@ -124,6 +124,7 @@ impl RendererHandler {
                         over_budget,
                         entities,
                         details: thread.details,
+                        dom_updates: thread.dom_updates,
                     },
                 );
             }

@@ -184,6 +184,36 @@ pub struct ThreadTrack {
     /// (with [`AnalyzeOptions::details`](tracekit_events::AnalyzeOptions::details)
     /// only), by the index of their source event, sorted ([`event_details`]).
     pub(crate) details: Vec<(u32, Box<str>)>,
+    /// The thread's layouts and style recalculations with their sizes
+    /// (with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+    /// only), in input order: what the DOM size insight reads.
+    pub dom_updates: Vec<DomUpdate>,
+}
+
+/// What a layout or a style recalculation updated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DomUpdateKind {
+    /// A `Layout` event (one with `args.beginData`).
+    Layout,
+    /// An `UpdateLayoutTree` event.
+    RecalcStyle,
+}
+
+/// A `Layout` or `UpdateLayoutTree` event of a thread (of any phase but
+/// begin and end, as DevTools' Renderer handler lists them), with its size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DomUpdate {
+    /// The event.
+    pub event: EventIndex,
+    /// Which kind of update.
+    pub kind: DomUpdateKind,
+    /// When it started.
+    pub ts: Micros,
+    /// How long it lasted, when it says.
+    pub dur: Option<Micros>,
+    /// How much it updated: a layout's `args.beginData.dirtyObjects`, a
+    /// recalculation's `args.elementCount` (`None`: not a number).
+    pub size: Option<f64>,
 }
 
 impl ThreadTrack {
@@ -263,6 +293,7 @@ pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: us
         group_args: Vec::new(),
         entities: entities::ThreadEntities::default(),
         details: Vec::new(),
+        dom_updates: Vec::new(),
     })
 }
 

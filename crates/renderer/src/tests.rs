@@ -499,3 +499,28 @@ fn entries_left_out_of_the_tree_are_kept_in_their_place() {
         .entries_off_tree()
         .is_empty());
 }
+
+#[test]
+fn layouts_and_style_recalculations_keep_their_size_with_all_handlers() {
+    let text = r#"[
+        {"name":"Task","cat":"c","ph":"X","pid":1,"tid":1,"ts":10,"dur":500},
+        {"name":"Layout","cat":"c","ph":"X","pid":1,"tid":1,"ts":20,"dur":50,"args":{"beginData":{"dirtyObjects":120},"endData":{}}},
+        {"name":"Layout","cat":"c","ph":"X","pid":1,"tid":1,"ts":80,"dur":5,"args":{}},
+        {"name":"UpdateLayoutTree","cat":"c","ph":"B","pid":1,"tid":1,"ts":100,"args":{"elementCount":9}},
+        {"name":"UpdateLayoutTree","cat":"c","ph":"E","pid":1,"tid":1,"ts":110},
+        {"name":"UpdateLayoutTree","cat":"c","ph":"X","pid":1,"tid":1,"ts":200,"dur":30,"args":{"elementCount":"many"}}
+    ]"#;
+    let (data, _) = analyze(text, AnalyzeOptions::default().with_all_handlers(true));
+    let updates = &data.unwrap().processes[&id(1)].threads[&id(1)].dom_updates;
+    // The layout without beginData is none; begin/end pairs are not listed.
+    let seen: Vec<_> = updates.iter().map(|u| (u.event, u.kind, u.dur, u.size)).collect();
+    assert_eq!(
+        seen,
+        [
+            (1, DomUpdateKind::Layout, Some(Micros(50.0)), Some(120.0)),
+            (5, DomUpdateKind::RecalcStyle, Some(Micros(30.0)), None)
+        ]
+    );
+    let (data, _) = run(text);
+    assert!(data.processes[&id(1)].threads[&id(1)].dom_updates.is_empty());
+}

@@ -78,6 +78,7 @@ struct ChunkCallFrame {
     script_id: Option<Text>,
     line_number: Option<f64>,
     column_number: Option<f64>,
+    code_type: Option<String>,
 }
 
 /// A `ProfileChunk`'s args, read but not yet interned: what [`parse`]
@@ -152,6 +153,7 @@ impl ParsedChunk {
                         ),
                         line_number: Some(cf.line_number.unwrap_or(-1.0)),
                         column_number: Some(cf.column_number.unwrap_or(-1.0)),
+                        code_type: cf.code_type.as_deref().map(|c| interner.intern(c)),
                     },
                     parent: n.parent.map(|p| p.0),
                     children: n.children.map(|c| c.into_iter().map(|i| i.0).collect()),

@@ -1,9 +1,10 @@
 //! The DOMStats handler: the `DOMStats` events (a frame's DOM size, its
-//! deepest and widest nodes), by frame.
+//! deepest and widest nodes), by frame, each with its time, process and
+//! element count (what the DOM size insight compares).
 
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::json::{as_str, member, member_path};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Skip, Sym, Wants};
+use tracekit_events::json::{as_f64, as_str, member, member_path};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Skip, Sym, Wants};
 
 use crate::Map;
 
@@ -18,7 +19,23 @@ pub struct DomStatsHandler {
 pub struct DomStats {
     /// The `DOMStats` events of each frame (by `args.data.frame`; `None`
     /// for an event without one), in input order.
-    pub by_frame: Map<Option<Sym>, Vec<EventIndex>>,
+    pub by_frame: Map<Option<Sym>, Vec<DomStatsEvent>>,
+}
+
+/// A `DOMStats` event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DomStatsEvent {
+    /// The event.
+    pub event: EventIndex,
+    /// When it was taken.
+    pub ts: Micros,
+    /// Its duration (zero when it says none).
+    pub dur: Micros,
+    /// Its process.
+    pub pid: Id,
+    /// `args.data.totalElements`: the frame's element count (NaN when not a
+    /// number, which no count exceeds).
+    pub total_elements: f64,
 }
 
 impl Handler for DomStatsHandler {
@@ -46,7 +63,18 @@ impl Handler for DomStatsHandler {
             .and_then(|a| member_path(a, &["data", "frame"]))
             .and_then(as_str)
             .map(|f| cx.interner.intern(&f));
-        self.data.by_frame.entry(frame).or_default().push(index);
+        let total_elements = event
+            .args
+            .and_then(|a| member_path(a, &["data", "totalElements"]))
+            .and_then(as_f64)
+            .unwrap_or(f64::NAN);
+        self.data.by_frame.entry(frame).or_default().push(DomStatsEvent {
+            event: index,
+            ts: event.ts,
+            dur: event.dur.unwrap_or(Micros(0.0)),
+            pid: event.pid,
+            total_elements,
+        });
     }
 
     fn finalize(self, (): (), _cx: &mut Context) -> DomStats {
@@ -60,7 +88,12 @@ impl DomStats {
         let by_frame = self
             .by_frame
             .iter()
-            .map(|(frame, events)| (Value::opt(*frame, Value::Sym), Value::events(events.iter().copied())))
+            .map(|(frame, events)| {
+                (
+                    Value::opt(*frame, Value::Sym),
+                    Value::events(events.iter().map(|e| e.event)),
+                )
+            })
             .collect();
         Object::new().with("domStatsByFrameId", Value::Map(by_frame)).into()
     }

@@ -10,7 +10,7 @@ pub mod dom_stats;
 pub mod gpu;
 pub mod memory;
 
-pub use dom_stats::{DomStats, DomStatsHandler};
+pub use dom_stats::{DomStats, DomStatsEvent, DomStatsHandler};
 pub use gpu::{Gpu, GpuHandler, GpuTaskTime};
 pub use memory::{Counters, Memory, MemoryHandler};
 

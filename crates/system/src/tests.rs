@@ -41,8 +41,14 @@ fn dom_stats_go_by_frame_and_those_without_data_are_counted() {
     feed(trace, &mut handler, &mut cx).unwrap();
     let stats = handler.finalize((), &mut cx);
     let f1 = cx.interner.intern("F1");
-    assert_eq!(stats.by_frame[&Some(f1)], vec![0, 3]);
-    assert_eq!(stats.by_frame[&None], vec![1]);
+    let events = |frame| stats.by_frame[&frame].iter().map(|e| e.event).collect::<Vec<_>>();
+    assert_eq!(events(Some(f1)), vec![0, 3]);
+    assert_eq!(events(None), vec![1]);
+    // Each keeps its element count; one without a count has NaN, which no
+    // count exceeds.
+    let f1_stats = &stats.by_frame[&Some(f1)];
+    assert_eq!((f1_stats[0].total_elements, f1_stats[0].pid), (10.0, Id::num(7.0)));
+    assert!(f1_stats[1].total_elements.is_nan());
     assert_eq!(cx.diagnostics.total_skipped(), 1);
 }
 

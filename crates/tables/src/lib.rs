@@ -64,11 +64,13 @@ pub enum Table {
     Warnings,
     /// One row per script of V8's source rundown, with its source map.
     Scripts,
+    /// One row per insight of each insight set (DevTools' verdicts).
+    Insights,
 }
 
 impl Table {
     /// Every table.
-    pub const ALL: [Table; 13] = [
+    pub const ALL: [Table; 14] = [
         Table::Tracks,
         Table::Calls,
         Table::Samples,
@@ -82,6 +84,7 @@ impl Table {
         Table::Initiators,
         Table::Warnings,
         Table::Scripts,
+        Table::Insights,
     ];
 
     /// The tables `tracekit export` writes by default: those of the
@@ -96,7 +99,7 @@ impl Table {
 
     /// The page tables: made from the handlers' data, which the analysis
     /// must have gathered (`AnalyzeOptions::with_all_handlers(true)`).
-    pub const PAGE: [Table; 8] = [
+    pub const PAGE: [Table; 9] = [
         Table::Requests,
         Table::Navigations,
         Table::LayoutShifts,
@@ -105,6 +108,7 @@ impl Table {
         Table::Initiators,
         Table::Warnings,
         Table::Scripts,
+        Table::Insights,
     ];
 
     /// Whether the table is made from the handlers' data (a page table).
@@ -128,6 +132,7 @@ impl Table {
             Table::Initiators => "initiators",
             Table::Warnings => "warnings",
             Table::Scripts => "scripts",
+            Table::Insights => "insights",
         }
     }
 
@@ -172,6 +177,7 @@ impl Table {
             Table::Initiators => page::initiators(analysis, trace, limit),
             Table::Warnings => page::warnings(analysis, trace, limit),
             Table::Scripts => page::scripts(analysis, trace, limit),
+            Table::Insights => page::insights(analysis, trace, limit),
         };
         let error = match built {
             Ok(batch) => return Ok(batch),

@@ -392,3 +392,46 @@ pub(crate) fn scripts(analysis: &Analysis, trace: &str, limit: usize) -> Result<
     }
     rows.finish(trace, limit)
 }
+
+/// `insights`: one row per insight of each insight set (a model DevTools
+/// could not compute is a row with its error and no state).
+pub(crate) fn insights(analysis: &Analysis, trace: &str, limit: usize) -> Result<RecordBatch, Unbuilt> {
+    use tracekit::insights::{compute, InsightsError, RelatedEvents};
+    let sets = match compute(analysis) {
+        Ok(sets) => sets,
+        Err(InsightsError::NoHandlers(_)) => return Err(Unbuilt::NoPage),
+        Err(_) => return Err(Unbuilt::NotGathered),
+    };
+    let mut rows = Rows::new(Table::Insights, limit);
+    for set in &sets.sets {
+        for insight in &set.insights {
+            rows.text(Some(&set.id.to_string()));
+            rows.text(Some(&set.url));
+            rows.int(set.navigation.map(|n| i64::from(n.event)));
+            rows.float(time(set.bounds.min.0));
+            rows.float(time(set.bounds.max.0));
+            let ui = match insight {
+                Ok(i) => i.ui(),
+                Err(e) => e.ui,
+            };
+            rows.text(Some(ui.key));
+            rows.text(Some(ui.title));
+            rows.text(Some(ui.category.as_str()));
+            let ok = insight.as_ref().ok();
+            rows.text(ok.map(|i| i.state.as_str()));
+            let savings = ok.and_then(|i| i.metric_savings).unwrap_or_default();
+            for value in [savings.fcp, savings.lcp, savings.tbt, savings.cls, savings.inp] {
+                rows.float(value);
+            }
+            rows.float(ok.and_then(|i| i.wasted_bytes));
+            let related = ok.and_then(|i| i.related_events.as_ref()).map(|r| match r {
+                RelatedEvents::List(list) => list.len(),
+                RelatedEvents::Labelled(list) => list.len(),
+            });
+            rows.int(related.and_then(|n| i64::try_from(n).ok()));
+            rows.text(insight.as_ref().err().map(|e| e.message.as_str()));
+            rows.end_row();
+        }
+    }
+    rows.finish(trace, limit)
+}

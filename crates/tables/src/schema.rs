@@ -85,6 +85,27 @@ const WARNINGS: &[Column] = &[
     ("interaction_type", Kind::Text, true),
 ];
 
+/// The columns of `insights`.
+const INSIGHTS: &[Column] = &[
+    ("set", Kind::Text, false),
+    ("url", Kind::Text, false),
+    ("navigation", Kind::Int, true),
+    ("set_start_us", Kind::Float, false),
+    ("set_end_us", Kind::Float, false),
+    ("insight", Kind::Text, false),
+    ("title", Kind::Text, false),
+    ("category", Kind::Text, false),
+    ("state", Kind::Text, true),
+    ("fcp_savings_ms", Kind::Float, true),
+    ("lcp_savings_ms", Kind::Float, true),
+    ("tbt_savings_ms", Kind::Float, true),
+    ("cls_savings", Kind::Float, true),
+    ("inp_savings_ms", Kind::Float, true),
+    ("wasted_bytes", Kind::Float, true),
+    ("related_events", Kind::Int, true),
+    ("error", Kind::Text, true),
+];
+
 /// The columns of `scripts`.
 const SCRIPTS: &[Column] = &[
     ("isolate", Kind::Text, false),
@@ -196,6 +217,7 @@ pub(crate) fn page_columns(table: Table) -> &'static [Column] {
         Table::Initiators => INITIATORS,
         Table::Warnings => WARNINGS,
         Table::Scripts => SCRIPTS,
+        Table::Insights => INSIGHTS,
         _ => &[],
     }
 }
@@ -281,7 +303,8 @@ fn build(table: Table) -> Schema {
         | Table::UserTimings
         | Table::Initiators
         | Table::Warnings
-        | Table::Scripts => {
+        | Table::Scripts
+        | Table::Insights => {
             fields.push(field("trace", Utf8, false));
             fields.extend(page_columns(table).iter().map(|&(name, kind, nullable)| {
                 let data_type = match kind {

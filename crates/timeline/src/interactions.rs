@@ -3,10 +3,12 @@
 //! begin and end pairs Chrome writes for them, each cut into input delay,
 //! processing and presentation delay; those nested in another of the same
 //! kind left out of a second list; the longest; those over 200 ms; and the
-//! `BeginCommitCompositorFrame` and `ParseMetaViewport` events.
+//! `BeginCommitCompositorFrame` and `ParseMetaViewport` events (their frame
+//! and, for the former, whether the page was optimized for mobile: what the
+//! Viewport insight reads).
 
 use tracekit_events::dump::{Dump, Object, Synthetic, Value};
-use tracekit_events::json::{as_f64, as_str, js_truthy, member};
+use tracekit_events::json::{as_f64, as_str, js_truthy, member, member_path};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
 use tracekit_meta::MetaData;
 
@@ -93,13 +95,46 @@ pub struct Interaction {
     pub navigation_id: Option<Sym>,
 }
 
+/// The DOM event types of a pointer interaction (DevTools'
+/// `categoryOfInteraction` files the others as keyboard or other).
+pub const POINTER_EVENT_TYPES: &[&str] = &[
+    "pointerdown",
+    "touchstart",
+    "pointerup",
+    "touchend",
+    "mousedown",
+    "mouseup",
+    "click",
+];
+
+/// The DOM event types of a keyboard interaction.
+pub const KEYBOARD_EVENT_TYPES: &[&str] = &["keydown", "keypress", "keyup"];
+
+/// A `BeginCommitCompositorFrame` or `ParseMetaViewport` event: when, and
+/// of which frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameEvent {
+    /// The event.
+    pub event: EventIndex,
+    /// When it happened.
+    pub ts: Micros,
+    /// How long it lasted (zero when it says none).
+    pub dur: Micros,
+    /// Its frame (`args.frame` of a commit, `args.data.frame` of a viewport
+    /// tag parsed; `None`: not a string).
+    pub frame: Option<Sym>,
+    /// For a commit: whether its `args.is_mobile_optimized` is truthy (a
+    /// page whose viewport suits a phone, so taps are not delayed).
+    pub is_mobile_optimized: bool,
+}
+
 /// The interactions of a trace.
 #[derive(Debug, Clone, Default)]
 pub struct UserInteractions {
     /// The `BeginCommitCompositorFrame` events, in input order.
-    pub begin_commit_compositor_frame_events: Vec<EventIndex>,
+    pub begin_commit_compositor_frame_events: Vec<FrameEvent>,
     /// The `ParseMetaViewport` events, in input order.
-    pub parse_meta_viewport_events: Vec<EventIndex>,
+    pub parse_meta_viewport_events: Vec<FrameEvent>,
     /// Every interaction, by time.
     pub interactions: Vec<Interaction>,
     /// The interactions not nested in another of their kind (pointer,
@@ -135,9 +170,11 @@ impl Handler for UserInteractionsHandler {
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         if event.name == names::BEGIN_COMMIT_COMPOSITOR_FRAME {
-            self.data.begin_commit_compositor_frame_events.push(index);
+            let frame_event = frame_event(index, event, &["frame"], cx);
+            self.data.begin_commit_compositor_frame_events.push(frame_event);
         } else if event.name == names::PARSE_META_VIEWPORT {
-            self.data.parse_meta_viewport_events.push(index);
+            let frame_event = frame_event(index, event, &["data", "frame"], cx);
+            self.data.parse_meta_viewport_events.push(frame_event);
         } else if event.name == names::EVENT_TIMING {
             self.timing(index, event, cx);
         }
@@ -231,6 +268,20 @@ impl UserInteractionsHandler {
     }
 }
 
+/// What is kept of a commit or a viewport tag parsed: its frame at `path`
+/// in its args.
+fn frame_event(index: EventIndex, event: &Event<'_>, path: &[&str], cx: &mut Context) -> FrameEvent {
+    let args = event.args.unwrap_or("{}");
+    let frame = member_path(args, path).and_then(as_str).map(|s| cx.interner.intern(&s));
+    FrameEvent {
+        event: index,
+        ts: event.ts,
+        dur: event.dur.unwrap_or(Micros(0.0)),
+        frame,
+        is_mobile_optimized: member(args, "is_mobile_optimized").is_some_and(js_truthy),
+    }
+}
+
 /// DevTools' `mergeOrdered` of two lists by its time order (each taken as
 /// it is, sorted or not).
 fn merge_ordered<'a>(a: &'a [Timing], b: &'a [Timing]) -> Vec<&'a Timing> {
@@ -311,18 +362,8 @@ impl Interaction {
 /// the same interaction id, the one with the longer processing), and its
 /// processing widened to theirs.
 fn remove_nested(xs: &mut [Interaction], cx: &mut Context) -> Vec<usize> {
-    let pointer = [
-        "pointerdown",
-        "touchstart",
-        "pointerup",
-        "touchend",
-        "mousedown",
-        "mouseup",
-        "click",
-    ];
-    let keyboard = ["keydown", "keypress", "keyup"];
-    let pointer: Vec<Sym> = pointer.iter().map(|s| cx.interner.intern(s)).collect();
-    let keyboard: Vec<Sym> = keyboard.iter().map(|s| cx.interner.intern(s)).collect();
+    let pointer: Vec<Sym> = POINTER_EVENT_TYPES.iter().map(|s| cx.interner.intern(s)).collect();
+    let keyboard: Vec<Sym> = KEYBOARD_EVENT_TYPES.iter().map(|s| cx.interner.intern(s)).collect();
     let mut by_category: [Map<u64, usize>; 3] = Default::default();
     for i in 0..xs.len() {
         let category = if pointer.contains(&xs[i].kind) {
@@ -377,11 +418,11 @@ impl UserInteractions {
         Object::new()
             .with(
                 "beginCommitCompositorFrameEvents",
-                Value::events(self.begin_commit_compositor_frame_events.iter().copied()),
+                Value::events(self.begin_commit_compositor_frame_events.iter().map(|e| e.event)),
             )
             .with(
                 "parseMetaViewportEvents",
-                Value::events(self.parse_meta_viewport_events.iter().copied()),
+                Value::events(self.parse_meta_viewport_events.iter().map(|e| e.event)),
             )
             .with("interactionEvents", Value::Array(ids.clone()))
             .with(

@@ -18,7 +18,7 @@ pub mod warnings;
 
 pub use animation_frames::{AnimationFrame, AnimationFrames, AnimationFramesHandler};
 pub use animations::{Animation, Animations, AnimationsHandler, CompositeFailure};
-pub use interactions::{Interaction, UserInteractions, UserInteractionsHandler};
+pub use interactions::{FrameEvent, Interaction, UserInteractions, UserInteractionsHandler};
 pub use layout_shifts::{
     CauseEvents, ClusterNavigation, DomLoading, EventSpan, ImageEvent, LayoutShift, LayoutShiftCluster, LayoutShifts,
     LayoutShiftsHandler, RawKey, RemoteFont, ScoreRecord, ScoreWindows, TraceWindow,

@@ -294,3 +294,21 @@ fn interactions_take_the_navigation_of_their_frame_when_it_has_a_process() {
     // renderer process: its navigations are dropped).
     assert_eq!(ids, vec![false, true, false]);
 }
+
+#[test]
+fn commits_and_viewport_tags_keep_their_frame_and_mobile_flag() {
+    let text = r#"[
+        {"name":"BeginCommitCompositorFrame","ph":"I","pid":1,"tid":1,"ts":10,"args":{"frame":"F","is_mobile_optimized":true}},
+        {"name":"BeginCommitCompositorFrame","ph":"X","dur":3,"pid":1,"tid":1,"ts":20,"args":{"frame":7,"is_mobile_optimized":0}},
+        {"name":"ParseMetaViewport","ph":"I","pid":1,"tid":1,"ts":5,"args":{"data":{"frame":"F"}}}
+    ]"#;
+    let data = interactions(text);
+    let commits = &data.begin_commit_compositor_frame_events;
+    assert_eq!(commits.len(), 2);
+    assert!(commits[0].frame.is_some() && commits[0].is_mobile_optimized);
+    assert_eq!(commits[0].dur, Micros(0.0));
+    assert!(commits[1].frame.is_none() && !commits[1].is_mobile_optimized);
+    assert_eq!(commits[1].dur, Micros(3.0));
+    let tags = &data.parse_meta_viewport_events;
+    assert_eq!((tags.len(), tags[0].frame), (1, commits[0].frame));
+}

@@ -17,6 +17,10 @@ use tracekit_meta::Workers;
 use crate::interactions::UserInteractions;
 use crate::Map;
 
+mod reflows;
+
+pub use reflows::{ForcedReflow, FunctionCallFrame, PayloadFrame};
+
 /// A task longer than this is a long task: 50 ms.
 pub const LONG_TASK_THRESHOLD: Micros = Micros(50_000.0);
 
@@ -68,6 +72,9 @@ pub enum Flagged {
 /// What the Warnings handler found.
 #[derive(Debug, Clone, Default)]
 pub struct Warnings {
+    /// What the Forced reflow insight reads of each event flagged
+    /// `FORCED_REFLOW`, in the order of `per_warning`'s list.
+    pub forced_reflows: Vec<ForcedReflow>,
     /// The warnings of each flagged event, in the order they were found
     /// (the events in the order of their first warning).
     pub per_event: Map<Flagged, Vec<Warning>>,
@@ -92,7 +99,9 @@ pub struct WarningsHandler {
     open_js: Vec<f64>,
     /// The forced style recalculations and layouts of the current task,
     /// with their durations.
-    reflows: Vec<(EventIndex, f64)>,
+    reflows: Vec<(EventIndex, f64, ForcedReflow)>,
+    /// The `FunctionCall`s a reflow may be in.
+    open_calls: Vec<reflows::OpenCall>,
     /// The `RunTask`s over the threshold, with their threads.
     long_tasks: Vec<(EventIndex, Id)>,
 }
@@ -175,7 +184,7 @@ impl WarningsHandler {
     /// Follows the nesting of events: a style recalculation or layout
     /// inside a JavaScript call is kept for its task, whose forced ones are
     /// flagged when the next task starts, if they took long enough.
-    fn follow_reflows(&mut self, index: EventIndex, event: &Event<'_>, cx: &Context) {
+    fn follow_reflows(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         // A metadata event without a `ts` is never over for DevTools (its
         // end is not a number): it stays at the bottom of the stack, and no
         // event after it is a task.
@@ -188,16 +197,30 @@ impl WarningsHandler {
         if is_js_call(event, cx.interner.resolve(event.name)) {
             self.open_js.push(end);
         }
+        while self.open_calls.last().is_some_and(|c| ts > c.end) {
+            self.open_calls.pop();
+        }
+        if event.name == names::FUNCTION_CALL {
+            self.open_calls.push(reflows::OpenCall::of(index, event, end));
+        }
         let reflow = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
         if !self.open_js.is_empty() && reflow {
-            self.reflows.push((index, duration(event)));
+            let call = self
+                .open_calls
+                .iter_mut()
+                .rev()
+                .find(|c| c.pid == event.pid && c.tid == event.tid && c.end >= ts)
+                .and_then(|c| c.frame(&mut cx.interner));
+            let details = reflows::forced_reflow(index, event, call, &mut cx.interner);
+            self.reflows.push((index, duration(event), details));
             return;
         }
         if self.open.len() == 1 {
-            let total: f64 = self.reflows.iter().map(|(_, dur)| dur).sum();
+            let total: f64 = self.reflows.iter().map(|(_, dur, _)| dur).sum();
             if total >= FORCED_REFLOW_THRESHOLD.0 {
-                for &(reflow, _) in &self.reflows {
+                for &(reflow, _, details) in &self.reflows {
                     self.data.store(Flagged::Event(reflow), Warning::ForcedReflow);
+                    self.data.forced_reflows.push(details);
                 }
             }
             self.reflows.clear();

@@ -155,6 +155,26 @@ export interface Initiator {
   task: string | null;
 }
 
+/**
+ * The insight sets of a trace (`Trace.insights()`): each set's id, URL,
+ * frame, bounds (µs) and navigation, and its `model`, DevTools' model of
+ * each insight by its key (docs/insights.md); `"$KEY"` values are the
+ * events of `synthetic`, `"#N"` the trace's events by index.
+ */
+export interface InsightsDocument {
+  handlers: Record<string, never>;
+  insights: Array<{
+    id: string;
+    url: string;
+    frameId: string | null;
+    bounds: { min: number; max: number; range: number };
+    navigation: string | null;
+    model: Record<string, { state: 'pass' | 'fail' | 'informative'; title: string; [field: string]: unknown }>;
+    modelErrors: string[];
+  }>;
+  synthetic: Record<string, unknown>;
+}
+
 /** A problem the panel flags on an entry (`Trace.warnings()`). */
 export interface EntryWarning {
   warning: 'LONG_TASK' | 'FORCED_REFLOW' | 'IDLE_CALLBACK_OVER_TIME' | 'LONG_INTERACTION';
@@ -589,6 +609,12 @@ export class Trace {
   warnings(): EntryWarning[];
   /** The scripts of V8's source rundown. Needs `allHandlers: true`. */
   scripts(): Script[];
+  /**
+   * DevTools' insight sets, as `tracekit insights --format json` (or
+   * `conformance`) writes them, or their text. Needs `allHandlers: true`.
+   */
+  insights(options?: { format?: 'json' | 'conformance' }): InsightsDocument;
+  insights(options: { format: 'text' }): string;
   /** What was skipped or repaired while loading, as `--stats`. */
   diagnostics(): Diagnostics;
   /** Frees the trace's memory now (the garbage collector does it later otherwise). */

@@ -458,6 +458,22 @@ export class Trace {
   }
 
   /**
+   * DevTools' insights: the insight sets (one before the first navigation,
+   * one per navigation), each insight's state, savings, related events and
+   * findings, as `tracekit insights --format json` writes them
+   * (`{insights: [...], synthetic: {...}}`; `{format: 'conformance'}`: by
+   * the conformance dump's rules; `{format: 'text'}`: the text, a string).
+   * The trace must be loaded with `allHandlers: true`.
+   */
+  insights({ format = 'json' } = {}) {
+    if (format === 'text') return call(() => this.#trace().insightsText());
+    if (format !== 'json' && format !== 'conformance') {
+      throw new TypeError(`insights: format is 'json', 'conformance' or 'text', not ${format}`);
+    }
+    return JSON.parse(call(() => this.#trace().insightsJson(format === 'conformance')));
+  }
+
+  /**
    * The scripts of V8's source rundown: URL, frame, source map URL (as
    * written and resolved), inline, length, request; `ts` in ms from the
    * start of the trace. The trace must be loaded with `allHandlers: true`.

@@ -335,6 +335,22 @@ impl RawTrace {
             .map_err(|e| format!("tracekit: {e}"))
     }
 
+    /// The insight sets, as `tracekit insights --format json` (or, with
+    /// `conformance`, `--format conformance`) writes them; the analysis
+    /// must have all the handlers.
+    #[wasm_bindgen(js_name = "insightsJson")]
+    pub fn insights_json(&self, conformance: bool) -> Result<String, String> {
+        let sets = tracekit::insights::compute(&self.analysis).map_err(|e| format!("tracekit: {e}"))?;
+        tracekit::insights::sets_document(&self.analysis, &sets, conformance).map_err(|e| format!("tracekit: {e}"))
+    }
+
+    /// The insight sets as text, as `tracekit insights` prints them.
+    #[wasm_bindgen(js_name = "insightsText")]
+    pub fn insights_text(&self) -> Result<String, String> {
+        let sets = tracekit::insights::compute(&self.analysis).map_err(|e| format!("tracekit: {e}"))?;
+        Ok(tracekit::insights::sets_text(&sets, &self.analysis))
+    }
+
     /// Each entry's warnings, as `tracekit::page::warnings_json` writes
     /// them; the analysis must have all the handlers.
     #[wasm_bindgen(js_name = "warningsJson")]

@@ -80,6 +80,10 @@ class Trace:
     def scripts(self) -> pyarrow.Table:
         """One row per script of V8's source rundown: URL, frame, source
         map URL (as written and resolved), inline, length, request."""
+    def insights(self) -> pyarrow.Table:
+        """One row per insight of each insight set (DevTools' verdicts):
+        set, URL, insight, title, category, state, savings, wasted bytes,
+        related events, or the error that kept it from being computed."""
     def data(
         self,
         handlers: Optional[Sequence[str]] = None,

@@ -21,11 +21,21 @@ fn selector_stats_go_to_the_last_style_recalculation() {
         {"name":"SelectorStats","ph":"X","pid":1,"tid":1,"ts":13,"dur":1,"args":{}}
     ]"#);
     // The first has no recalculation before it, the last no stats.
-    let [(recalc, Some(timings))] = &data.by_recalc_style.iter().collect::<Vec<_>>()[..] else {
+    let [(recalc, stats)] = &data.by_recalc_style.iter().collect::<Vec<_>>()[..] else {
+        panic!("{data:?}")
+    };
+    let Some(timings) = &stats.timings else {
         panic!("{data:?}")
     };
     assert_eq!(**recalc, 1);
+    assert_eq!((stats.ts, stats.dur, stats.frame), (Micros(10.0), Micros(5.0), None));
     assert_eq!(cx.interner.resolve(timings[0].selector.unwrap()), ".a");
+    let (framed, _) = run(r#"[
+        {"name":"UpdateLayoutTree","ph":"X","pid":1,"tid":1,"ts":10,"dur":5,"args":{"beginData":{"frame":"F"}}},
+        {"name":"SelectorStats","ph":"X","pid":1,"tid":1,"ts":12,"dur":1,"args":{"selector_stats":{}}}
+    ]"#);
+    let stats = &framed.by_recalc_style[&0];
+    assert!(stats.frame.is_some() && stats.timings.is_none());
     assert_eq!((timings[0].elapsed, timings[0].invalidation_count), (Some(3.0), None));
 }
 

@@ -153,6 +153,7 @@ impl<'a> Frames<'a> {
             id_location: IdLocation::ScriptId,
             line_number: Some(line.map_or(-1.0, |l| l - 1.0)),
             column_number: Some(column.map_or(-1.0, |c| c - 1.0)),
+            code_type: None,
         }
     }
 }

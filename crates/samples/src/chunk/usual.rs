@@ -224,6 +224,19 @@ mod tests {
     }
 
     #[test]
+    fn a_node_keeps_its_code_type() {
+        let mut interner = tracekit_events::Interner::default();
+        let mut chunk = super::parse(USUAL).expect("a usual chunk");
+        let nodes = chunk.take_nodes(&mut interner);
+        let code_type = nodes[0].call_frame.code_type.map(|c| interner.resolve(c).to_owned());
+        assert_eq!(code_type.as_deref(), Some("JS"));
+        let mut without =
+            super::parse(r#"{"data":{"cpuProfile":{"nodes":[{"callFrame":{"functionName":"f"},"id":1}]}}}"#)
+                .expect("a usual chunk");
+        assert_eq!(without.take_nodes(&mut interner)[0].call_frame.code_type, None);
+    }
+
+    #[test]
     fn usual_chunks_are_read_without_serde() {
         for text in [
             USUAL,

@@ -248,3 +248,26 @@ fn page_tables_of_every_fixture() {
         }
     }
 }
+
+#[test]
+fn insights_are_a_row_per_insight_of_each_set() {
+    let analysis = page_load();
+    let batch = Table::Insights.build(&analysis, "t").unwrap();
+    assert_eq!(batch.schema(), Table::Insights.schema());
+    let sets = tracekit::insights::compute(&analysis).unwrap();
+    let expected: usize = sets.sets.iter().map(|s| s.insights.len()).sum();
+    assert_eq!(batch.num_rows(), expected);
+    let set = sets.sets.iter().find(|s| s.navigation.is_some()).unwrap();
+    // The navigation's slow click fails its INP breakdown.
+    let row = (0..batch.num_rows())
+        .find(|&i| string(&batch, "set", i) == set.id.to_string() && string(&batch, "insight", i) == "INPBreakdown")
+        .unwrap();
+    assert_eq!(string(&batch, "state", row), "fail");
+    assert_eq!(string(&batch, "category", row), "INP");
+    assert_eq!(
+        int(&batch, "navigation", row),
+        Some(i64::from(set.navigation.unwrap().event))
+    );
+    assert_eq!(int(&batch, "related_events", row), Some(1));
+    assert!(close(float(&batch, "set_start_us", row).unwrap(), set.bounds.min.0));
+}

@@ -1,6 +1,6 @@
 //! The Warnings handler on small hand-written traces.
 
-use tracekit_events::{feed, AnalyzeOptions};
+use tracekit_events::{feed, AnalyzeOptions, Sym};
 
 use super::*;
 
@@ -77,4 +77,35 @@ fn a_metadata_event_without_ts_ends_the_flagging_of_forced_reflows() {
     );
     // As in DevTools, the untimed event never closes: no task starts.
     assert!(flagged(&data, Warning::ForcedReflow).is_empty());
+}
+
+#[test]
+fn forced_reflows_keep_their_frame_stack_and_function_call() {
+    let (data, cx) = run(
+        r#"[
+        {"name":"RunTask","ph":"X","pid":1,"tid":1,"ts":0,"dur":100000},
+        {"name":"FunctionCall","ph":"X","pid":1,"tid":1,"ts":10,"dur":60000,"args":{"data":{"functionName":"f","scriptId":7,"url":"a.js","lineNumber":3,"columnNumber":4,"frame":"F"}}},
+        {"name":"FunctionCall","ph":"X","pid":1,"tid":2,"ts":15,"dur":60000,"args":{"data":{"functionName":"g"}}},
+        {"name":"Layout","ph":"X","pid":1,"tid":1,"ts":20,"dur":20000,"args":{"beginData":{"frame":"F","stackTrace":[{"functionName":"h","scriptId":"9","url":"b.js","lineNumber":1,"columnNumber":5},{"functionName":"i"}]}}},
+        {"name":"UpdateLayoutTree","ph":"X","pid":1,"tid":2,"ts":30000,"dur":15000,"args":{"data":{"frame":"G"}}},
+        {"name":"RunTask","ph":"X","pid":1,"tid":1,"ts":200000,"dur":10}
+    ]"#,
+        &Workers::default(),
+    );
+    let [layout, recalc] = &data.forced_reflows[..] else {
+        panic!("{data:?}")
+    };
+    let text = |s: Option<Sym>| s.map(|s| cx.interner.resolve(s).to_owned());
+    assert_eq!((layout.event, text(layout.frame).as_deref()), (3, Some("F")));
+    let top = layout.stack_top.expect("the stack's first frame");
+    assert_eq!(text(top.script_id).as_deref(), Some("9"));
+    // Made 0-based, except a 0.
+    assert_eq!((top.line_number, top.column_number), (Some(0.0), Some(4.0)));
+    let call = layout.function_call.expect("the FunctionCall around it");
+    assert_eq!((call.event, text(Some(call.script_id)).as_deref()), (1, Some("7")));
+    // The other thread's call names no call frame.
+    assert_eq!(
+        (text(recalc.frame).as_deref(), recalc.stack_top, recalc.function_call),
+        (Some("G"), None, None)
+    );
 }

@@ -310,6 +310,14 @@ test('initiators() and warnings() are those of `tracks --why --format json`; scr
       marked.sort(),
       warnings.filter((w) => w.entry.node !== null).map((w) => w.warning).sort(),
     );
+    const insights = trace.insights();
+    const native_insights = runCli(['insights', path, '--format', 'json']);
+    assert.equal(native_insights.status, 0, native_insights.stderr);
+    assert.deepEqual(insights, JSON.parse(native_insights.stdout));
+    const set = insights.insights.find((s) => s.navigation !== null);
+    assert.equal(set.model.INPBreakdown.state, 'fail');
+    assert.equal(trace.insights({ format: 'text' }), runCli(['insights', path]).stdout);
+    assert.throws(() => trace.insights({ format: 'xml' }), /format/);
     const scripts = trace.scripts();
     assert.equal(scripts.length, 13);
     assert.ok(scripts.every((s) => !s.hasSourceMap && typeof s.scriptId === 'string'));

@@ -1,0 +1,221 @@
+//! What the Warnings handler keeps of each forced reflow for the Forced
+//! reflow insight: its time, thread and frame, the top of the stack its
+//! args carry, and the `FunctionCall` it ran in, read while the event's
+//! text is at hand.
+
+use tracekit_events::json::{as_f64, as_str, member};
+use tracekit_events::{names, Event, EventIndex, Id, Interner, Micros, Sym};
+
+/// A style recalculation or layout forced by JavaScript, as the Forced
+/// reflow insight reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ForcedReflow {
+    /// The event.
+    pub event: EventIndex,
+    /// Its process.
+    pub pid: Id,
+    /// Its thread.
+    pub tid: Id,
+    /// When it started.
+    pub ts: Micros,
+    /// Its duration (zero when it says none).
+    pub dur: Micros,
+    /// Its frame: `args.beginData.frame`, else `args.data.frame`, if a
+    /// string (DevTools' `frameIDForEvent`).
+    pub frame: Option<Sym>,
+    /// The first frame of the stack trace its args carry, made 0-based
+    /// (`None`: no stack, or an empty one).
+    pub stack_top: Option<PayloadFrame>,
+    /// The innermost `FunctionCall` open on its thread when it happened,
+    /// if that call's `args.data` describes a call frame.
+    pub function_call: Option<FunctionCallFrame>,
+}
+
+/// A frame of a stack trace in an event's args, made 0-based as DevTools
+/// makes those of layouts and style recalculations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PayloadFrame {
+    /// The frame's object as written (its members other than the three
+    /// below are written as they are).
+    pub text: Sym,
+    /// `String(scriptId)` (`None`: absent).
+    pub script_id: Option<Sym>,
+    /// `lineNumber` less 1 (0 stays 0); `None` when not a number.
+    pub line_number: Option<f64>,
+    /// `columnNumber` likewise.
+    pub column_number: Option<f64>,
+}
+
+/// A `FunctionCall` whose `args.data` is a call frame (a string
+/// `functionName` and `url`, a string or number `scriptId`, number
+/// `lineNumber` and `columnNumber`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FunctionCallFrame {
+    /// The `FunctionCall` event.
+    pub event: EventIndex,
+    /// Its `args.data`, as written.
+    pub data: Sym,
+    /// `String(scriptId)`.
+    pub script_id: Sym,
+    /// `lineNumber`.
+    pub line_number: f64,
+    /// `columnNumber`.
+    pub column_number: f64,
+}
+
+/// An open `FunctionCall` while reading: its end and thread, and its
+/// `args.data` if a call frame (interned once a reflow needs it).
+#[derive(Debug)]
+pub(super) struct OpenCall {
+    pub end: f64,
+    pub pid: Id,
+    pub tid: Id,
+    pub event: EventIndex,
+    pub data: Option<CallData>,
+}
+
+/// A `FunctionCall`'s call frame, its text not yet interned.
+#[derive(Debug)]
+pub(super) enum CallData {
+    Raw {
+        text: String,
+        script_id: String,
+        line: f64,
+        column: f64,
+    },
+    Interned(FunctionCallFrame),
+}
+
+impl OpenCall {
+    /// A `FunctionCall` just read.
+    pub(super) fn of(index: EventIndex, event: &Event<'_>, end: f64) -> OpenCall {
+        let data = event.args.and_then(|a| member(a, "data")).and_then(call_data);
+        OpenCall {
+            end,
+            pid: event.pid,
+            tid: event.tid,
+            event: index,
+            data,
+        }
+    }
+
+    /// Its call frame, interned.
+    pub(super) fn frame(&mut self, interner: &mut Interner) -> Option<FunctionCallFrame> {
+        let frame = match self.data.take()? {
+            CallData::Interned(frame) => frame,
+            CallData::Raw {
+                text,
+                script_id,
+                line,
+                column,
+            } => FunctionCallFrame {
+                event: self.event,
+                data: interner.intern(&text),
+                script_id: interner.intern(&script_id),
+                line_number: line,
+                column_number: column,
+            },
+        };
+        self.data = Some(CallData::Interned(frame));
+        Some(frame)
+    }
+}
+
+/// `args.data` of a `FunctionCall`, if it is a call frame.
+fn call_data(data: &str) -> Option<CallData> {
+    let string = |key: &str| member(data, key).and_then(as_str);
+    let number = |key: &str| member(data, key).and_then(as_f64);
+    string("functionName")?;
+    string("url")?;
+    let raw_script = member(data, "scriptId")?;
+    let script_id = match as_f64(raw_script) {
+        Some(x) => tracekit_events::jsnum::js_number_string(x),
+        None => as_str(raw_script)?.into_owned(),
+    };
+    Some(CallData::Raw {
+        text: data.trim().to_owned(),
+        script_id,
+        line: number("lineNumber")?,
+        column: number("columnNumber")?,
+    })
+}
+
+/// What is kept of a forced reflow `event` (a `Layout` or an
+/// `UpdateLayoutTree`), in `function_call`.
+pub(super) fn forced_reflow(
+    index: EventIndex,
+    event: &Event<'_>,
+    function_call: Option<FunctionCallFrame>,
+    interner: &mut Interner,
+) -> ForcedReflow {
+    let args = event.args.unwrap_or("{}");
+    let begin_data = member(args, "beginData").filter(|b| b.trim_start().starts_with('{'));
+    let data = member(args, "data").filter(|d| d.trim_start().starts_with('{'));
+    let frame = begin_data
+        .and_then(|b| member(b, "frame"))
+        .and_then(as_str)
+        .or_else(|| data.and_then(|d| member(d, "frame")).and_then(as_str))
+        .map(|f| interner.intern(&f));
+    // The stack: `args.data.stackTrace`, `args.stackTrace`, then
+    // `args.beginData.stackTrace`, the first that is an array.
+    let is_array = |s: &&str| s.trim_start().starts_with('[');
+    let stack = data
+        .and_then(|d| member(d, "stackTrace"))
+        .filter(is_array)
+        .or_else(|| member(args, "stackTrace").filter(is_array))
+        .or_else(|| {
+            let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
+            begin_data
+                .filter(|_| layout_or_recalc)
+                .and_then(|b| member(b, "stackTrace"))
+                .filter(is_array)
+        });
+    let stack_top = stack.and_then(first_item).and_then(|f| payload_frame(f, interner));
+    ForcedReflow {
+        event: index,
+        pid: event.pid,
+        tid: event.tid,
+        ts: event.ts,
+        dur: event.dur.unwrap_or(Micros::ZERO),
+        frame,
+        stack_top,
+        function_call,
+    }
+}
+
+/// The first item of a raw JSON array.
+fn first_item(array: &str) -> Option<&str> {
+    use tracekit_events::scan::{skip_value, skip_ws};
+    let b = array.as_bytes();
+    let open = skip_ws(b, 0);
+    if b.get(open) != Some(&b'[') {
+        return None;
+    }
+    let start = skip_ws(b, open + 1);
+    if b.get(start).is_none_or(|&c| c == b']') {
+        return None;
+    }
+    let end = skip_value(b, start).ok()?;
+    Some(&array[start..end])
+}
+
+/// A stack frame of the args, made 0-based.
+fn payload_frame(raw: &str, interner: &mut Interner) -> Option<PayloadFrame> {
+    if !raw.trim_start().starts_with('{') {
+        return None;
+    }
+    let zero_based = |key: &str| {
+        let x = member(raw, key).and_then(as_f64)?;
+        Some(if x == 0.0 { x } else { x - 1.0 })
+    };
+    let script_id = member(raw, "scriptId").and_then(|s| match as_f64(s) {
+        Some(x) => Some(tracekit_events::jsnum::js_number_string(x)),
+        None => as_str(s).map(std::borrow::Cow::into_owned),
+    });
+    Some(PayloadFrame {
+        text: interner.intern(raw.trim()),
+        script_id: script_id.map(|s| interner.intern(&s)),
+        line_number: zero_based("lineNumber"),
+        column_number: zero_based("columnNumber"),
+    })
+}
