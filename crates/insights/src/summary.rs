@@ -6,6 +6,20 @@ use crate::text::{ms, TextCx};
 
 /// The lines of a finding.
 pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
+    match finding {
+        Finding::InpBreakdown(f) => f.summary(cx),
+        Finding::ClsCulprits(f) => f.summary(cx),
+        Finding::LcpBreakdown(f) => f.summary(cx),
+        Finding::LcpDiscovery(f) => f.summary(cx),
+        Finding::Viewport(_) | Finding::DomSize(_) | Finding::SlowCssSelector(_) | Finding::ForcedReflow(_) => {
+            rendering_lines(finding, cx)
+        }
+        _ => network_lines(finding, cx),
+    }
+}
+
+/// The lines of a finding about the page's requests.
+fn network_lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
     let strings = cx.analysis.strings();
     let url_of = |request: usize| {
         let r = &cx.data.network_requests().requests[request];
@@ -13,10 +27,6 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
     };
     let kb = |bytes: f64| format!("{:.1} kB", bytes / 1000.0);
     match finding {
-        Finding::InpBreakdown(f) => f.summary(cx),
-        Finding::ClsCulprits(f) => f.summary(cx),
-        Finding::LcpBreakdown(f) => f.summary(cx),
-        Finding::LcpDiscovery(f) => f.summary(cx),
         Finding::CharacterSet(f) => match &f.document {
             None => vec!["no document request in this set".to_owned()],
             Some(d) => {
@@ -63,6 +73,40 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
                 )
             })
             .collect(),
+        Finding::ThirdParties(f) => {
+            const SHOWN: usize = 5;
+            let first_party = f.first_party.as_ref().map(|p| p.name.as_str());
+            let mut out: Vec<String> = f
+                .summaries
+                .iter()
+                .filter(|s| Some(s.entity.name(strings)) != first_party)
+                .take(SHOWN)
+                .map(|s| {
+                    format!(
+                        "{}: {} of main thread, {} transferred",
+                        s.entity.name(strings),
+                        ms(s.main_thread_time),
+                        kb(s.transfer_size)
+                    )
+                })
+                .collect();
+            if out.is_empty() {
+                out.push("no third party".to_owned());
+            }
+            if let Some(name) = first_party {
+                out.push(format!("first party: {name}"));
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The lines of a finding about rendering: the viewport, the DOM's size,
+/// the selectors' costs, the forced reflows.
+fn rendering_lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
+    let strings = cx.analysis.strings();
+    match finding {
         Finding::Viewport(f) => match f.mobile_optimized {
             None => vec!["no compositor frame in this set to tell".to_owned()],
             Some(true) => vec!["the viewport is optimized for mobile".to_owned()],
@@ -133,31 +177,7 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
             }
             out
         }
-        Finding::ThirdParties(f) => {
-            const SHOWN: usize = 5;
-            let first_party = f.first_party.as_ref().map(|p| p.name.as_str());
-            let mut out: Vec<String> = f
-                .summaries
-                .iter()
-                .filter(|s| Some(s.entity.name(strings)) != first_party)
-                .take(SHOWN)
-                .map(|s| {
-                    format!(
-                        "{}: {} of main thread, {} transferred",
-                        s.entity.name(strings),
-                        ms(s.main_thread_time),
-                        kb(s.transfer_size)
-                    )
-                })
-                .collect();
-            if out.is_empty() {
-                out.push("no third party".to_owned());
-            }
-            if let Some(name) = first_party {
-                out.push(format!("first party: {name}"));
-            }
-            out
-        }
+        _ => Vec::new(),
     }
 }
 
