@@ -57,8 +57,9 @@ fn the_docs_say_where_tracks_and_views_differ() {
 #[test]
 fn every_quick_start_recipe_runs() {
     let commands = quick_start_commands();
-    // The five recipes (a picture is two), then network, metrics, diff.
-    assert_eq!(commands.len(), 9, "{commands:#?}");
+    // The five recipes (a picture is two), then network, metrics,
+    // insights, diff.
+    assert_eq!(commands.len(), 10, "{commands:#?}");
     for name in [
         "tracks",
         "calltree",
@@ -67,6 +68,7 @@ fn every_quick_start_recipe_runs() {
         "convert",
         "network",
         "metrics",
+        "insights",
         "diff",
     ] {
         assert!(

@@ -108,9 +108,27 @@ pub struct Context<'a> {
     pub frame_id: Option<Sym>,
     /// The navigation that starts the set.
     pub navigation: Option<&'a Navigation>,
+    /// What every set reads the same: made once per trace.
+    shared: &'a Shared,
+}
+
+/// What the insights of every set read alike, made once, when first read.
+#[derive(Default)]
+struct Shared {
+    /// The third-party entity of each request and track entry (a walk of
+    /// every track).
+    entity_mappings: std::cell::OnceCell<tracekit_engine::handlers::page::EntityMappings>,
 }
 
 impl Context<'_> {
+    /// The third-party entity of each request and track entry, as DevTools'
+    /// entity mappings hold them once the tracks are built.
+    pub fn entity_mappings(&self) -> &tracekit_engine::handlers::page::EntityMappings {
+        self.shared.entity_mappings.get_or_init(|| {
+            tracekit_engine::support::entity_mappings(self.analysis.process_tracks(), self.data.network_requests())
+        })
+    }
+
     /// DevTools' `eventIsInBounds`: an event that starts by the window's
     /// end and ends after its start.
     pub fn overlaps(&self, ts: Micros, dur: Micros) -> bool {
@@ -175,9 +193,11 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         },
         None => trace,
     };
+    let shared = Shared::default();
     let cx = Context {
         analysis,
         data,
+        shared: &shared,
         bounds: before,
         frame_id: meta.main_frame_id,
         navigation: None,
@@ -188,6 +208,7 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         let cx = Context {
             analysis,
             data,
+            shared: &shared,
             bounds: Bounds {
                 min: navigation.ts,
                 max,

@@ -20,9 +20,6 @@ pub struct TextCx<'a> {
     pub data: &'a HandlerData,
     /// The start of the trace.
     pub origin: Micros,
-    /// The name and start of each input event of the tracks, by index
-    /// (gathered on the first input event told).
-    names: std::cell::OnceCell<ahash::AHashMap<u32, (tracekit_engine::Sym, Micros)>>,
 }
 
 impl<'a> TextCx<'a> {
@@ -37,23 +34,20 @@ impl<'a> TextCx<'a> {
             analysis,
             data,
             origin: data.meta().bounds.min,
-            names: std::cell::OnceCell::new(),
         }
     }
 
-    fn input_names(&self) -> &ahash::AHashMap<u32, (tracekit_engine::Sym, Micros)> {
-        self.names.get_or_init(|| {
-            let mut names = ahash::AHashMap::new();
-            for process in self.analysis.process_tracks().values() {
-                for track in process.threads.values() {
-                    for node in &track.nodes {
-                        if let tracekit_engine::NodeKind::Event { name, event, .. } = node.kind() {
-                            names.insert(event, (name, node.ts()));
-                        }
-                    }
-                }
-            }
-            names
+    /// The name and start of the input event of this index, when it is on
+    /// a track: a scan of the tracks (the text tells a few events only, and
+    /// a map of every node would cost more than the scans).
+    fn input_event(&self, index: u32) -> Option<(tracekit_engine::Sym, Micros)> {
+        self.analysis.process_tracks().values().find_map(|process| {
+            process.threads.values().find_map(|track| {
+                track.nodes.iter().find_map(|node| match node.kind() {
+                    tracekit_engine::NodeKind::Event { name, event, .. } if event == index => Some((name, node.ts())),
+                    _ => None,
+                })
+            })
         })
     }
 
@@ -61,8 +55,8 @@ impl<'a> TextCx<'a> {
     pub fn event(&self, event: EventRef) -> String {
         let strings = self.analysis.strings();
         match event {
-            EventRef::Input(index) => match self.input_names().get(&index) {
-                Some(&(name, ts)) => format!("{} at {}", strings.resolve(name), self.at(ts)),
+            EventRef::Input(index) => match self.input_event(index) {
+                Some((name, ts)) => format!("{} at {}", strings.resolve(name), self.at(ts)),
                 None => format!("event #{index}"),
             },
             EventRef::Request(i) => {

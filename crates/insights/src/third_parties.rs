@@ -7,7 +7,6 @@
 use ahash::AHashMap;
 use tracekit_engine::handlers::page::{Entity, EntityEvent};
 use tracekit_engine::support::dump::{Object, Value};
-use tracekit_engine::support::entity_mappings;
 
 use crate::main_thread::{entity_self_times, main_frame_main_thread};
 use crate::model::{Category, EventRef, Finding, Insight, RelatedEvents, State, Ui};
@@ -69,8 +68,7 @@ pub struct FirstParty {
 /// event without `args.data` in the window).
 pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     let network = cx.data.network_requests();
-    let processes = cx.analysis.process_tracks();
-    let mappings = entity_mappings(processes, network);
+    let mappings = cx.entity_mappings();
     let groups = match main_frame_main_thread(cx.analysis) {
         Some(track) => entity_self_times(cx, track, network)?,
         None => Vec::new(),
