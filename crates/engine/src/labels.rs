@@ -1,7 +1,8 @@
 //! What the text outputs print beside a name for people to read: URLs
 //! shortened ([`short_url`]: the file a URL names, with its host when it
-//! is not the page's), and the events that are the recording's own work
-//! ([`is_recording_overhead`]).
+//! is not the page's), the events that are the recording's own work
+//! ([`is_recording_overhead`]), and DevTools' id of a JS call
+//! ([`js_call_id`]), which the views and the insights key calls by.
 
 use std::borrow::Cow;
 
@@ -53,6 +54,40 @@ fn split_origin(url: &str) -> Option<(&str, &str)> {
     let start = url.find("://")? + 3;
     let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |i| start + i);
     Some((&url[..end], &url[end..]))
+}
+
+/// `f:NAME@LOCATION:LINE:COLUMN`, DevTools' id of a JS call in its
+/// aggregated trees (the V8 runtime's functions under their group's name):
+/// what the views and the insights that walk a Bottom-Up key calls by.
+pub fn js_call_id(frame: &tracekit_cpuprofile::CallFrame, strings: &tracekit_events::Strings) -> String {
+    use tracekit_cpuprofile::IdLocation;
+    let mut out = String::from("f:");
+    let name = strings.resolve(frame.function_name);
+    if frame.url == tracekit_events::names::NATIVE_V8_RUNTIME {
+        out.push_str(if name.starts_with("Parse") {
+            "Parse"
+        } else if name.starts_with("Compile") || name.starts_with("Recompile") {
+            "Compile"
+        } else {
+            "null"
+        });
+    } else {
+        out.push_str(name);
+    }
+    out.push('@');
+    match frame.id_location {
+        IdLocation::ScriptId => out.push_str(strings.resolve(frame.script_id)),
+        IdLocation::Url => out.push_str(strings.resolve(frame.url)),
+        IdLocation::Nothing => {}
+    }
+    for number in [frame.line_number, frame.column_number] {
+        out.push(':');
+        match number {
+            Some(x) => tracekit_events::jsnum::write_js_number(&mut out, x),
+            None => out.push_str("undefined"),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub mod handlers {
 /// knows, the args the aggregated views read, and per-thread work on the
 /// pool.
 pub mod support {
-    pub use crate::labels::{is_recording_overhead, short_url};
+    pub use crate::labels::{is_recording_overhead, js_call_id, short_url};
     pub use crate::model::write_js_location;
     pub use tracekit_events::{dump, jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics, EventIndex};
     pub use tracekit_renderer::{

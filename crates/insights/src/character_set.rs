@@ -51,7 +51,7 @@ pub struct CharsetDocument {
     /// The disposition of the navigation's last `MetaCharsetCheck`, as
     /// Blink wrote it (`None`: no such event, or none there).
     pub meta_charset_disposition: Option<Sym>,
-    /// That disposition is [`EARLY`].
+    /// That disposition is `found-in-first-1024-bytes`.
     pub meta_charset_early: bool,
 }
 

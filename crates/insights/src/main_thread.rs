@@ -9,9 +9,8 @@
 
 use ahash::AHashMap;
 use tracekit_engine::handlers::page::{Entity, EntityEvent, NetworkRequests};
-use tracekit_engine::support::jsnum::write_js_number;
-use tracekit_engine::support::{event_view_args, names};
-use tracekit_engine::{styles, Analysis, CallFrame, IdLocation, NodeKind, Strings, Sym, ThreadTrack, TrackNode};
+use tracekit_engine::support::{event_view_args, js_call_id, names};
+use tracekit_engine::{styles, Analysis, NodeKind, Strings, Sym, ThreadTrack, TrackNode};
 
 use crate::sets::Context;
 
@@ -382,36 +381,4 @@ fn is_received_data(name: Sym) -> bool {
         name,
         names::RESOURCE_RECEIVED_DATA | names::RESOURCE_FINISH | names::RESOURCE_RECEIVE_RESPONSE
     )
-}
-
-/// `f:NAME@LOCATION:LINE:COLUMN`, DevTools' node id of a JS call (the V8
-/// runtime's functions under their group's name).
-fn js_call_id(frame: &CallFrame, strings: &Strings) -> String {
-    let mut out = String::from("f:");
-    let name = strings.resolve(frame.function_name);
-    if frame.url == names::NATIVE_V8_RUNTIME {
-        out.push_str(if name.starts_with("Parse") {
-            "Parse"
-        } else if name.starts_with("Compile") || name.starts_with("Recompile") {
-            "Compile"
-        } else {
-            "null"
-        });
-    } else {
-        out.push_str(name);
-    }
-    out.push('@');
-    match frame.id_location {
-        IdLocation::ScriptId => out.push_str(strings.resolve(frame.script_id)),
-        IdLocation::Url => out.push_str(strings.resolve(frame.url)),
-        IdLocation::Nothing => {}
-    }
-    for number in [frame.line_number, frame.column_number] {
-        out.push(':');
-        match number {
-            Some(x) => write_js_number(&mut out, x),
-            None => out.push_str("undefined"),
-        }
-    }
-    out
 }

@@ -45,7 +45,7 @@ pub struct SlowCssSelector {
     /// How many they matched.
     pub total_match_count: f64,
     /// The selector (of one style sheet) that took the longest in all,
-    /// when that is at least [`SLOW_SELECTOR_US`].
+    /// when that is at least `SLOW_SELECTOR_US`.
     pub top_selector_elapsed: Option<SelectorTiming>,
     /// The selector tried on the most elements.
     pub top_selector_match_attempts: Option<SelectorTiming>,

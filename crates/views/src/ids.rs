@@ -3,45 +3,10 @@
 //! Tree's `ID/GROUP`), interned per thread with a readable label of each.
 
 use ahash::AHashMap;
-use tracekit_engine::support::jsnum::write_js_number;
-use tracekit_engine::support::names;
-use tracekit_engine::{CallFrame, IdLocation, Strings};
+pub(crate) use tracekit_engine::support::js_call_id;
+use tracekit_engine::{CallFrame, Strings};
 
 use crate::grouping::Grouper;
-
-/// `f:NAME@LOCATION:LINE:COLUMN`, DevTools' id of a JS call.
-pub(crate) fn js_call_id(frame: &CallFrame, interner: &Strings) -> String {
-    let mut out = String::from("f:");
-    let name = interner.resolve(frame.function_name);
-    if frame.url == names::NATIVE_V8_RUNTIME {
-        out.push_str(if name.starts_with("Parse") {
-            "Parse"
-        } else if name.starts_with("Compile") || name.starts_with("Recompile") {
-            "Compile"
-        } else {
-            "null"
-        });
-    } else {
-        out.push_str(name);
-    }
-    out.push('@');
-    match frame.id_location {
-        IdLocation::ScriptId => out.push_str(interner.resolve(frame.script_id)),
-        IdLocation::Url => out.push_str(interner.resolve(frame.url)),
-        IdLocation::Nothing => {}
-    }
-    out.push(':');
-    match frame.line_number {
-        Some(x) => write_js_number(&mut out, x),
-        None => out.push_str("undefined"),
-    }
-    out.push(':');
-    match frame.column_number {
-        Some(x) => write_js_number(&mut out, x),
-        None => out.push_str("undefined"),
-    }
-    out
-}
 
 /// The id table of a thread, with a readable label of each id.
 #[derive(Default)]
