@@ -81,6 +81,10 @@ enum Command {
         /// Compare the insight sets (tracekit insights), with a table per insight.
         #[arg(long, conflicts_with = "data")]
         insights: bool,
+        /// Compare Lantern's requests and network analysis (with --corpus: run
+        /// xtask/js/lantern.mjs live; without: `cargo test -p tracekit-conformance --test lantern`).
+        #[arg(long, conflicts_with_all = ["data", "insights"], requires = "corpus")]
+        lantern: bool,
     },
     /// Benchmark tracekit against the DevTools engine.
     Bench(bench::BenchArgs),
@@ -135,6 +139,15 @@ fn main() -> anyhow::Result<()> {
             }
             node::ensure_packages()?;
             conformance::write_goldens(engine, &only.unwrap_or_default())
+        }
+        Command::Conformance {
+            corpus: Some(dir),
+            engine,
+            lantern: true,
+            ..
+        } => {
+            node::ensure_packages()?;
+            lantern::corpus(engine, &dir)
         }
         Command::Conformance {
             corpus,
