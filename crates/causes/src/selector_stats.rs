@@ -258,31 +258,34 @@ fn timings(raw: &str, interner: &mut Interner) -> Vec<SelectorTiming> {
         .collect()
 }
 
+impl SelectorTiming {
+    /// The timing as the trace writes it, its fields by their names there
+    /// (those the event left out left out): how the handler's data and the
+    /// CSS selector insight dump it.
+    pub fn dump(&self) -> Value {
+        let num = |x: Option<f64>| x.map(Value::Num);
+        Object::new()
+            .with_some("selector", self.selector.map(Value::Sym))
+            .with_some("style_sheet_id", self.style_sheet_id.map(Value::Sym))
+            .with_some("elapsed (us)", num(self.elapsed))
+            .with_some("match_attempts", num(self.match_attempts))
+            .with_some("match_count", num(self.match_count))
+            .with_some("fast_reject_count", num(self.fast_reject_count))
+            .with_some("invalidation_count", num(self.invalidation_count))
+            .into()
+    }
+}
+
 impl SelectorStats {
     /// This data in the data conformance dump.
     pub fn dump(&self, _dump: &mut Dump<'_>) -> Value {
         let sym = |s: Option<Sym>| Value::opt(s, Value::Sym);
-        let num = |x: Option<f64>| x.map(Value::Num);
         let rows = self
             .by_recalc_style
             .iter()
             .map(|(event, stats)| {
                 let list = stats.timings.as_ref().map_or(Value::Null, |list| {
-                    Value::Array(
-                        list.iter()
-                            .map(|t| {
-                                Object::new()
-                                    .with_some("selector", t.selector.map(Value::Sym))
-                                    .with_some("style_sheet_id", t.style_sheet_id.map(Value::Sym))
-                                    .with_some("elapsed (us)", num(t.elapsed))
-                                    .with_some("match_attempts", num(t.match_attempts))
-                                    .with_some("match_count", num(t.match_count))
-                                    .with_some("fast_reject_count", num(t.fast_reject_count))
-                                    .with_some("invalidation_count", num(t.invalidation_count))
-                                    .into()
-                            })
-                            .collect(),
-                    )
+                    Value::Array(list.iter().map(SelectorTiming::dump).collect())
                 });
                 (Value::Event(*event), Object::new().with("timings", list).into())
             })

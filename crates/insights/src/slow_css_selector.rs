@@ -142,22 +142,9 @@ impl SlowCssSelector {
     }
 }
 
-/// A selector's timing as the trace writes it (its fields by their names
-/// there), or `null`.
+/// A selector's timing as the trace writes it, or `null`.
 fn timing_value(timing: Option<&SelectorTiming>) -> Value {
-    let Some(t) = timing else {
-        return Value::Null;
-    };
-    let num = |x: Option<f64>| x.map(Value::Num);
-    Object::new()
-        .with_some("selector", t.selector.map(Value::Sym))
-        .with_some("style_sheet_id", t.style_sheet_id.map(Value::Sym))
-        .with_some("elapsed (us)", num(t.elapsed))
-        .with_some("match_attempts", num(t.match_attempts))
-        .with_some("match_count", num(t.match_count))
-        .with_some("fast_reject_count", num(t.fast_reject_count))
-        .with_some("invalidation_count", num(t.invalidation_count))
-        .into()
+    timing.map_or(Value::Null, SelectorTiming::dump)
 }
 
 #[cfg(test)]
