@@ -252,6 +252,18 @@ fn raw_member(value: &JsValue, key: &str) -> Option<String> {
     tracekit_engine::support::json::as_str(raw).map(|s| s.into_owned())
 }
 
+/// One item of a request's `stackTrace`: a frame, whose URL alone is
+/// read, or anything else (left out, as DevTools finds no URL in it).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum StackItem {
+    Frame {
+        #[serde(default)]
+        url: Option<String>,
+    },
+    Other(serde::de::IgnoredAny),
+}
+
 /// The initiator of a request: its `initiator` (`{type: other}` when
 /// none), with the URLs of its stack trace when it has one.
 fn initiator_of(initiator: &JsValue, stack_trace: &JsValue) -> Initiator {
@@ -261,12 +273,14 @@ fn initiator_of(initiator: &JsValue, stack_trace: &JsValue) -> Initiator {
         stack_urls: Vec::new(),
     };
     if let JsValue::Raw(frames) = stack_trace {
-        if let Ok(frames) = serde_json::from_str::<Vec<serde_json::Value>>(frames) {
-            for frame in frames {
-                if let Some(url) = frame.get("url").and_then(|u| u.as_str()).filter(|u| !u.is_empty()) {
-                    if !out.stack_urls.iter().any(|u| u == url) {
-                        out.stack_urls.push(url.to_owned());
-                    }
+        if let Ok(items) = serde_json::from_str::<Vec<StackItem>>(frames) {
+            let urls = items.into_iter().filter_map(|item| match item {
+                StackItem::Frame { url } => url.filter(|u| !u.is_empty()),
+                StackItem::Other(_) => None,
+            });
+            for url in urls {
+                if !out.stack_urls.contains(&url) {
+                    out.stack_urls.push(url);
                 }
             }
         }
@@ -274,31 +288,64 @@ fn initiator_of(initiator: &JsValue, stack_trace: &JsValue) -> Initiator {
     out
 }
 
+/// A timing field: a number, or anything else (taken as absent).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Number {
+    Is(f64),
+    Not(serde::de::IgnoredAny),
+}
+
+/// Chrome's timing object as the trace writes it: each field a number,
+/// or absent.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawTiming {
+    request_time: Option<Number>,
+    proxy_start: Option<Number>,
+    proxy_end: Option<Number>,
+    dns_start: Option<Number>,
+    dns_end: Option<Number>,
+    connect_start: Option<Number>,
+    connect_end: Option<Number>,
+    ssl_start: Option<Number>,
+    ssl_end: Option<Number>,
+    send_start: Option<Number>,
+    send_end: Option<Number>,
+    receive_headers_start: Option<Number>,
+    receive_headers_end: Option<Number>,
+}
+
 /// Chrome's timing object, with the fields the trace leaves out as DevTools
-/// fills them (`-1` for the worker's and the headers' start).
+/// fills them (`-1` for the headers' start, `NaN` for the others).
 fn timing_of(timing: &JsValue) -> Option<ResourceTiming> {
     let JsValue::Raw(text) = timing else {
         return None;
     };
-    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).ok()?;
-    let get = |k: &str| object.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN);
+    // An object only (serde would read an array as the fields in order).
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let t: RawTiming = serde_json::from_str(text).ok()?;
+    let number = |x: &Option<Number>| match x {
+        Some(Number::Is(x)) => Some(*x),
+        _ => None,
+    };
+    let get = |x: Option<Number>| number(&x).unwrap_or(f64::NAN);
     Some(ResourceTiming {
-        request_time: get("requestTime"),
-        proxy_start: get("proxyStart"),
-        proxy_end: get("proxyEnd"),
-        dns_start: get("dnsStart"),
-        dns_end: get("dnsEnd"),
-        connect_start: get("connectStart"),
-        connect_end: get("connectEnd"),
-        ssl_start: get("sslStart"),
-        ssl_end: get("sslEnd"),
-        send_start: get("sendStart"),
-        send_end: get("sendEnd"),
-        receive_headers_start: object
-            .get("receiveHeadersStart")
-            .and_then(serde_json::Value::as_f64)
-            .unwrap_or(-1.0),
-        receive_headers_end: get("receiveHeadersEnd"),
+        request_time: get(t.request_time),
+        proxy_start: get(t.proxy_start),
+        proxy_end: get(t.proxy_end),
+        dns_start: get(t.dns_start),
+        dns_end: get(t.dns_end),
+        connect_start: get(t.connect_start),
+        connect_end: get(t.connect_end),
+        ssl_start: get(t.ssl_start),
+        ssl_end: get(t.ssl_end),
+        send_start: get(t.send_start),
+        send_end: get(t.send_end),
+        receive_headers_start: number(&t.receive_headers_start).unwrap_or(-1.0),
+        receive_headers_end: get(t.receive_headers_end),
     })
 }
 
