@@ -82,18 +82,13 @@ pub fn compare_data(expected: &str, ours: &str, only: &[&str]) -> Result<DataRep
             total: 0,
             first: None,
         };
-        match our_handlers.get(name) {
-            Some(ours) => walk.value(value, ours, name),
-            None => {
-                walk.total = leaves(value).max(1);
-                walk.first = Some("the handler is missing".to_owned());
-            }
-        }
+        let (matched, total, first_difference) =
+            walk.part(value, our_handlers.get(name), name, "the handler is missing");
         report.handlers.push(HandlerReport {
             name: name.clone(),
-            matched: walk.matched,
-            total: walk.total,
-            first_difference: walk.first,
+            matched,
+            total,
+            first_difference,
         });
     }
     Ok(report)
@@ -109,6 +104,30 @@ pub(crate) struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// Compares one part (a handler's data, an insight's model) afresh:
+    /// every value of `expected` unmatched, with `missing` as the first
+    /// difference, when ours has none. Returns the values matched, the
+    /// values compared and the first difference.
+    pub(crate) fn part(
+        &mut self,
+        expected: &Value,
+        ours: Option<&Value>,
+        path: &str,
+        missing: &str,
+    ) -> (usize, usize, Option<String>) {
+        self.matched = 0;
+        self.total = 0;
+        self.first = None;
+        match ours {
+            Some(ours) => self.value(expected, ours, path),
+            None => {
+                self.total = leaves(expected).max(1);
+                self.first = Some(missing.to_owned());
+            }
+        }
+        (self.matched, self.total, self.first.take())
+    }
+
     fn differ(&mut self, path: &str, what: String) {
         if self.first.is_none() {
             self.first = Some(format!("{path}: {what}"));
@@ -267,13 +286,19 @@ pub fn known_differences(root: &Path, devtools: tracekit::DevTools) -> Vec<(Stri
         .collect()
 }
 
-/// tracekit's data conformance dump of a file, with every handler.
-pub fn run_ours_data(file: &Path, devtools: tracekit::DevTools) -> Result<String, String> {
+/// A file loaded with every handler, as `devtools` answers: what the
+/// handler data, the insights and Lantern are compared on.
+pub fn load_with_all_handlers(file: &Path, devtools: tracekit::DevTools) -> Result<tracekit::Analysis, String> {
     let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
     let options = tracekit::AnalyzeOptions::default()
         .with_devtools(devtools)
         .with_all_handlers(true);
-    let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
+    tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())
+}
+
+/// tracekit's data conformance dump of a file, with every handler.
+pub fn run_ours_data(file: &Path, devtools: tracekit::DevTools) -> Result<String, String> {
+    let analysis = load_with_all_handlers(file, devtools)?;
     analysis.data_conformance(&[]).map_err(|e| e.to_string())
 }
 

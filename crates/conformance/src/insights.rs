@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::data::{leaves, Walk};
+use crate::data::Walk;
 
 /// One insight of one set compared (or the set itself: its id, URL,
 /// frame, bounds and navigation, under the name `(set)`).
@@ -72,22 +72,13 @@ pub fn compare_insights(expected: &str, ours: &str) -> Result<InsightsReport, St
     for (key, expected_set) in &expected_sets {
         let our_set = our_sets.iter().find(|(k, _)| k == key).map(|(_, s)| s);
         let mut row = |insight: &str, e: &Value, a: Option<&Value>| {
-            walk.matched = 0;
-            walk.total = 0;
-            walk.first = None;
-            match a {
-                Some(a) => walk.value(e, a, insight),
-                None => {
-                    walk.total = leaves(e).max(1);
-                    walk.first = Some("missing".to_owned());
-                }
-            }
+            let (matched, total, first_difference) = walk.part(e, a, insight, "missing");
             report.rows.push(InsightRow {
                 set: key.clone(),
                 insight: insight.to_owned(),
-                matched: walk.matched,
-                total: walk.total,
-                first_difference: walk.first.take(),
+                matched,
+                total,
+                first_difference,
                 missing: a.is_none(),
             });
         };
@@ -141,11 +132,7 @@ pub fn insights_dir(devtools: tracekit::DevTools) -> PathBuf {
 /// tracekit's insight sets of a file, as `tracekit insights --format
 /// conformance` writes them.
 pub fn run_ours_insights(file: &Path, devtools: tracekit::DevTools) -> Result<String, String> {
-    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let options = tracekit::AnalyzeOptions::default()
-        .with_devtools(devtools)
-        .with_all_handlers(true);
-    let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
     let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
     tracekit::insights::sets_document(&analysis, &sets, true).map_err(|e| e.to_string())
 }

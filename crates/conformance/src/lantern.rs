@@ -82,11 +82,7 @@ fn request_value(r: &LanternRequest, all: &[LanternRequest], strings: &tracekit:
 
 /// tracekit's Lantern view of a trace, in the golden's shape.
 pub fn run_ours_lantern(file: &Path, devtools: tracekit::DevTools) -> Result<Value, String> {
-    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
-    let options = tracekit::AnalyzeOptions::default()
-        .with_devtools(devtools)
-        .with_all_handlers(true);
-    let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
     let data = analysis.handlers().ok_or("no handler data")?;
     let strings = analysis.strings();
     let mut out = Vec::new();
