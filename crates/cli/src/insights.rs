@@ -41,12 +41,17 @@ pub fn run(args: InsightsArgs, common: &Common) -> Result<(), CliError> {
         message,
     };
     let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
-    let text = match args.format {
-        InsightsFormat::Text if sets.sets.is_empty() => {
-            return Err(error(
-                "no insight set: DevTools makes none for this trace (no URL for its main frame)".to_owned(),
-            ))
+    const NONE: &str = "no insight set: DevTools makes none for this trace (no URL for its main frame)";
+    if sets.sets.is_empty() {
+        if matches!(args.format, InsightsFormat::Text) {
+            return Err(error(NONE.to_owned()));
         }
+        // JSON gives its document with no set, and says why on stderr.
+        if !common.quiet {
+            eprintln!("tracekit: warning: {}: {NONE}", input.name());
+        }
+    }
+    let text = match args.format {
         InsightsFormat::Text => tracekit::insights::sets_text(&sets, &analysis),
         InsightsFormat::Json | InsightsFormat::Conformance => {
             let conformance = matches!(args.format, InsightsFormat::Conformance);

@@ -64,3 +64,18 @@ fn a_profile_has_no_insights() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("has no insights"), "{err}");
 }
+
+#[test]
+fn a_trace_without_a_set_is_an_error_in_text_and_a_warning_in_json() {
+    let out = tracekit(&["insights", "handwritten/nesting.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no insight set"));
+    let out = tracekit(&["insights", "handwritten/nesting.json", "--format", "json"]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["insights"], serde_json::json!([]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning") && err.contains("no insight set"), "{err}");
+    let quiet = tracekit(&["-q", "insights", "handwritten/nesting.json", "--format", "json"]);
+    assert!(quiet.stderr.is_empty());
+}
