@@ -9,10 +9,12 @@
 
 mod analyzer;
 mod error;
+mod graph;
 mod request;
 
 pub use analyzer::{analyze, NetworkAnalysis, SUMMARY};
 pub use error::LanternError;
+pub use graph::{CpuNode, Graph, NetworkNode, Node, NodeId, NodeKind};
 pub use request::{requests, Initiator, LanternRequest, ResourceTiming};
 
 #[cfg(test)]
