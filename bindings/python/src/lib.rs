@@ -5,6 +5,8 @@
 //! to Parquet. The Python API (`python/tracekit/`) wraps it; `README.md`
 //! documents it.
 
+mod diff;
+
 use std::path::PathBuf;
 
 use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
@@ -430,6 +432,7 @@ fn _tracekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TraceError", m.py().get_type::<TraceError>())?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(export, m)?)?;
+    m.add_function(wrap_pyfunction!(diff::diff, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(table_of_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(table_names, m)?)?;

@@ -239,6 +239,36 @@ def test_insights_table_is_the_insights_command():
     assert inp["state"] == "fail"
 
 
+def test_diff_is_the_diff_command():
+    """`tracekit.diff` gives the rows of `tracekit diff --format json`, for a
+    pair of page traces and for several runs per side."""
+    mobile = ROOT / "fixtures/traces/page-load-mobile.json.gz"
+    base = tracekit.load(PAGE_LOAD, all_handlers=True)
+    new = tracekit.load(mobile, all_handlers=True)
+    table = tracekit.diff(base, new)
+    doc = json.loads(cli("diff", str(PAGE_LOAD), str(mobile), "--format", "json").stdout)
+    rows = table.to_pylist()
+    assert len(rows) == len(doc["rows"]) > 50
+    for row, expected in zip(rows, doc["rows"]):
+        assert (row["kind"], row["thread"], row["name"], row["quantity"]) == tuple(expected["key"].values())
+        assert (row["unit"], row["base"], row["new"], row["changed"]) == (
+            expected["unit"], expected["base"], expected["new"], expected["changed"])
+    assert rows[0]["kind"] == "page" and rows[0]["name"] == "FCP"
+    assert any(r["kind"] == "third-party" for r in rows)
+    requests = next(r for r in rows if r["name"] == "Requests")
+    assert (requests["unit"], requests["base"]) == ("count", 13)
+    # Several runs per side: the slowed function first, with its statistics.
+    runs = lambda side: sorted((ROOT / "fixtures/diff" / side).glob("*.cpuprofile.gz"))
+    slow = tracekit.diff([tracekit.load(p) for p in runs("node-base")], [tracekit.load(p) for p in runs("node-slow")])
+    top = slow.to_pylist()[0]
+    assert top["name"].startswith("render ") and top["quantity"] == "self" and top["changed"]
+    assert top["ci_low"] > 0 and top["p_adjusted"] < 0.05 and top["cliffs_delta"] > 0.9
+    with pytest.raises(TypeError, match="list of them"):
+        tracekit.diff(base, "x")
+    with pytest.raises(ValueError, match="cannot compare a Chrome trace with a CPU profile"):
+        tracekit.diff(base, tracekit.load(runs("node-base")[0]))
+
+
 def test_data_is_the_data_command():
     trace = tracekit.load(PAGE_LOAD, all_handlers=True)
     run = cli("data", str(PAGE_LOAD), "-q")

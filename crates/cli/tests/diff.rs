@@ -436,3 +436,90 @@ fn chrome_traces_line_up_by_thread_role_and_page_metrics() {
         )
     );
 }
+
+/// The rows of `tracekit diff A B --format json`.
+fn rows_of(dir: &Path, base: &str, new: &str) -> Vec<serde_json::Value> {
+    let (code, json, stderr) = run(dir, &["diff", base, new, "--format", "json"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    doc["rows"].as_array().unwrap().clone()
+}
+
+/// The value BASE has of a key, in a diff's rows.
+fn base_of(rows: &[serde_json::Value], kind: &str, name: &str, quantity: &str) -> Option<f64> {
+    rows.iter()
+        .find(|r| r["key"]["kind"] == kind && r["key"]["name"] == name && r["key"]["quantity"] == quantity)
+        .and_then(|r| r["base"].as_f64())
+}
+
+#[test]
+fn requests_bytes_and_third_parties_are_keys() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces");
+    // Requests and bytes: those `tracekit network` lists.
+    let rows = rows_of(&dir, "page-load.json.gz", "page-load.json.gz");
+    let (code, network, _) = run(&dir, &["network", "page-load.json.gz", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let requests: Vec<serde_json::Value> = serde_json::from_str(&network).unwrap();
+    let bytes: f64 = requests.iter().filter_map(|r| r["transferSize"].as_f64()).sum();
+    assert!(requests.len() > 5 && bytes > 100_000.0);
+    assert_eq!(base_of(&rows, "page", "Requests", "value"), Some(requests.len() as f64));
+    assert_eq!(base_of(&rows, "page", "Bytes", "value"), Some(bytes));
+    let unit = |name: &str| rows.iter().find(|r| r["key"]["name"] == name).unwrap()["unit"].clone();
+    assert_eq!(
+        (unit("Requests"), unit("Bytes"), unit("LCP")),
+        ("count".into(), "bytes".into(), "ms".into())
+    );
+    // Third parties: as DevTools' 3rd parties insight counts them over the
+    // whole trace, which is the one insight set of a trace without a
+    // navigation.
+    let rows = rows_of(&dir, "causes.json.gz", "causes.json.gz");
+    let (code, insights, _) = run(&dir, &["insights", "causes.json.gz", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let insights: serde_json::Value = serde_json::from_str(&insights).unwrap();
+    let set = &insights["insights"][0];
+    assert_eq!(set["id"], "NO_NAVIGATION");
+    let summaries = set["model"]["ThirdParties"]["entitySummaries"].as_array().unwrap();
+    assert!(!summaries.is_empty());
+    for s in summaries {
+        let name = s["entity"].as_str().unwrap().trim_start_matches("entity:");
+        let time = s["mainThreadTime"].as_f64().unwrap();
+        assert!(time > 0.0, "{name}");
+        assert_eq!(base_of(&rows, "third-party", name, "self"), Some(time), "{name}");
+        let transfer = s["transferSize"].as_f64().unwrap();
+        assert_eq!(
+            base_of(&rows, "third-party", name, "transfer"),
+            (transfer > 0.0).then_some(transfer),
+            "{name}"
+        );
+    }
+    // Against another run: a third party's time as a threshold.
+    let rows = rows_of(&dir, "page-load.json.gz", "page-load-mobile.json.gz");
+    let before = base_of(&rows, "third-party", "a.test", "self").unwrap();
+    let after = rows
+        .iter()
+        .find(|r| r["key"]["name"] == "a.test" && r["key"]["quantity"] == "self")
+        .unwrap()["new"]
+        .as_f64()
+        .unwrap();
+    let moved = after - before;
+    for (threshold, status) in [
+        (format!("third-party:a.test>+{:.0}ms", moved - 1.0), 3),
+        (format!("third-party:a.test>+{:.0}ms", moved + 1.0), 0),
+        ("Requests>+0".to_owned(), 0),
+        ("Bytes>+1kB".to_owned(), 0),
+    ] {
+        let (code, _, _) = run(
+            &dir,
+            &[
+                "diff",
+                "page-load.json.gz",
+                "page-load-mobile.json.gz",
+                "--fail-on",
+                &threshold,
+                "-o",
+                "/dev/null",
+            ],
+        );
+        assert_eq!(code, Some(status), "{threshold}");
+    }
+}

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::keys::{Key, Kind, Quantity, Run};
+use crate::keys::{Key, Kind, Quantity, Run, ValueUnit};
 use crate::stats::{self, Method};
 
 /// How to compare.
@@ -64,6 +64,9 @@ pub struct Stats {
 pub struct Row {
     /// What is compared.
     pub key: Key,
+    /// The unit of `base`, `new`, `delta` and the interval
+    /// ([`Key::unit`]).
+    pub unit: ValueUnit,
     /// Where it was found.
     pub presence: Presence,
     /// BASE's value (the median of its runs).
@@ -100,8 +103,8 @@ pub struct Report {
     /// The thread roles both sides have.
     pub threads: Vec<String>,
     /// Every key, changes first, each group by what moved most (page
-    /// metrics, then self times, then categories and total times, which
-    /// count the same time again).
+    /// metrics, then self times, then categories, third parties and total
+    /// times, which count the same time again).
     pub rows: Vec<Row>,
 }
 
@@ -163,7 +166,7 @@ pub fn compare(base: &[Run], new: &[Run], options: &Options) -> Result<Report, C
         .iter()
         .chain(new)
         .flat_map(|r| r.values.keys())
-        .filter(|k| k.kind == Kind::Page || common.contains(&k.thread))
+        .filter(|k| k.is_page_wide() || common.contains(&k.thread))
         .collect();
     let statistical = base.len() > 1 || new.len() > 1;
     let mut rows: Vec<Row> = Vec::with_capacity(keys.len());
@@ -187,9 +190,10 @@ pub fn compare(base: &[Run], new: &[Run], options: &Options) -> Result<Report, C
             _ => Presence::Both,
         };
         let (b, n) = (median_or_zero(&x), median_or_zero(&y));
-        let large = key.kind == Kind::Page || b.abs().max(n.abs()) >= options.min_ms;
+        let large = is_large(key, b, n, options);
         rows.push(Row {
             key: key.clone(),
+            unit: key.unit(),
             presence,
             base: b,
             new: n,
@@ -285,6 +289,18 @@ fn test_rows(rows: &mut [Row], samples: &[Option<(Vec<f64>, Vec<f64>)>], options
     tested.len()
 }
 
+/// Whether a key's values are large enough to count: a page metric
+/// always; a time of `min_ms` or more on either side; bytes from 1 kB.
+fn is_large(key: &Key, base: f64, new: f64, options: &Options) -> bool {
+    let size = base.abs().max(new.abs());
+    match key.unit() {
+        _ if key.kind == Kind::Page => true,
+        ValueUnit::Ms => size >= options.min_ms,
+        ValueUnit::Bytes => size >= 1000.0,
+        ValueUnit::Score | ValueUnit::Count => size > 0.0,
+    }
+}
+
 /// Changes first, then the rest; within each, page metrics, then self
 /// times, then the aggregates that count the same time again (the
 /// categories, total times); then by the size of the change (ms; a score
@@ -300,6 +316,7 @@ fn sort_rows(rows: &mut [Row]) {
     };
     let rank = |r: &Row| match (r.key.kind, r.key.quantity) {
         (Kind::Page, _) => 0,
+        (Kind::ThirdParty, _) => 2,
         (_, Quantity::SelfTime) => 1,
         _ => 2,
     };

@@ -1,7 +1,8 @@
 //! What one run is measured by ([`Run`]): a value per [`Key`], each key
 //! named so that two runs of the same code line up (never by pid or tid):
 //! threads by role, functions as the Bottom-Up keys them, events by
-//! name, the Summary's categories, the page metrics per navigation.
+//! name, the Summary's categories, the page metrics per navigation, the
+//! page's requests and bytes, and the third parties.
 
 use std::collections::BTreeMap;
 
@@ -13,8 +14,13 @@ use tracekit::{Analysis, InputKind, Thread};
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A page metric of a navigation of the main frame (FCP, LCP, CLS,
-    /// INP, TBT).
+    /// INP, TBT), or the page's requests and the bytes they transferred.
     Page,
+    /// A third party (an entity of DevTools' list, or a domain): its main
+    /// thread time and the bytes it transferred, as DevTools' 3rd parties
+    /// insight counts them over the whole trace.
+    #[serde(rename = "third-party")]
+    ThirdParty,
     /// A category of a thread's Summary (Scripting, Rendering, ...).
     Category,
     /// A JS function of a thread, as the Bottom-Up keys it: name, URL,
@@ -29,6 +35,7 @@ impl Kind {
     pub fn title(self) -> &'static str {
         match self {
             Kind::Page => "Page metrics",
+            Kind::ThirdParty => "Third parties",
             Kind::Category => "Categories",
             Kind::Function => "Functions",
             Kind::Event => "Events",
@@ -48,6 +55,9 @@ pub enum Quantity {
     /// A function's or event's total time (the Bottom-Up's, counting
     /// recursion once).
     Total,
+    /// The bytes a third party's requests transferred.
+    #[serde(rename = "transfer")]
+    TransferSize,
 }
 
 impl Quantity {
@@ -57,29 +67,73 @@ impl Quantity {
             Quantity::Value => "",
             Quantity::SelfTime => "self",
             Quantity::Total => "total",
+            Quantity::TransferSize => "transfer",
         }
     }
 }
+
+/// The unit of a key's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueUnit {
+    /// Milliseconds.
+    Ms,
+    /// A score without unit (CLS).
+    Score,
+    /// A number of things (requests).
+    Count,
+    /// Bytes.
+    Bytes,
+}
+
+/// The page's number of requests: a [`Kind::Page`] key's name.
+pub const REQUESTS: &str = "Requests";
+/// The bytes the page's requests transferred: a [`Kind::Page`] key's name.
+pub const BYTES: &str = "Bytes";
 
 /// One measured thing, named the same in every run of the same code.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct Key {
     /// What it is.
     pub kind: Kind,
-    /// The thread's role ([`thread_role`]); `page` for a page metric.
+    /// The thread's role ([`thread_role`]); `page` for a page metric and
+    /// a third party.
     pub thread: String,
-    /// The metric (`LCP`, `LCP (navigation 2)`), the category's title, the
-    /// function as `NAME URL:LINE:COLUMN` (1-based, as the tracks' text
-    /// format), or the event's name.
+    /// The metric (`LCP`, `LCP (navigation 2)`, [`REQUESTS`], [`BYTES`]),
+    /// the category's title, the function as `NAME URL:LINE:COLUMN`
+    /// (1-based, as the tracks' text format), the event's name, or the
+    /// third party's.
     pub name: String,
     /// Which of its values.
     pub quantity: Quantity,
 }
 
 impl Key {
-    /// Whether values are milliseconds (all but CLS, a score).
+    /// The unit of its values: ms but for CLS (a score), the requests (a
+    /// count) and bytes.
+    pub fn unit(&self) -> ValueUnit {
+        match (self.kind, self.quantity) {
+            (Kind::ThirdParty, Quantity::TransferSize) => ValueUnit::Bytes,
+            (Kind::Page, _) => match self.short_name() {
+                "CLS" => ValueUnit::Score,
+                REQUESTS => ValueUnit::Count,
+                BYTES => ValueUnit::Bytes,
+                _ => ValueUnit::Ms,
+            },
+            _ => ValueUnit::Ms,
+        }
+    }
+
+    /// Whether its values are milliseconds.
     pub fn is_ms(&self) -> bool {
-        !(self.kind == Kind::Page && self.name.starts_with("CLS"))
+        self.unit() == ValueUnit::Ms
+    }
+
+    /// Whether the key is the page's rather than a thread's (page
+    /// metrics, requests, bytes and third parties): it is compared
+    /// whatever threads the two sides have in common.
+    pub fn is_page_wide(&self) -> bool {
+        matches!(self.kind, Kind::Page | Kind::ThirdParty)
     }
 
     /// The function's or metric's name alone: a function's before its
@@ -106,7 +160,7 @@ impl Run {
     pub fn threads(&self) -> std::collections::BTreeSet<&str> {
         self.values
             .keys()
-            .filter(|k| k.kind != Kind::Page)
+            .filter(|k| !k.is_page_wide())
             .map(|k| k.thread.as_str())
             .collect()
     }
@@ -143,14 +197,17 @@ fn worker_url<'a>(analysis: &'a Analysis, thread: &Thread<'_>) -> Option<&'a str
 
 /// Measures one analysis: per thread, the Bottom-Up's first level (each
 /// function's and event's self and total ms over the whole trace) and the
-/// Summary's categories; the page metrics of each navigation of the main
-/// frame (when the page handlers ran: `AnalyzeOptions::with_all_handlers`).
-/// Threads of the same role in one run add up.
+/// Summary's categories; when the page handlers ran
+/// (`AnalyzeOptions::with_all_handlers`), the page metrics of each
+/// navigation of the main frame, the page's requests and bytes, and the
+/// third parties. Threads of the same role in one run add up.
 ///
 /// # Errors
 ///
-/// A thread whose Bottom-Up passes `max_nodes` nodes.
-pub fn measure(analysis: &Analysis, max_nodes: usize) -> Result<Run, ViewError> {
+/// A thread whose Bottom-Up passes `max_nodes` nodes; a trace DevTools
+/// cannot count the third parties of (a received-data event without its
+/// data).
+pub fn measure(analysis: &Analysis, max_nodes: usize) -> Result<Run, MeasureError> {
     let mut values: BTreeMap<Key, f64> = BTreeMap::new();
     let window = Window::new(analysis.bounds(), None);
     if window.is_finite() {
@@ -160,6 +217,8 @@ pub fn measure(analysis: &Analysis, max_nodes: usize) -> Result<Run, ViewError> 
         }
     }
     page_metrics(analysis, &mut values);
+    requests_and_bytes(analysis, &mut values);
+    third_parties(analysis, &mut values)?;
     Ok(Run {
         kind: analysis.kind(),
         values,
@@ -235,5 +294,74 @@ fn page_metrics(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) {
                 values.insert(key, v);
             }
         }
+    }
+}
+
+/// A page-wide key.
+fn page_key(kind: Kind, name: &str, quantity: Quantity) -> Key {
+    Key {
+        kind,
+        thread: "page".to_owned(),
+        name: name.to_owned(),
+        quantity,
+    }
+}
+
+/// The page's requests, and the bytes they transferred, over the whole
+/// trace.
+fn requests_and_bytes(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) {
+    let Ok(requests) = tracekit::page::requests(analysis) else {
+        return;
+    };
+    let bytes: f64 = requests.iter().filter_map(|r| r.transfer_size).sum();
+    values.insert(page_key(Kind::Page, REQUESTS, Quantity::Value), requests.len() as f64);
+    values.insert(page_key(Kind::Page, BYTES, Quantity::Value), bytes);
+}
+
+/// Each entity's main thread time and transferred bytes over the whole
+/// trace, as DevTools' 3rd parties insight counts them (the first party
+/// among them: a change of the site's own share is as telling).
+fn third_parties(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) -> Result<(), MeasureError> {
+    if analysis.kind() != InputKind::ChromeTrace || !analysis.has_all_handlers() {
+        return Ok(());
+    }
+    let found = tracekit::insights::third_parties_of_trace(analysis).map_err(MeasureError::ThirdParties)?;
+    for summary in found.summaries {
+        let name = summary.entity.name(analysis.strings());
+        for (quantity, v) in [
+            (Quantity::SelfTime, summary.main_thread_time),
+            (Quantity::TransferSize, summary.transfer_size),
+        ] {
+            if v.is_finite() && v != 0.0 {
+                *values.entry(page_key(Kind::ThirdParty, name, quantity)).or_insert(0.0) += v;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a run cannot be measured.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MeasureError {
+    /// A thread's views cannot be built.
+    View(ViewError),
+    /// The third parties cannot be counted (DevTools' reason).
+    ThirdParties(String),
+}
+
+impl std::fmt::Display for MeasureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MeasureError::View(e) => e.fmt(f),
+            MeasureError::ThirdParties(why) => write!(f, "the third parties cannot be counted: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MeasureError {}
+
+impl From<ViewError> for MeasureError {
+    fn from(e: ViewError) -> MeasureError {
+        MeasureError::View(e)
     }
 }

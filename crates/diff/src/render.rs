@@ -4,27 +4,32 @@
 use std::fmt::Write as _;
 
 use crate::compare::{Presence, Report, Row};
-use crate::keys::Kind;
+use crate::keys::{Kind, ValueUnit};
 
 /// At most this many noise rows per section in text and Markdown (all
 /// are in the JSON).
 const NOISE_ROWS: usize = 10;
 
-/// A value: `12.35 ms`, or a score with 4 decimals.
+/// A value: `12.35 ms`, a score with 4 decimals, a count (a median may
+/// be a half), `12.3 kB`.
 fn value(row: &Row, v: f64) -> String {
-    if row.key.is_ms() {
-        format!("{v:.2} ms")
-    } else {
-        format!("{v:.4}")
+    match row.key.unit() {
+        ValueUnit::Ms => format!("{v:.2} ms"),
+        ValueUnit::Score => format!("{v:.4}"),
+        ValueUnit::Count if v.fract() == 0.0 => format!("{v:.0}"),
+        ValueUnit::Count => format!("{v:.1}"),
+        ValueUnit::Bytes => format!("{:.1} kB", v / 1000.0),
     }
 }
 
 /// A signed change: `+1.20 ms`.
 fn change(row: &Row, v: f64) -> String {
-    if row.key.is_ms() {
-        format!("{v:+.2} ms")
-    } else {
-        format!("{v:+.4}")
+    match row.key.unit() {
+        ValueUnit::Ms => format!("{v:+.2} ms"),
+        ValueUnit::Score => format!("{v:+.4}"),
+        ValueUnit::Count if v.fract() == 0.0 => format!("{v:+.0}"),
+        ValueUnit::Count => format!("{v:+.1}"),
+        ValueUnit::Bytes => format!("{:+.1} kB", v / 1000.0),
     }
 }
 
@@ -98,10 +103,16 @@ fn section(report: &Report, kind: Kind) -> (Vec<&Row>, Vec<&Row>, usize) {
     (changes, noise.into_iter().take(NOISE_ROWS).collect(), left)
 }
 
-const KINDS: [Kind; 4] = [Kind::Page, Kind::Category, Kind::Function, Kind::Event];
+const KINDS: [Kind; 5] = [
+    Kind::Page,
+    Kind::Category,
+    Kind::ThirdParty,
+    Kind::Function,
+    Kind::Event,
+];
 
 /// The report as text: a headline, then per kind (page metrics,
-/// categories, functions, events) its changes and its largest noise.
+/// categories, third parties, functions, events) its changes and its largest noise.
 pub fn text(report: &Report) -> String {
     let mut out = headline(report) + "\n";
     for kind in KINDS {
@@ -224,8 +235,8 @@ pub fn markdown(report: &Report) -> String {
 
 /// The report as JSON: `{"base_runs", "new_runs", "alpha", "min_ms",
 /// "tested", "threads", "rows": [{"key": {"kind", "thread", "name",
-/// "quantity"}, "presence", "base", "new", "delta", "relative", "stats",
-/// "changed"}]}`, every row.
+/// "quantity"}, "unit", "presence", "base", "new", "delta", "relative",
+/// "stats", "changed"}]}`, every row.
 pub fn json(report: &Report) -> String {
     // Plain data with string keys: serializing cannot fail.
     serde_json::to_string_pretty(report).unwrap_or_default()

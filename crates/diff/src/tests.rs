@@ -156,6 +156,68 @@ fn thresholds_parse_and_cross() {
 }
 
 #[test]
+fn thresholds_of_counts_bytes_and_third_parties() {
+    use crate::{Target, Unit};
+    let t = |text: &str| text.parse::<Threshold>().unwrap();
+    assert_eq!(
+        (t("Requests>+5").target, t("Requests>+5").unit),
+        (Target::Page("Requests".into()), Unit::Plain)
+    );
+    assert_eq!(
+        (t("bytes>+100kB").amount, t("bytes>+100kB").unit),
+        (100_000.0, Unit::Bytes)
+    );
+    assert_eq!(t("Bytes<-2MB").amount, -2_000_000.0);
+    assert_eq!(
+        t("third-party:Google Analytics>+10ms").target,
+        Target::ThirdParty("Google Analytics".into())
+    );
+    assert_eq!(t("third-party:x>+1B").amount, 1.0);
+    for bad in ["Bytes>+5", "Bytes>+5ms", "self:x>+5kB", "LCP>+1kB", "Requests>+1ms"] {
+        assert!(bad.parse::<Threshold>().is_err(), "{bad}");
+    }
+    // Rows of each unit: a threshold watches the rows of its unit only.
+    let row = |kind: Kind, name: &str, quantity: Quantity, base: f64, new: f64| {
+        let key = Key {
+            kind,
+            thread: "page".to_owned(),
+            name: name.to_owned(),
+            quantity,
+        };
+        crate::Row {
+            unit: key.unit(),
+            key,
+            presence: Presence::Both,
+            base,
+            new,
+            delta: new - base,
+            relative: Some((new - base) / base),
+            stats: None,
+            changed: true,
+        }
+    };
+    let rows = [
+        row(Kind::Page, "Requests", Quantity::Value, 10.0, 13.0),
+        row(Kind::Page, "Bytes", Quantity::Value, 100_000.0, 150_000.0),
+        row(Kind::ThirdParty, "Ads Inc", Quantity::SelfTime, 20.0, 45.0),
+        row(Kind::ThirdParty, "Ads Inc", Quantity::TransferSize, 5_000.0, 4_000.0),
+    ];
+    let crosses = |text: &str| {
+        let t = t(text);
+        rows.iter().any(|r| t.matches(r) && t.crossed_by(r))
+    };
+    assert!(crosses("Requests>+2") && !crosses("Requests>+3"));
+    assert!(crosses("Bytes>+49kB") && !crosses("Bytes>+50kB") && crosses("Bytes>+49%"));
+    assert!(crosses("third-party:ads inc>+24ms") && !crosses("third-party:Ads Inc>+25ms"));
+    assert!(crosses("third-party:Ads Inc<-999B") && !crosses("third-party:Ads Inc<-1kB"));
+    assert!(crosses("any>+49kB") && !crosses("any>+50kB"));
+    // In ms, `any` skips the counts and bytes; a plain number skips the times.
+    assert!(crosses("any>+24ms") && !crosses("any>+25ms"));
+    assert_eq!(rows[0].unit, crate::ValueUnit::Count);
+    assert_eq!(rows[3].unit, crate::ValueUnit::Bytes);
+}
+
+#[test]
 fn bad_sides_are_errors() {
     let p = run_of(&profile(20, &[("slow", 50)]));
     let trace = r#"[{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"Worker"}},{"name":"RunTask","ph":"X","ts":1,"dur":5000,"pid":1,"tid":2}]"#;

@@ -1,19 +1,24 @@
 //! The thresholds of `--fail-on` ([`Threshold`]): `TARGET>+N` or
-//! `TARGET<-N`, N in ms (`ms`, or `s`), percent (`%`) or a plain number
-//! (a score, for CLS), parsed and checked against a report.
+//! `TARGET<-N`, N in ms (`ms`, or `s`), percent (`%`), bytes (`B`, `kB`,
+//! `MB`) or a plain number (a score for CLS, a count for Requests),
+//! parsed and checked against a report.
 
 use std::fmt;
 
 use crate::compare::{Report, Row};
-use crate::keys::{Kind, Quantity};
+use crate::keys::{Kind, Quantity, ValueUnit};
 
 /// What a threshold watches.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// Every row (`any`).
     Any,
-    /// A page metric (`LCP`, `FCP`, `CLS`, `INP`, `TBT`), of any navigation.
+    /// A page metric (`LCP`, `FCP`, `CLS`, `INP`, `TBT`), of any
+    /// navigation, or the page's `Requests` or `Bytes`.
     Page(String),
+    /// A third party (`third-party:NAME`): its main thread time, or in
+    /// bytes its transfer size.
+    ThirdParty(String),
     /// A function's self time (`self:NAME`), by its name alone or its
     /// whole key (`NAME URL:LINE:COLUMN`).
     SelfTime(String),
@@ -32,8 +37,10 @@ pub enum Unit {
     Ms,
     /// Percent of BASE's value.
     Percent,
-    /// A plain number (a score: CLS).
+    /// A plain number (a score: CLS; a count: Requests).
     Plain,
+    /// Bytes (`B`; `kB` is read as 1000 B, `MB` as 1000000 B).
+    Bytes,
 }
 
 /// One `--fail-on` threshold.
@@ -63,7 +70,7 @@ impl fmt::Display for ThresholdError {
 
 impl std::error::Error for ThresholdError {}
 
-const PAGE_METRICS: [&str; 5] = ["FCP", "LCP", "CLS", "INP", "TBT"];
+const PAGE_METRICS: [&str; 7] = ["FCP", "LCP", "CLS", "INP", "TBT", crate::REQUESTS, crate::BYTES];
 
 impl std::str::FromStr for Threshold {
     type Err = ThresholdError;
@@ -85,23 +92,40 @@ impl std::str::FromStr for Threshold {
         };
         let target = parse_target(text[..at].trim()).map_err(|why| err(&why))?;
         let amount_text = text[at + 1..].trim();
-        let (number, unit, scale) = if let Some(n) = amount_text.strip_suffix("ms") {
-            (n, Unit::Ms, 1.0)
-        } else if let Some(n) = amount_text.strip_suffix('%') {
-            (n, Unit::Percent, 1.0)
-        } else if let Some(n) = amount_text.strip_suffix('s') {
-            (n, Unit::Ms, 1000.0)
-        } else {
-            (amount_text, Unit::Plain, 1.0)
-        };
+        let suffixes = [
+            ("ms", Unit::Ms, 1.0),
+            ("%", Unit::Percent, 1.0),
+            ("s", Unit::Ms, 1000.0),
+            ("kB", Unit::Bytes, 1e3),
+            ("MB", Unit::Bytes, 1e6),
+            ("B", Unit::Bytes, 1.0),
+        ];
+        let (number, unit, scale) = suffixes
+            .iter()
+            .find_map(|&(suffix, unit, scale)| Some((amount_text.strip_suffix(suffix)?, unit, scale)))
+            .unwrap_or((amount_text, Unit::Plain, 1.0));
         let amount: f64 = number
             .trim()
             .parse()
             .ok()
             .filter(|n: &f64| n.is_finite())
             .ok_or_else(|| err("has no number after the comparison"))?;
-        if unit == Unit::Plain && target != Target::Page("CLS".to_owned()) {
-            return Err(err("gives no unit (ms, s or %) to its amount"));
+        let plain = matches!(&target, Target::Page(m) if m == "CLS" || m == crate::REQUESTS);
+        if unit == Unit::Plain && !plain {
+            return Err(err("gives no unit (ms, s, %, B, kB or MB) to its amount"));
+        }
+        let has_bytes = matches!(&target, Target::Any | Target::ThirdParty(_))
+            || matches!(&target, Target::Page(m) if m == crate::BYTES);
+        if unit == Unit::Bytes && !has_bytes {
+            return Err(err(
+                "gives bytes to a target without bytes (Bytes, third-party:NAME and any have them)",
+            ));
+        }
+        if plain && unit == Unit::Ms {
+            return Err(err("gives a time to a score or a count (write a plain number or %)"));
+        }
+        if unit != Unit::Percent && unit != Unit::Bytes && matches!(&target, Target::Page(m) if m == crate::BYTES) {
+            return Err(err("gives Bytes an amount in other than B, kB, MB or %"));
         }
         Ok(Threshold {
             target,
@@ -122,8 +146,8 @@ fn parse_target(target: &str) -> Result<Target, String> {
     }
     let Some((kind, name)) = target.split_once(':') else {
         return Err(format!(
-            "names no target: {target:?} is none of any, FCP, LCP, CLS, INP, TBT, self:NAME, total:NAME, \
-             event:NAME, category:NAME"
+            "names no target: {target:?} is none of any, FCP, LCP, CLS, INP, TBT, Requests, Bytes, self:NAME, \
+             total:NAME, event:NAME, category:NAME, third-party:NAME"
         ));
     };
     let name = name.trim().to_owned();
@@ -135,8 +159,9 @@ fn parse_target(target: &str) -> Result<Target, String> {
         "total" => Ok(Target::Total(name)),
         "event" => Ok(Target::Event(name)),
         "category" => Ok(Target::Category(name)),
+        "third-party" => Ok(Target::ThirdParty(name)),
         other => Err(format!(
-            "has an unknown kind of target {other:?} (self, total, event, category)"
+            "has an unknown kind of target {other:?} (self, total, event, category, third-party)"
         )),
     }
 }
@@ -153,16 +178,33 @@ impl Threshold {
             Target::Total(n) => key.quantity == Quantity::Total && function(n),
             Target::Event(n) => key.kind == Kind::Event && key.quantity == Quantity::SelfTime && key.name == *n,
             Target::Category(n) => key.kind == Kind::Category && key.name.eq_ignore_ascii_case(n),
+            Target::ThirdParty(n) => {
+                let quantity = if self.unit == Unit::Bytes {
+                    Quantity::TransferSize
+                } else {
+                    Quantity::SelfTime
+                };
+                key.kind == Kind::ThirdParty && key.quantity == quantity && key.name.eq_ignore_ascii_case(n)
+            }
         }
     }
 
     /// Whether `row`'s change crosses the threshold. A percentage of a
     /// key absent from BASE is crossed by any change in its direction;
-    /// `any` in ms skips scores, and in a plain number, times.
+    /// an amount in ms watches times only (`any>+5ms` skips scores and
+    /// bytes), in bytes bytes only, a plain number scores and counts.
     pub fn crossed_by(&self, row: &Row) -> bool {
+        let fits = match self.unit {
+            Unit::Ms => row.unit == ValueUnit::Ms,
+            Unit::Bytes => row.unit == ValueUnit::Bytes,
+            Unit::Plain => matches!(row.unit, ValueUnit::Score | ValueUnit::Count),
+            Unit::Percent => true,
+        };
+        if !fits {
+            return false;
+        }
         let change = match self.unit {
-            Unit::Ms | Unit::Plain if (self.unit == Unit::Ms) != row.key.is_ms() => return false,
-            Unit::Ms | Unit::Plain => row.delta,
+            Unit::Ms | Unit::Plain | Unit::Bytes => row.delta,
             Unit::Percent => match row.relative {
                 Some(r) => r * 100.0,
                 None if row.delta > 0.0 => f64::INFINITY,

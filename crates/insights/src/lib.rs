@@ -35,7 +35,10 @@ pub mod viewport;
 
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
-pub use sets::{compute, computed_insights, Context, InsightError, InsightSet, InsightSets, InsightsError, SetId};
+pub use sets::{
+    compute, computed_insights, third_parties_of_trace, Context, InsightError, InsightSet, InsightSets, InsightsError,
+    SetId,
+};
 pub use text::{sets_text, TextCx};
 
 /// The data conformance dump of `analysis` (`tracekit data --format

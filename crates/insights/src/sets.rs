@@ -221,6 +221,31 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
     Ok(sets)
 }
 
+/// The third parties of the whole trace: each entity's main thread time
+/// and transferred bytes as the 3rd parties insight counts them, over the
+/// trace's bounds and the main frame (what a comparison of two runs keys
+/// by); an error where DevTools' insight throws, or without every
+/// handler's data.
+pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_parties::ThirdParties, String> {
+    let data = analysis
+        .handlers()
+        .ok_or(InsightsError::NoHandlers(analysis.kind().name()))
+        .map_err(|e| e.to_string())?;
+    if !analysis.has_all_handlers() {
+        return Err(InsightsError::NotGathered.to_string());
+    }
+    let shared = Shared::default();
+    let cx = Context {
+        analysis,
+        data,
+        shared: &shared,
+        bounds: data.meta().bounds,
+        frame_id: data.meta().main_frame_id,
+        navigation: None,
+    };
+    crate::third_parties::find(&cx)
+}
+
 impl InsightSets {
     /// Computes a set and keeps it unless DevTools leaves it out.
     fn add(&mut self, id: SetId, cx: &Context<'_>) {

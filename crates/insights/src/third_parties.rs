@@ -67,24 +67,13 @@ pub struct FirstParty {
 /// Computes the insight; an error where DevTools throws (a received-data
 /// event without `args.data` in the window).
 pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
-    let network = cx.data.network_requests();
-    let mappings = cx.entity_mappings();
-    let groups = match main_frame_main_thread(cx.analysis) {
-        Some(track) => entity_self_times(cx, track, network)?,
-        None => Vec::new(),
-    };
-    let summaries: Vec<EntitySummary> = groups
-        .into_iter()
-        .map(|g| EntitySummary {
-            entity: g.entity,
-            main_thread_time: g.self_ms,
-            transfer_size: g.transfer_size,
-            events: mappings.events_by_entity.get(&g.entity).cloned().unwrap_or_default(),
-        })
+    let found = find(cx)?;
+    let first_entity = found.first_party.as_ref().and_then(|f| f.entity);
+    let third: Vec<&EntitySummary> = found
+        .summaries
+        .iter()
+        .filter(|s| Some(s.entity) != first_entity)
         .collect();
-    let first_party = first_party(cx);
-    let first_entity = first_party.as_ref().and_then(|f| f.entity);
-    let third: Vec<&EntitySummary> = summaries.iter().filter(|s| Some(s.entity) != first_entity).collect();
     let state = if third.is_empty() {
         State::Pass
     } else {
@@ -94,9 +83,33 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
         .iter()
         .flat_map(|s| s.events.iter().map(|&e| EventRef::Entity(e)))
         .collect();
-    let mut insight = Insight::new(state, Finding::ThirdParties(ThirdParties { summaries, first_party }));
+    let mut insight = Insight::new(state, Finding::ThirdParties(found));
     insight.related_events = Some(RelatedEvents::List(related));
     Ok(insight)
+}
+
+/// Each entity's share of the main thread in the context's window, and
+/// the first party.
+pub(crate) fn find(cx: &Context<'_>) -> Result<ThirdParties, String> {
+    let network = cx.data.network_requests();
+    let mappings = cx.entity_mappings();
+    let groups = match main_frame_main_thread(cx.analysis) {
+        Some(track) => entity_self_times(cx, track, network)?,
+        None => Vec::new(),
+    };
+    let summaries = groups
+        .into_iter()
+        .map(|g| EntitySummary {
+            entity: g.entity,
+            main_thread_time: g.self_ms,
+            transfer_size: g.transfer_size,
+            events: mappings.events_by_entity.get(&g.entity).cloned().unwrap_or_default(),
+        })
+        .collect();
+    Ok(ThirdParties {
+        summaries,
+        first_party: first_party(cx),
+    })
 }
 
 /// The entity of the navigation's document URL (else the main frame's):

@@ -315,6 +315,61 @@ export class Loader {
 /** Loads a whole input held in memory: `push` and `finish` in one call. */
 export function analyze(bytes: Uint8Array | ArrayBufferView | ArrayBuffer, options?: LoadOptions): Trace;
 
+/** One key compared by `diff()` (docs/diff.md). */
+export interface DiffRow {
+  key: {
+    kind: 'page' | 'third-party' | 'category' | 'function' | 'event';
+    /** The thread's role (`Main frame: CrRendererMain`, `Worker URL`, ...), `page` for the page's keys. */
+    thread: string;
+    name: string;
+    quantity: 'value' | 'self' | 'total' | 'transfer';
+  };
+  unit: 'ms' | 'score' | 'count' | 'bytes';
+  presence: 'both' | 'added' | 'removed';
+  /** BASE's value (the median of its runs). */
+  base: number;
+  /** NEW's value (the median of its runs). */
+  new: number;
+  /** The change (the Hodges-Lehmann estimate with several runs). */
+  delta: number;
+  relative: number | null;
+  stats: { p: number; p_adjusted: number; method: string; low: number; high: number; cliffs_delta: number } | null;
+  /** Reported as a change (significant, with several runs per side). */
+  changed: boolean;
+}
+
+/** The report of `diff()` in JSON. */
+export interface DiffReport {
+  base_runs: number;
+  new_runs: number;
+  alpha: number;
+  min_ms: number;
+  tested: number;
+  threads: string[];
+  rows: DiffRow[];
+  /** The thresholds of `failOn` the report crosses, each with the first row that crosses it. */
+  crossed: Array<{ threshold: string; row: DiffRow }>;
+}
+
+/** The options of `diff()`: those of `tracekit diff`. */
+export interface DiffOptions {
+  format?: 'json' | 'text' | 'markdown';
+  /** The false discovery rate of a significant change (default 0.05). */
+  alpha?: number;
+  /** Keys under this many ms on both sides are not tested (default 0.5). */
+  minMs?: number;
+  /** `--fail-on` thresholds: `'LCP>+100ms'`, `'self:render>+10%'`, `'Bytes>+50kB'`, ... */
+  failOn?: string[];
+}
+
+/**
+ * Compares two traces, or two sets of runs (arrays of Traces), as
+ * `tracekit diff` does. Traces loaded with `allHandlers: true` add the
+ * page metrics, requests, bytes and third parties.
+ */
+export function diff(base: Trace | Trace[], next: Trace | Trace[], options?: DiffOptions & { format?: 'json' }): DiffReport;
+export function diff(base: Trace | Trace[], next: Trace | Trace[], options: DiffOptions & { format: 'text' | 'markdown' }): string;
+
 /**
  * Which part of the tracks to show, as the options of `tracekit tracks`.
  * A node left out takes its subtree with it.

@@ -497,6 +497,46 @@ export class Trace {
     if (this.#raw === null) throw new Error('tracekit: this Trace was freed');
     return this.#raw;
   }
+
+  /** @internal Measures this trace as a run of a side of `diff()`. */
+  static measureInto(rawDiff, trace, toNew) {
+    if (!(trace instanceof Trace)) {
+      throw new TypeError('diff: each side is a Trace or an array of Traces');
+    }
+    call(() => rawDiff.add(trace.#trace(), toNew));
+  }
+}
+
+/**
+ * Compares two traces, or two sets of runs, as `tracekit diff` does
+ * (docs/diff.md): `base` and `next` are each a Trace or an array of
+ * Traces (several runs per side: medians, the Hodges-Lehmann change and
+ * its interval, Mann-Whitney U with Benjamini-Hochberg, Cliff's delta).
+ * Load the traces with `allHandlers: true` for the page metrics, requests,
+ * bytes and third parties. `format`: 'json' (default: the report parsed,
+ * with `crossed`, the thresholds of `failOn` that it crosses, each with
+ * its row), 'text' or 'markdown' (strings); `alpha`, `minMs` and `failOn`
+ * as `--alpha`, `--min-ms` and `--fail-on`.
+ */
+export function diff(base, next, { format = 'json', alpha = 0.05, minMs = 0.5, failOn = [] } = {}) {
+  if (!['json', 'text', 'markdown'].includes(format)) {
+    throw new TypeError(`diff: format is 'json', 'text' or 'markdown', not ${format}`);
+  }
+  if (!Array.isArray(failOn) || failOn.some(t => typeof t !== 'string')) {
+    throw new TypeError('diff: failOn is an array of thresholds (strings such as "LCP>+100ms")');
+  }
+  const rawDiff = call(() => new raw.RawDiff());
+  try {
+    for (const [side, toNew] of [[base, false], [next, true]]) {
+      for (const trace of Array.isArray(side) ? side : [side]) {
+        Trace.measureInto(rawDiff, trace, toNew);
+      }
+    }
+    const out = call(() => rawDiff.report(format, alpha, minMs, failOn));
+    return format === 'json' ? JSON.parse(out) : out;
+  } finally {
+    rawDiff.free();
+  }
 }
 
 /**

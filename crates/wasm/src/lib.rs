@@ -664,3 +664,69 @@ mod tests {
         }
     }
 }
+
+/// A comparison of two sides (`tracekit diff`): each side's runs are
+/// measured as they are added, so the traces can be freed in between.
+#[wasm_bindgen(js_name = "RawDiff")]
+#[derive(Default)]
+pub struct RawDiff {
+    base: Vec<tracekit_diff::Run>,
+    new: Vec<tracekit_diff::Run>,
+}
+
+#[wasm_bindgen(js_class = "RawDiff")]
+impl RawDiff {
+    /// A comparison with no run yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> RawDiff {
+        RawDiff::default()
+    }
+
+    /// Measures `trace` as one more run of NEW (`to_new`) or of BASE.
+    pub fn add(&mut self, trace: &RawTrace, to_new: bool) -> Result<(), String> {
+        let run = tracekit_diff::measure(&trace.analysis, tracekit::DEFAULT_MAX_NODES)
+            .map_err(|e| format!("tracekit: {e}"))?;
+        if to_new {
+            self.new.push(run);
+        } else {
+            self.base.push(run);
+        }
+        Ok(())
+    }
+
+    /// The report as `tracekit diff --format FORMAT` writes it (`json`,
+    /// `text` or `markdown`), with `alpha` and `min_ms` as `--alpha` and
+    /// `--min-ms`; in JSON, with `"crossed"`: the thresholds of `fail_on`
+    /// (`--fail-on`'s syntax) the report crosses, each with its row.
+    pub fn report(&self, format: &str, alpha: f64, min_ms: f64, fail_on: Vec<String>) -> Result<String, String> {
+        if !(alpha > 0.0 && alpha < 1.0) {
+            return Err(format!("tracekit: alpha is a number between 0 and 1, not {alpha}"));
+        }
+        if min_ms.is_nan() || min_ms < 0.0 {
+            return Err(format!("tracekit: minMs is a number of ms, 0 or more, not {min_ms}"));
+        }
+        let thresholds = fail_on
+            .iter()
+            .map(|t| t.parse::<tracekit_diff::Threshold>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("tracekit: {e}"))?;
+        let options = tracekit_diff::Options { alpha, min_ms };
+        let report = tracekit_diff::compare(&self.base, &self.new, &options).map_err(|e| format!("tracekit: {e}"))?;
+        match format {
+            "text" => Ok(tracekit_diff::render::text(&report)),
+            "markdown" => Ok(tracekit_diff::render::markdown(&report)),
+            "json" => {
+                let crossed: Vec<serde_json::Value> = tracekit_diff::crossed(&thresholds, &report)
+                    .into_iter()
+                    .map(|(row, t)| serde_json::json!({"threshold": t.text, "row": row}))
+                    .collect();
+                let mut doc = serde_json::to_value(&report).map_err(|e| format!("tracekit: {e}"))?;
+                doc["crossed"] = serde_json::Value::Array(crossed);
+                Ok(doc.to_string())
+            }
+            other => Err(format!(
+                "tracekit: diff: format is 'json', 'text' or 'markdown', not '{other}'"
+            )),
+        }
+    }
+}

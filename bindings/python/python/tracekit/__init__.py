@@ -14,7 +14,8 @@ the page tables ``requests``, ``navigations``, ``layout_shifts``,
 ``scripts``; their columns are in docs/tables.md)
 are ``pyarrow.Table``s, handed over through the Arrow C data interface;
 ``Trace.data`` is the data of DevTools' handlers (``tracekit data``).
-``export`` writes many traces' tables as Parquet files, loading them in
+``diff`` compares two traces, or two sets of runs, as ``tracekit diff``
+does, in a table of changes. ``export`` writes many traces' tables as Parquet files, loading them in
 parallel; ``tracekit.spark.load`` runs tracekit inside Spark's executors.
 Each takes ``devtools``, the DevTools engine whose answers to give where
 engines differ: ``"2026-10"`` (the default, today's Performance panel) or
@@ -28,6 +29,7 @@ from ._tracekit import (
     __version__,
     default_table_names,
     devtools_names,
+    diff,
     export,
     load,
     schema,
@@ -52,6 +54,7 @@ __all__ = [
     "TABLES",
     "Trace",
     "TraceError",
+    "diff",
     "export",
     "load",
     "schema",

@@ -126,6 +126,23 @@ class ExportSummary(TypedDict):
     json_bytes: int
     rows: Dict[str, int]
 
+def diff(
+    base: Union[Trace, Sequence[Trace]],
+    new: Union[Trace, Sequence[Trace]],
+    alpha: float = 0.05,
+    min_ms: float = 0.5,
+) -> pyarrow.Table:
+    """Compares ``base`` with ``new`` (each a ``Trace`` or a list of them:
+    the runs of a side) as ``tracekit diff`` does: a row per key (``kind``,
+    ``thread``, ``name``, ``quantity``, ``unit``, ``presence``, ``base``,
+    ``new``, ``delta``, ``relative``, ``changed``, and with several runs
+    ``p``, ``p_adjusted``, ``ci_low``, ``ci_high``, ``cliffs_delta``),
+    changes first. Traces loaded with ``all_handlers=True`` add the page
+    metrics, requests, bytes and third parties. Raises ``ValueError`` for
+    sides that cannot be compared, ``TypeError`` for a side that is not
+    traces."""
+    ...
+
 def export(
     paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
     out_dir: Union[str, "os.PathLike[str]"],

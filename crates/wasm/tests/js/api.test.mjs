@@ -365,3 +365,46 @@ test('network() is `tracekit network --format json`; metrics() the navigations',
     tracksOnly.free();
   }
 });
+
+test('diff() is `tracekit diff --format json`, for a pair and for several runs', () => {
+  const load = (rel, options) => tracekit.analyze(read(join(root, rel)), options);
+  // A pair of page traces, with the page's keys.
+  const [a, b] = ['fixtures/traces/page-load.json.gz', 'fixtures/traces/page-load-mobile.json.gz'];
+  const base = load(a, { allHandlers: true });
+  const next = load(b, { allHandlers: true });
+  try {
+    const native = runCli(['diff', join(root, a), join(root, b), '--format', 'json']);
+    assert.equal(native.status, 0, native.stderr);
+    const report = tracekit.diff(base, next, { failOn: ['LCP>+20ms', 'LCP>+100ms'] });
+    const { crossed, ...rest } = report;
+    assert.deepEqual(rest, JSON.parse(native.stdout));
+    assert.deepEqual(crossed.map((c) => [c.threshold, c.row.key.name]), [['LCP>+20ms', 'LCP']]);
+    assert.ok(report.rows.some((r) => r.key.kind === 'third-party' && r.unit === 'ms'));
+    assert.ok(report.rows.some((r) => r.key.name === 'Requests' && r.unit === 'count' && r.base === 13));
+    const text = runCli(['diff', join(root, a), join(root, b)]);
+    assert.equal(tracekit.diff(base, next, { format: 'text' }), text.stdout);
+    const md = runCli(['diff', join(root, a), join(root, b), '--format', 'markdown']);
+    assert.equal(tracekit.diff(base, next, { format: 'markdown' }), md.stdout);
+    assert.throws(() => tracekit.diff(base, next, { failOn: ['LCP>>1'] }), /threshold/);
+    assert.throws(() => tracekit.diff(base, next, { format: 'xml' }), /format/);
+    assert.throws(() => tracekit.diff(base, 'x'), /Trace/);
+  } finally {
+    base.free();
+    next.free();
+  }
+  // Several runs per side: the recorded Node profiles, base against slowed.
+  const runs = (dir) => [1, 2, 3, 4, 5, 6, 7].map((i) => `fixtures/diff/${dir}/run${i}.cpuprofile.gz`);
+  const [baseRuns, slowRuns] = [runs('node-base'), runs('node-slow')];
+  const traces = [baseRuns, slowRuns].map((side) => side.map((p) => load(p)));
+  try {
+    const native = runCli(['diff', '--base', ...baseRuns.map((p) => join(root, p)), '--new', ...slowRuns.map((p) => join(root, p)), '--format', 'json']);
+    assert.equal(native.status, 0, native.stderr);
+    const { crossed, ...report } = tracekit.diff(traces[0], traces[1], { failOn: ['self:render>+10%'] });
+    assert.deepEqual(report, JSON.parse(native.stdout));
+    assert.equal(report.base_runs, 7);
+    assert.equal(crossed.length, 1);
+    assert.match(report.rows[0].key.name, /^render /);
+  } finally {
+    traces.flat().forEach((t) => t.free());
+  }
+});
