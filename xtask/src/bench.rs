@@ -14,6 +14,9 @@
 //!   (`plain.mjs --all-handlers`), beside the tracks alone and the whole
 //!   data written (`tracekit data`); the data compared with DevTools' when
 //!   the oracle's `devtools-data.mjs` is at hand.
+//! - Diff table (also `--diff` alone): `tracekit diff BIG BIG` against
+//!   loading the trace twice (`tracekit metrics`), and what measuring adds
+//!   to the diff's loading in its `--timings`.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput;
 //!   the loading alone also with `--threads 1`.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
@@ -30,6 +33,7 @@
 //! Markdown and written to `<target dir>/bench-report.md`.
 
 mod data_table;
+mod diff_table;
 mod format;
 mod main_table;
 mod measure;
@@ -84,6 +88,10 @@ pub struct BenchArgs {
     /// DevTools engine with every handler); the main tables include it.
     #[arg(long, conflicts_with_all = ["scaling", "views"])]
     handlers: bool,
+    /// Only the diff table (`tracekit diff` of the bench trace against
+    /// itself, beside loading it twice); the main tables include it.
+    #[arg(long, conflicts_with_all = ["scaling", "views"])]
+    diff: bool,
     /// The depth of DevTools' views in the views table (expanding a node
     /// costs DevTools a walk of the thread).
     #[arg(long, default_value_t = 3)]
@@ -128,7 +136,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut sections: Vec<(&str, String)> = Vec::new();
-    let main = !args.scaling && !args.views && !args.handlers;
+    let main = !args.scaling && !args.views && !args.handlers && !args.diff;
     let scaling = args.scaling || args.all;
     let views = args.views || args.all;
     if main {
@@ -140,6 +148,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         let text = bench.data_table(&trace, args.runs)?;
         print!("{text}");
         sections.push(("every handler", text));
+    }
+    if main || args.diff {
+        let text = bench.diff_table(&trace, args.runs)?;
+        print!("{text}");
+        sections.push(("diff", text));
     }
     if views {
         let text = bench.views_table(&trace, args.runs, args.devtools_views_depth)?;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 /// What one run of a child cost.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Run {
     pub wall: Duration,
     /// Peak resident set size in bytes (`ru_maxrss`).
@@ -37,6 +37,21 @@ pub struct Run {
 impl Run {
     pub fn ok(&self) -> bool {
         self.failure.is_none()
+    }
+
+    /// This run followed by `next`, as one: times add up, memory peaks
+    /// are the larger of the two.
+    pub fn then(&self, next: &Run) -> Run {
+        Run {
+            wall: self.wall + next.wall,
+            max_rss: self.max_rss.max(next.max_rss),
+            peak_anon: self.peak_anon.max(next.peak_anon),
+            peak_file: self.peak_file.max(next.peak_file),
+            sampled_hwm: self.sampled_hwm.max(next.sampled_hwm),
+            user: self.user + next.user,
+            sys: self.sys + next.sys,
+            failure: self.failure.clone().or_else(|| next.failure.clone()),
+        }
     }
 }
 

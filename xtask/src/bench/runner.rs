@@ -99,6 +99,9 @@ pub(super) enum Tool {
     /// The DevTools engine with every handler (`plain.mjs
     /// --all-handlers`), as the Performance panel loads a trace.
     DevtoolsAllHandlers,
+    /// `tracekit diff INPUT INPUT --format json`: two runs loaded at once,
+    /// measured and compared.
+    TracekitDiff,
     /// The DevTools engine's views (`calltree.mjs --timings`).
     DevtoolsViews,
 }
@@ -156,6 +159,16 @@ impl Bench {
                     .arg("insights")
                     .arg(input)
                     .args(["--format", "conformance"])
+                    .args(local);
+                cmd
+            }
+            Tool::TracekitDiff => {
+                let mut cmd = Command::new(&self.tracekit);
+                cmd.args(global)
+                    .arg("diff")
+                    .arg(input)
+                    .arg(input)
+                    .args(["--format", "json"])
                     .args(local);
                 cmd
             }
