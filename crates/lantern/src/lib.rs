@@ -24,3 +24,5 @@ pub use request::{requests, Initiator, LanternRequest, ResourceTiming};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_graph;
