@@ -45,6 +45,7 @@ fn lantern_requests_and_network_analysis_are_devtools_ones() {
     );
     eprintln!("graphs: {identical_graphs}/{graphs} navigations identical");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(graphs >= 9, "{graphs} graphs compared");
 }
 
 /// The graphs of every trace cached by `lantern.mjs --graph` (see the
