@@ -140,7 +140,12 @@ impl MainThreadEvents {
 #[derive(Debug, Default)]
 pub struct MainThreadEventsHandler {
     /// Every thread's events so far.
-    threads: ahash::AHashMap<(Id, Id), Vec<MainThreadEvent>>,
+    threads: Vec<Vec<MainThreadEvent>>,
+    /// Each thread's place in `threads`, by process and thread.
+    thread_at: ahash::AHashMap<(Id, Id), usize>,
+    /// The thread of the last event and its place (events come in runs of
+    /// one thread).
+    last: Option<((Id, Id), usize)>,
     /// The details of all of them.
     details: Vec<EventDetail>,
 }
@@ -282,21 +287,31 @@ impl Handler for MainThreadEventsHandler {
             }
             None => NO_DETAIL,
         };
-        self.threads
-            .entry((event.pid, event.tid))
-            .or_default()
-            .push(MainThreadEvent {
-                event: index,
-                ts: event.ts,
-                detail,
-            });
+        let key = (event.pid, event.tid);
+        let at = match self.last {
+            Some((last, at)) if last == key => at,
+            _ => {
+                let count = self.threads.len();
+                let at = *self.thread_at.entry(key).or_insert(count);
+                if at == count {
+                    self.threads.push(Vec::new());
+                }
+                self.last = Some((key, at));
+                at
+            }
+        };
+        self.threads[at].push(MainThreadEvent {
+            event: index,
+            ts: event.ts,
+            detail,
+        });
     }
 
     fn finalize(mut self, meta: &MetaData, cx: &mut Context) -> MainThreadEvents {
         let mut chosen: Vec<Vec<MainThreadEvent>> = Vec::new();
         for (pid, tid) in main_threads(meta, &cx.interner) {
-            if let Some(events) = self.threads.remove(&(pid, tid)) {
-                chosen.push(events);
+            if let Some(&at) = self.thread_at.get(&(pid, tid)) {
+                chosen.push(std::mem::take(&mut self.threads[at]));
             }
         }
         let mut events: Vec<MainThreadEvent> = chosen.into_iter().flatten().collect();

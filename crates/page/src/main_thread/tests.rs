@@ -106,3 +106,19 @@ fn a_single_process_chrome_has_its_browser_main_thread() {
     let ts: Vec<f64> = main.events.iter().map(|e| e.ts.0).collect();
     assert_eq!(ts, [0.0, 1100.0]);
 }
+
+/// The main frame navigated in two renderers: both main threads are kept,
+/// their events in input order, not by time.
+#[test]
+fn two_renderers_main_threads_keep_input_order() {
+    let (main, _) = run(&format!(
+        r#"{NAMES},
+  {{"name":"thread_name","ph":"M","pid":4,"tid":7,"ts":0,"args":{{"name":"CrRendererMain"}}}},
+  {{"name":"navigationStart","ph":"R","pid":4,"tid":7,"ts":1400,"args":{{"frame":"F","data":{{
+    "documentLoaderURL":"https://b.test/","isLoadingMainFrame":true,"navigationId":"N2"}}}}}},
+  {{"name":"RunTask","ph":"X","pid":4,"tid":7,"ts":2000,"dur":50,"args":{{}}}},
+  {{"name":"RunTask","ph":"X","pid":2,"tid":3,"ts":1500,"dur":50,"args":{{}}}}"#
+    ));
+    let ts: Vec<f64> = main.events.iter().map(|e| e.ts.0).collect();
+    assert_eq!(ts, [0.0, 1000.0, 0.0, 1400.0, 2000.0, 1500.0]);
+}
