@@ -28,8 +28,11 @@ pub(crate) struct Network<'r> {
 }
 
 /// The page dependency graph of `navigation`, from its Lantern requests
-/// (as [`crate::requests`] gives them) and the main thread's events, or
-/// DevTools' error.
+/// (as [`crate::requests`] gives them) and the main thread's events (the
+/// MainThreadEvents handler's, gathered with `all_handlers`), or DevTools'
+/// error. The root is node 0; the nodes are in the order of a walk in
+/// breadth from it along dependents (DevTools' `traverse`), followed by any
+/// node one of them depends on that the walk does not reach.
 pub fn create_graph(
     data: &HandlerData,
     strings: &Strings,

@@ -113,13 +113,6 @@ pub enum JsKey {
     Other,
 }
 
-impl JsKey {
-    /// Whether two keys find the same entry of a JavaScript `Map`.
-    pub fn same(self, other: JsKey) -> bool {
-        self != JsKey::Other && self == other
-    }
-}
-
 /// The main thread's events (see the module documentation).
 #[derive(Debug, Clone, Default)]
 pub struct MainThreadEvents {
