@@ -164,6 +164,54 @@ fn a_task_inside_a_task_ends_it() {
     assert!(second.did_paint && second.did_perform_layout && second.child_events == 2);
 }
 
+/// A module's evaluation names its script by the id its compilation gave
+/// it; an XHR's task depends on its request once the XHR is done only.
+#[test]
+fn modules_by_script_id_and_finished_xhrs_tie_tasks() {
+    const MODULE: &str = "https://a.test/m.js";
+    const DATA: &str = "https://a.test/data";
+    let text = page(&format!(
+        "{}{}{}{}{}{}{}",
+        request("D", DOCUMENT_URL, "Document", 2000, ""),
+        request("M", MODULE, "Script", 60_000, ""),
+        request("X", DATA, "XHR", 60_000, ""),
+        task(
+            120_000,
+            20_000,
+            &event("v8.compileModule", 120_100, &format!(r#"{{"scriptId":9,"url":"{MODULE}"}}"#))
+        ),
+        task(150_000, 20_000, &event("ModuleEvaluated", 150_100, r#"{"scriptId":9}"#)),
+        task(
+            175_000,
+            20_000,
+            &event("XHRReadyStateChange", 175_100, &format!(r#"{{"readyState":2,"url":"{DATA}"}}"#))
+        ),
+        task(
+            200_000,
+            20_000,
+            &event("XHRReadyStateChange", 200_100, &format!(r#"{{"readyState":4,"url":"{DATA}"}}"#))
+        ),
+    ));
+    let graph = graph(&text).unwrap();
+    assert_eq!(
+        shape(&graph),
+        [
+            "D <- ",
+            "M <- D",
+            "X <- D",
+            "3.175000 <- D",
+            "3.120000 <- M",
+            "3.150000 <- M",
+            "3.200000 <- X"
+        ],
+        "{graph:#?}"
+    );
+    let NodeKind::Cpu(evaluated) = &graph.nodes[5].kind else {
+        panic!("{:?}", graph.nodes[5]);
+    };
+    assert_eq!(evaluated.evaluate_script_urls, [MODULE]);
+}
+
 /// A main thread without a task: DevTools' error.
 #[test]
 fn no_task_is_an_error() {
