@@ -178,18 +178,30 @@ fn modules_by_script_id_and_finished_xhrs_tie_tasks() {
         task(
             120_000,
             20_000,
-            &event("v8.compileModule", 120_100, &format!(r#"{{"scriptId":9,"url":"{MODULE}"}}"#))
+            &event(
+                "v8.compileModule",
+                120_100,
+                &format!(r#"{{"scriptId":9,"url":"{MODULE}"}}"#)
+            )
         ),
         task(150_000, 20_000, &event("ModuleEvaluated", 150_100, r#"{"scriptId":9}"#)),
         task(
             175_000,
             20_000,
-            &event("XHRReadyStateChange", 175_100, &format!(r#"{{"readyState":2,"url":"{DATA}"}}"#))
+            &event(
+                "XHRReadyStateChange",
+                175_100,
+                &format!(r#"{{"readyState":2,"url":"{DATA}"}}"#)
+            )
         ),
         task(
             200_000,
             20_000,
-            &event("XHRReadyStateChange", 200_100, &format!(r#"{{"readyState":4,"url":"{DATA}"}}"#))
+            &event(
+                "XHRReadyStateChange",
+                200_100,
+                &format!(r#"{{"readyState":4,"url":"{DATA}"}}"#)
+            )
         ),
     ));
     let graph = graph(&text).unwrap();
