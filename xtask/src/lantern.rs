@@ -1,6 +1,7 @@
-//! The Lantern goldens: `xtask/js/lantern.mjs` (DevTools' own Lantern: its
-//! requests and network analysis per navigation) run on each fixture that
-//! has a data golden, written under `fixtures/expected/NAME/lantern/`.
+//! The Lantern goldens: `xtask/js/lantern.mjs --graph` (DevTools' own
+//! Lantern: its requests, network analysis, page dependency graph and
+//! metrics per navigation) run on each fixture that has a data golden,
+//! written under `fixtures/expected/NAME/lantern/`.
 
 use anyhow::Context;
 use tracekit_conformance::data::{data_dir, data_fixtures};
@@ -19,6 +20,7 @@ pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
         std::fs::create_dir_all(golden.parent().context("a directory")?)?;
         let output = engine
             .script("lantern", 8192)
+            .arg("--graph")
             .arg(&file)
             .output()
             .context("running node")?;
@@ -34,22 +36,24 @@ pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every trace under `dir` against DevTools' Lantern run live (its output
-/// kept under `target/oracle-lantern/ENGINE/` for the next run): one line
-/// per trace, then the totals.
+/// Every trace under `dir` against DevTools' Lantern run live (its output,
+/// with the graphs, kept under `target/oracle-lantern/ENGINE/` for the next
+/// run): one line per trace, then the totals, the graphs' by navigation.
 pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
-    use tracekit_conformance::lantern::{first_difference, run_ours_lantern};
+    use tracekit_conformance::lantern::{compare_graphs, first_difference, run_ours_lantern, without_graph};
     let mut files = Vec::new();
     crate::conformance::walk(dir, &mut files)?;
     let cache = std::path::PathBuf::from("target/oracle-lantern").join(engine.arg());
     std::fs::create_dir_all(&cache)?;
     let (mut identical, mut compared, mut refused) = (0, 0, 0);
+    let (mut graphs, mut identical_graphs) = (0, 0);
     for file in files {
         let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
         let golden = cache.join(format!("{}.json", name.replace('/', "__")));
         if !golden.exists() {
             let output = engine
                 .script("lantern", 8192)
+                .arg("--graph")
                 .arg(&file)
                 .output()
                 .context("running node")?;
@@ -64,13 +68,21 @@ pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
         let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&golden)?)?;
         compared += 1;
         match run_ours_lantern(&file, engine.devtools()) {
-            Ok(ours) => match first_difference(&expected, &ours) {
-                None => identical += 1,
-                Some(d) => println!("{name:<60} {d}"),
-            },
+            Ok(ours) => {
+                match first_difference(&without_graph(&expected), &without_graph(&ours)) {
+                    None => identical += 1,
+                    Some(d) => println!("{name:<60} {d}"),
+                }
+                let (n, same, differences) = compare_graphs(&expected, &ours);
+                (graphs, identical_graphs) = (graphs + n, identical_graphs + same);
+                for d in differences {
+                    println!("{name:<60} {d}");
+                }
+            }
             Err(e) => println!("{name:<60} TRACEKIT FAILS: {e}"),
         }
     }
     println!("\nLantern's requests and network analysis: {identical}/{compared} traces identical; DevTools throws on {refused} more");
+    println!("Lantern's page dependency graphs: {identical_graphs}/{graphs} navigations identical");
     Ok(())
 }

@@ -62,8 +62,8 @@ enum Command {
         /// Write the insight sets' goldens instead (fixtures/expected/NAME/insights/).
         #[arg(long, conflicts_with = "data")]
         insights: bool,
-        /// Write Lantern's goldens instead (fixtures/expected/NAME/lantern/: its requests and
-        /// network analysis, from xtask/js/lantern.mjs).
+        /// Write Lantern's goldens instead (fixtures/expected/NAME/lantern/: its requests,
+        /// network analysis, graph and metrics, from xtask/js/lantern.mjs --graph).
         #[arg(long, conflicts_with_all = ["data", "insights"])]
         lantern: bool,
     },
@@ -81,7 +81,7 @@ enum Command {
         /// Compare the insight sets (tracekit insights), with a table per insight.
         #[arg(long, conflicts_with = "data")]
         insights: bool,
-        /// Compare Lantern's requests and network analysis (with --corpus: run
+        /// Compare Lantern's requests, network analysis and graphs (with --corpus: run
         /// xtask/js/lantern.mjs live; without: `cargo test -p tracekit-conformance --test lantern`).
         #[arg(long, conflicts_with_all = ["data", "insights"], requires = "corpus")]
         lantern: bool,

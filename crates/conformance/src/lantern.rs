@@ -1,12 +1,14 @@
-//! Lantern's requests and network analysis against the DevTools engine's:
-//! tracekit's (`tracekit::lantern`) written as the JSON that
-//! `xtask/js/lantern.mjs` writes from DevTools' own Lantern, and the two
-//! compared, numbers within 0.002.
+//! Lantern's requests, network analysis and page dependency graph against
+//! the DevTools engine's: tracekit's (`tracekit::lantern`) written as the
+//! JSON that `xtask/js/lantern.mjs` writes from DevTools' own Lantern, and
+//! the two compared, numbers within 0.002; the graphs node by node, matched
+//! by id ([`graph_difference`]). The metrics' part of the goldens is
+//! compared elsewhere.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
-use tracekit::lantern::{analyze, requests, LanternRequest};
+use tracekit::lantern::{analyze, create_graph, requests, Graph, LanternRequest, NodeKind};
 
 /// Where the Lantern goldens of an engine are.
 pub fn lantern_dir(devtools: tracekit::DevTools) -> PathBuf {
@@ -80,6 +82,154 @@ fn request_value(r: &LanternRequest, all: &[LanternRequest], strings: &tracekit:
     v
 }
 
+/// A graph in the golden's shape: the nodes a walk from the root along
+/// dependents reaches, in its order (as [`create_graph`] numbers them),
+/// their dependencies and dependents by index (`null` for one the walk
+/// does not reach).
+pub fn graph_value(graph: &Graph) -> Value {
+    let mut reached = vec![false; graph.nodes.len()];
+    let mut order = vec![graph.root];
+    reached[graph.root] = true;
+    let mut at = 0;
+    while at < order.len() {
+        for &next in &graph.nodes[order[at]].dependents {
+            if !reached[next] {
+                reached[next] = true;
+                order.push(next);
+            }
+        }
+        at += 1;
+    }
+    let mut index = vec![None; graph.nodes.len()];
+    for (i, &n) in order.iter().enumerate() {
+        index[n] = Some(i);
+    }
+    let list = |l: &[usize]| Value::Array(l.iter().map(|&d| json!(index[d])).collect());
+    let nodes = order.iter().map(|&n| {
+        let node = &graph.nodes[n];
+        let mut v = json!({"id": node.id, "start": r3(node.start), "end": r3(node.end),
+            "isMainDocument": node.is_main_document, "dependencies": list(&node.dependencies),
+            "dependents": list(&node.dependents)});
+        match &node.kind {
+            NodeKind::Network(net) => {
+                v["type"] = json!("network");
+                v["request"] = json!(net.request);
+            }
+            NodeKind::Cpu(cpu) => {
+                v["type"] = json!("cpu");
+                v["tid"] = json!(cpu.tid);
+                v["childEvents"] = json!(cpu.child_events);
+                v["didPerformLayout"] = json!(cpu.did_perform_layout);
+                v["didPaint"] = json!(cpu.did_paint);
+                v["didParseHTML"] = json!(cpu.did_parse_html);
+                v["evaluateScriptUrls"] = json!(cpu.evaluate_script_urls);
+            }
+        }
+        v
+    });
+    Value::Array(nodes.collect())
+}
+
+/// A golden's graph by node id: each node with its dependencies and
+/// dependents as ids (`null`: a node the walk does not reach).
+fn graph_by_id(graph: &Value) -> Result<std::collections::BTreeMap<String, Value>, String> {
+    let nodes = graph.as_array().ok_or("the graph is not an array")?;
+    let id_of = |i: &Value| {
+        i.as_u64()
+            .and_then(|i| nodes.get(usize::try_from(i).ok()?))
+            .map_or(Value::Null, |n| n["id"].clone())
+    };
+    let mut out = std::collections::BTreeMap::new();
+    for node in nodes {
+        let mut node = node.clone();
+        for key in ["dependencies", "dependents"] {
+            let ids = node[key]
+                .as_array()
+                .map(|l| l.iter().map(id_of).collect())
+                .unwrap_or_default();
+            node[key] = Value::Array(ids);
+        }
+        let id = node["id"].as_str().ok_or("a node without an id")?.to_owned();
+        if out.insert(id.clone(), node).is_some() {
+            return Err(format!("node {id} twice"));
+        }
+    }
+    Ok(out)
+}
+
+/// The first difference between an expected graph and ours, node by node
+/// matched by id: the same nodes, and for each its type, times, main
+/// document flag, the ids of its dependencies and dependents in order,
+/// its request or its task's thread, flags, scripts and child events.
+pub fn graph_difference(expected: &Value, ours: &Value) -> Option<String> {
+    let (expected, ours) = match (graph_by_id(expected), graph_by_id(ours)) {
+        (Ok(e), Ok(o)) => (e, o),
+        (Err(e), _) => return Some(format!("expected graph: {e}")),
+        (_, Err(e)) => return Some(format!("our graph: {e}")),
+    };
+    if let Some(id) = expected.keys().find(|id| !ours.contains_key(*id)) {
+        return Some(format!(
+            "graph: node {id} missing ({} nodes, expected {})",
+            ours.len(),
+            expected.len()
+        ));
+    }
+    if let Some(id) = ours.keys().find(|id| !expected.contains_key(*id)) {
+        return Some(format!(
+            "graph: node {id} not expected ({} nodes, expected {})",
+            ours.len(),
+            expected.len()
+        ));
+    }
+    expected
+        .iter()
+        .find_map(|(id, e)| first_difference(e, &ours[id]).map(|d| format!("graph node {id}{d}")))
+}
+
+/// The parts of a golden's navigation that [`graph_difference`] and the
+/// metrics' comparison look at, left out of one for [`first_difference`].
+pub const GRAPH_AND_METRICS: [&str; 4] = ["graph", "processedNavigation", "metrics", "metricsError"];
+
+/// A golden (or ours) without [`GRAPH_AND_METRICS`].
+pub fn without_graph(golden: &Value) -> Value {
+    let mut golden = golden.clone();
+    if let Value::Array(entries) = &mut golden {
+        for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
+            for key in GRAPH_AND_METRICS {
+                entry.remove(key);
+            }
+        }
+    }
+    golden
+}
+
+/// The comparison of every navigation's graph of a golden with ours:
+/// how many were compared (those the golden has a graph of), how many
+/// were identical, and the first difference of each other.
+pub fn compare_graphs(expected: &Value, ours: &Value) -> (usize, usize, Vec<String>) {
+    let (mut compared, mut identical, mut differences) = (0, 0, Vec::new());
+    let empty = Vec::new();
+    let (e, o) = (expected.as_array().unwrap_or(&empty), ours.as_array().unwrap_or(&empty));
+    for (i, e) in e.iter().enumerate() {
+        let Some(graph) = e.get("graph") else {
+            continue;
+        };
+        compared += 1;
+        let difference = match o.get(i) {
+            None => Some("no such navigation".to_owned()),
+            Some(o) => match o.get("graph") {
+                Some(ours) => graph_difference(graph, ours),
+                None => Some(format!("no graph: {}", o.get("error").unwrap_or(&Value::Null))),
+            },
+        };
+        match difference {
+            None => identical += 1,
+            Some(d) => differences.push(format!("navigation {i}: {d}")),
+        }
+    }
+    (compared, identical, differences)
+}
+
 /// tracekit's Lantern view of a trace, in the golden's shape.
 pub fn run_ours_lantern(file: &Path, devtools: tracekit::DevTools) -> Result<Value, String> {
     let analysis = crate::data::load_with_all_handlers(file, devtools)?;
@@ -98,11 +248,20 @@ pub fn run_ours_lantern(file: &Path, devtools: tracekit::DevTools) -> Result<Val
             Err(e) => entry["error"] = json!(e.to_string()),
             Ok(list) => {
                 entry["requests"] = Value::Array(list.iter().map(|r| request_value(r, &list, strings)).collect());
-                entry["analysis"] = analyze(&list).map_or(Value::Null, |a| {
+                let analysis = analyze(&list);
+                entry["analysis"] = analysis.as_ref().map_or(Value::Null, |a| {
                     json!({"throughput": r3(a.throughput), "rtt": r3(a.rtt),
                         "additionalRttByOrigin": sorted(&a.additional_rtt_by_origin),
                         "serverResponseTimeByOrigin": sorted(&a.server_response_time_by_origin)})
                 });
+                // DevTools builds the graph of a navigation it has a
+                // network analysis of (its error is the navigation's).
+                if analysis.is_some() {
+                    match create_graph(data, strings, navigation, &list) {
+                        Ok(graph) => entry["graph"] = graph_value(&graph),
+                        Err(e) => entry["error"] = json!(e.to_string()),
+                    }
+                }
             }
         }
         out.push(entry);

@@ -50,6 +50,7 @@ pub use tracekit_meta::{
 };
 pub use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
+pub use tracekit_page::{MainThreadEvents, MainThreadEventsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_renderer::{DomUpdate, DomUpdateKind};
 pub use tracekit_samples::SamplesHandler;

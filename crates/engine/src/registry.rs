@@ -22,8 +22,8 @@ use tracekit_meta::{
 use tracekit_page::{ExtensionTraceData, ExtensionTraceDataHandler, UserTimings, UserTimingsHandler};
 use tracekit_page::{ImagePainting, ImagePaintingHandler, NetworkRequests, NetworkRequestsHandler};
 use tracekit_page::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+use tracekit_page::{MainThreadEvents, MainThreadEventsHandler, Scripts, ScriptsHandler};
 use tracekit_page::{PageLoadMetrics, PageLoadMetricsHandler, Screenshots, ScreenshotsHandler};
-use tracekit_page::{Scripts, ScriptsHandler};
 use tracekit_renderer::{RendererData, RendererHandler};
 use tracekit_samples::SamplesHandler;
 use tracekit_system::{DomStats, DomStatsHandler, Gpu, GpuHandler, Memory, MemoryHandler};
@@ -171,6 +171,7 @@ handlers! {
     keep network: NetworkRequestsHandler = (&meta);
     keep images: ImagePaintingHandler = (&meta);
     keep scripts: ScriptsHandler = (&meta, &network);
+    keep main_thread_events: MainThreadEventsHandler = (&meta);
     keep screenshots: ScreenshotsHandler = ();
     keep layout_shifts: LayoutShiftsHandler = (&meta, &screenshots);
     keep user_interactions: UserInteractionsHandler = (&meta);
@@ -360,5 +361,12 @@ impl HandlerData {
     /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
     pub fn screenshots(&self) -> &Screenshots {
         &self.screenshots
+    }
+
+    /// The events of the main frame's renderer main thread, as Lantern's
+    /// page dependency graph reads them (gathered with
+    /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)).
+    pub fn main_thread_events(&self) -> &MainThreadEvents {
+        &self.main_thread_events
     }
 }

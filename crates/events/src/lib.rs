@@ -17,6 +17,9 @@
 //! ([`Tokenizer::read_from`]); threads are started only with
 //! [`Parallelism::Rayon`].
 
+// `known_names!` recurses once per name.
+#![recursion_limit = "256"]
+
 mod chunks;
 mod diag;
 pub mod dump;

@@ -157,6 +157,13 @@ known_names! {
     CAT_V8_SOURCE_RUNDOWN_SOURCES = "disabled-by-default-devtools.v8-source-rundown-sources",
     CAT_TARGET_RUNDOWN = "disabled-by-default-devtools.target-rundown",
     SELECTOR_STATS = "SelectorStats",
+    XHR_READY_STATE_CHANGE = "XHRReadyStateChange",
+    V8_COMPILE = "v8.compile",
+    V8_COMPILE_MODULE = "v8.compileModule",
+    MODULE_EVALUATED = "ModuleEvaluated",
+    THREAD_CONTROLLER_RUN_TASK = "ThreadControllerImpl::RunTask",
+    THREAD_CONTROLLER_DO_WORK = "ThreadControllerImpl::DoWork",
+    TASK_QUEUE_MANAGER_PROCESS_TASK = "TaskQueueManager::ProcessTaskFromWorkQueue",
 }
 
 /// The strings of one trace, each stored once: what a [`Sym`] stands for.

@@ -73,6 +73,9 @@ pub struct CpuNode {
     /// The URLs of the scripts evaluated inside it (`EvaluateScript`'s
     /// `data.url`), each once, in the order first evaluated.
     pub evaluate_script_urls: Vec<String>,
+    /// How many events ran inside it (every event of the thread from its
+    /// start to its end, or to the next task).
+    pub child_events: usize,
 }
 
 impl Node {

@@ -2,7 +2,8 @@
 //! ([`network`], DevTools' `NetworkRequestsHandler`, with the third-party
 //! entities of [`entities`]), its painted images ([`images`], DevTools'
 //! `ImagePaintingHandler`), its scripts ([`scripts`], DevTools'
-//! `ScriptsHandler`), the readers of the events' args they share with the
+//! `ScriptsHandler`), the main thread's events Lantern reads
+//! ([`main_thread`]), the readers of the events' args they share with the
 //! Renderer handler ([`args`]), and the args' values copied as they are
 //! ([`value`]).
 
@@ -12,6 +13,7 @@ pub mod extensions;
 pub mod images;
 mod js_sort;
 pub mod lcp;
+pub mod main_thread;
 pub mod metrics;
 pub mod navigations;
 pub mod network;
@@ -24,6 +26,7 @@ pub use entities::{Entity, EntityEvent, EntityMappings};
 pub use extensions::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use images::{DisplaySize, ImagePainting, ImagePaintingHandler, PaintImage};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};
+pub use main_thread::{MainThreadEvents, MainThreadEventsHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
 pub use screenshots::{Screenshots, ScreenshotsHandler};

@@ -1,0 +1,360 @@
+//! The MainThreadEvents handler (no DevTools handler: what Lantern's
+//! `collectMainThreadEvents` reads of the raw trace): every event of the
+//! main thread of the main frame's renderers, in input order, kept in a
+//! compact typed form (its time, and for the few events the page
+//! dependency graph reads, their kind and the args it reads), since the
+//! trace's text is gone once loaded.
+//!
+//! Which thread that is depends on the navigations and thread names, known
+//! only once the whole trace is read: while loading, every thread's events
+//! are kept (16 bytes an event, a little more for the events read), and
+//! `finalize` keeps those of the chosen threads alone. Gathered with
+//! [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
+//! only.
+
+use serde::Deserialize;
+use tracekit_events::json::{as_f64, as_str, js_truthy, member};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
+use tracekit_meta::MetaData;
+
+/// The value of [`MainThreadEvent::detail`] for an event of no interest
+/// beyond its time.
+const NO_DETAIL: u32 = u32::MAX;
+
+/// One event of the main thread.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MainThreadEvent {
+    /// Its position in the input.
+    pub event: EventIndex,
+    /// Its `ts`.
+    pub ts: Micros,
+    /// Its detail's index in [`MainThreadEvents::details`], or `u32::MAX`
+    /// (read it with [`MainThreadEvents::detail`]).
+    pub detail: u32,
+}
+
+/// What the page dependency graph reads of an event, beyond its time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventDetail {
+    /// A task the scheduler ran (`RunTask` or an older name of it): a CPU
+    /// node of the graph when its duration is not 0.
+    Task {
+        /// Its `dur` (0 when absent).
+        dur: Micros,
+        /// Its thread (Lantern names a task by its thread and time).
+        tid: Id,
+    },
+    /// A `Layout`.
+    Layout,
+    /// A `Paint`.
+    Paint,
+    /// A `ParseHTML`.
+    ParseHtml,
+    /// An event that ties its task to a request or another task (its
+    /// `args.data` present, as Lantern reads no other).
+    Link(Box<LinkArgs>),
+}
+
+/// What an event that ties its task to others says (`args.data`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkArgs {
+    /// Which kind of tie.
+    pub kind: LinkKind,
+    /// `frame`, when a string.
+    pub frame: Option<Sym>,
+    /// `url` (`styleSheetUrl` for a style sheet), when a non-empty string.
+    pub url: Option<Sym>,
+    /// `requestId` (a `ResourceSendRequest`'s), when a string.
+    pub request_id: Option<Sym>,
+    /// The non-empty URLs of `stackTrace`'s frames, in order.
+    pub stack_urls: Vec<Sym>,
+    /// `timerId` for a timer, `scriptId` for a module.
+    pub key: JsKey,
+    /// `readyState` is the number 4 (an XHR done).
+    pub done: bool,
+}
+
+/// The events that tie a task to others, by what Lantern does with them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `TimerInstall`.
+    TimerInstall,
+    /// `TimerFire`.
+    TimerFire,
+    /// `InvalidateLayout` or `ScheduleStyleRecalculation`.
+    Invalidate,
+    /// `EvaluateScript` or `v8.evaluateModule`.
+    EvaluateScript,
+    /// `ModuleEvaluated`.
+    ModuleEvaluated,
+    /// `XHRReadyStateChange`.
+    XhrReadyStateChange,
+    /// `FunctionCall` or `v8.compile`.
+    FunctionCall,
+    /// `v8.compileModule`: as a function call, and it names a module's
+    /// URL by its script id.
+    CompileModule,
+    /// `ParseAuthorStyleSheet`.
+    ParseStyleSheet,
+    /// `ResourceSendRequest`.
+    SendRequest,
+}
+
+/// A JavaScript value as a `Map` key (timer and script ids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsKey {
+    /// Absent.
+    Undefined,
+    /// A number (its bits, `-0` as `0`).
+    Number(u64),
+    /// A string.
+    Text(Sym),
+    /// Anything else: equal to no other key.
+    Other,
+}
+
+/// The main thread's events (see the module documentation).
+#[derive(Debug, Clone, Default)]
+pub struct MainThreadEvents {
+    /// Every event of the chosen threads, in input order.
+    pub events: Vec<MainThreadEvent>,
+    /// The details of those that have one.
+    pub details: Vec<EventDetail>,
+}
+
+impl MainThreadEvents {
+    /// An event's detail, when it has one.
+    pub fn detail(&self, event: &MainThreadEvent) -> Option<&EventDetail> {
+        (event.detail != NO_DETAIL).then(|| &self.details[event.detail as usize])
+    }
+}
+
+/// The MainThreadEvents handler (see the module documentation).
+#[derive(Debug, Default)]
+pub struct MainThreadEventsHandler {
+    /// Every thread's events so far.
+    threads: Vec<Vec<MainThreadEvent>>,
+    /// Each thread's place in `threads`, by process and thread.
+    thread_at: ahash::AHashMap<(Id, Id), usize>,
+    /// The thread of the last event and its place (events come in runs of
+    /// one thread).
+    last: Option<((Id, Id), usize)>,
+    /// The details of all of them.
+    details: Vec<EventDetail>,
+}
+
+/// A frame of a `stackTrace`: its URL alone is read.
+#[derive(Deserialize)]
+struct StackFrame<'a> {
+    #[serde(borrow, default)]
+    url: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// One item of a `stackTrace`: a frame, or anything else (no URL).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StackItem<'a> {
+    Frame(#[serde(borrow)] StackFrame<'a>),
+    Other(serde::de::IgnoredAny),
+}
+
+fn link_kind(name: Sym) -> Option<LinkKind> {
+    Some(match name {
+        names::TIMER_INSTALL => LinkKind::TimerInstall,
+        names::TIMER_FIRE => LinkKind::TimerFire,
+        names::INVALIDATE_LAYOUT | names::SCHEDULE_STYLE_RECALCULATION => LinkKind::Invalidate,
+        names::EVALUATE_SCRIPT | names::EVALUATE_MODULE => LinkKind::EvaluateScript,
+        names::MODULE_EVALUATED => LinkKind::ModuleEvaluated,
+        names::XHR_READY_STATE_CHANGE => LinkKind::XhrReadyStateChange,
+        names::FUNCTION_CALL | names::V8_COMPILE => LinkKind::FunctionCall,
+        names::V8_COMPILE_MODULE => LinkKind::CompileModule,
+        names::PARSE_AUTHOR_STYLE_SHEET => LinkKind::ParseStyleSheet,
+        names::RESOURCE_SEND_REQUEST => LinkKind::SendRequest,
+        _ => return None,
+    })
+}
+
+/// Whether Lantern takes an event of this name for a task of the
+/// scheduler.
+pub fn is_scheduled_task(name: Sym) -> bool {
+    matches!(
+        name,
+        names::RUN_TASK
+            | names::THREAD_CONTROLLER_RUN_TASK
+            | names::THREAD_CONTROLLER_DO_WORK
+            | names::TASK_QUEUE_MANAGER_PROCESS_TASK
+    )
+}
+
+/// A string member, interned; `None` when absent or not a string (or
+/// empty, with `non_empty`).
+fn string_member(data: &str, key: &str, non_empty: bool, interner: &mut Interner) -> Option<Sym> {
+    let text = as_str(member(data, key)?)?;
+    (!non_empty || !text.is_empty()).then(|| interner.intern(&text))
+}
+
+fn key_of(raw: Option<&str>, interner: &mut Interner) -> JsKey {
+    let Some(raw) = raw else {
+        return JsKey::Undefined;
+    };
+    if let Some(x) = as_f64(raw) {
+        return JsKey::Number(if x == 0.0 { 0 } else { x.to_bits() });
+    }
+    match as_str(raw) {
+        Some(text) => JsKey::Text(interner.intern(&text)),
+        None => JsKey::Other,
+    }
+}
+
+/// The args of a linking event, or `None` when its `args.data` is absent
+/// or falsy (Lantern skips it).
+fn link_args(kind: LinkKind, args: Option<&str>, interner: &mut Interner) -> Option<LinkArgs> {
+    let data = member(args?, "data").filter(|d| js_truthy(d))?;
+    let url_key = if kind == LinkKind::ParseStyleSheet {
+        "styleSheetUrl"
+    } else {
+        "url"
+    };
+    let key = match kind {
+        LinkKind::TimerInstall | LinkKind::TimerFire => key_of(member(data, "timerId"), interner),
+        LinkKind::ModuleEvaluated | LinkKind::CompileModule => key_of(member(data, "scriptId"), interner),
+        _ => JsKey::Undefined,
+    };
+    let mut stack_urls = Vec::new();
+    if let Some(stack) = member(data, "stackTrace") {
+        if let Ok(items) = serde_json::from_str::<Vec<StackItem<'_>>>(stack) {
+            for item in items {
+                if let StackItem::Frame(StackFrame { url: Some(url) }) = item {
+                    if !url.is_empty() {
+                        stack_urls.push(interner.intern(&url));
+                    }
+                }
+            }
+        }
+    }
+    Some(LinkArgs {
+        kind,
+        frame: string_member(data, "frame", false, interner),
+        url: string_member(data, url_key, true, interner),
+        request_id: string_member(data, "requestId", false, interner),
+        stack_urls,
+        key,
+        done: member(data, "readyState").and_then(as_f64) == Some(4.0),
+    })
+}
+
+impl MainThreadEventsHandler {
+    fn detail_of(event: &Event<'_>, interner: &mut Interner) -> Option<EventDetail> {
+        let name = event.name;
+        if is_scheduled_task(name) {
+            // No duration counts as none: Lantern makes no node of it, but
+            // it still tells that the thread has tasks.
+            let dur = event.dur.filter(|d| !d.0.is_nan()).unwrap_or(Micros(0.0));
+            return Some(EventDetail::Task { dur, tid: event.tid });
+        }
+        match name {
+            names::LAYOUT => Some(EventDetail::Layout),
+            names::PAINT => Some(EventDetail::Paint),
+            names::PARSE_HTML => Some(EventDetail::ParseHtml),
+            _ => {
+                let kind = link_kind(name)?;
+                link_args(kind, event.args, interner).map(|a| EventDetail::Link(Box::new(a)))
+            }
+        }
+    }
+}
+
+impl Handler for MainThreadEventsHandler {
+    type Deps<'d> = &'d MetaData;
+    type Data = MainThreadEvents;
+
+    fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
+        options.all_handlers
+    }
+
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
+        let detail = match Self::detail_of(event, &mut cx.interner) {
+            Some(d) => {
+                self.details.push(d);
+                u32::try_from(self.details.len() - 1).unwrap_or(NO_DETAIL)
+            }
+            None => NO_DETAIL,
+        };
+        let key = (event.pid, event.tid);
+        let at = match self.last {
+            Some((last, at)) if last == key => at,
+            _ => {
+                let count = self.threads.len();
+                let at = *self.thread_at.entry(key).or_insert(count);
+                if at == count {
+                    self.threads.push(Vec::new());
+                }
+                self.last = Some((key, at));
+                at
+            }
+        };
+        self.threads[at].push(MainThreadEvent {
+            event: index,
+            ts: event.ts,
+            detail,
+        });
+    }
+
+    fn finalize(mut self, meta: &MetaData, cx: &mut Context) -> MainThreadEvents {
+        let mut chosen: Vec<Vec<MainThreadEvent>> = Vec::new();
+        for (pid, tid) in main_threads(meta, &cx.interner) {
+            if let Some(&at) = self.thread_at.get(&(pid, tid)) {
+                chosen.push(std::mem::take(&mut self.threads[at]));
+            }
+        }
+        let mut events: Vec<MainThreadEvent> = chosen.into_iter().flatten().collect();
+        events.sort_by_key(|e| e.event);
+        let mut details = Vec::new();
+        for e in &mut events {
+            if e.detail != NO_DETAIL {
+                details.push(std::mem::replace(
+                    &mut self.details[e.detail as usize],
+                    EventDetail::Layout,
+                ));
+                e.detail = u32::try_from(details.len() - 1).unwrap_or(NO_DETAIL);
+            }
+        }
+        MainThreadEvents { events, details }
+    }
+}
+
+/// The main thread of each process of the main frame (of its navigations,
+/// or else the top-level renderers): its first thread named
+/// `CrRendererMain`, or else its first named `CrBrowserMain` (Chrome run
+/// as a single process).
+fn main_threads(meta: &MetaData, interner: &Interner) -> Vec<(Id, Id)> {
+    let mut pids: Vec<Id> = Vec::new();
+    if meta.navigations.main_frame.is_empty() {
+        pids.extend(meta.top_level_renderer_ids.iter().copied());
+    } else {
+        for nav in &meta.navigations.main_frame {
+            if !pids.contains(&nav.pid) {
+                pids.push(nav.pid);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for pid in pids {
+        let Some(threads) = meta.threads_in_process.get(&pid) else {
+            continue;
+        };
+        let named = |wanted: &str| {
+            threads
+                .iter()
+                .find(|(_, name)| name.is_some_and(|n| interner.resolve(n) == wanted))
+                .map(|(tid, _)| *tid)
+        };
+        if let Some(tid) = named("CrRendererMain").or_else(|| named("CrBrowserMain")) {
+            out.push((pid, tid));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
