@@ -2,7 +2,10 @@
 //! estimate what fixing an insight would save: from a navigation's
 //! requests (as Lantern sees them, [`requests`]) it estimates the network
 //! (round trip time and server response time per origin, throughput:
-//! [`analyze`]), the inputs of its simulation.
+//! [`analyze`]), the inputs of its simulation. Its [`Simulator`] plays a
+//! page dependency graph ([`Graph`]) out over that network, and its
+//! [`metrics`] (FCP, LCP, time to interactive, total blocking time) are
+//! simulations of cut down graphs.
 //!
 //! Lantern's errors are DevTools' (their messages are its), so that an
 //! insight set records the same reason for having no estimate.
@@ -10,12 +13,23 @@
 mod analyzer;
 mod error;
 mod graph;
+mod metrics;
+mod navigation;
 mod request;
+mod simulation;
+mod walk;
 
 pub use analyzer::{analyze, NetworkAnalysis, SUMMARY};
 pub use error::LanternError;
 pub use graph::{CpuNode, Graph, NetworkNode, Node, NodeId, NodeKind};
+pub use metrics::{
+    first_contentful_paint, has_render_blocking_priority, interactive, largest_contentful_paint, metrics,
+    sum_of_blocking_time, total_blocking_time, Estimate, MetricInput, MetricResult, Metrics, BLOCKING_TIME_THRESHOLD,
+};
+pub use navigation::{processed_navigation, ProcessedNavigation};
 pub use request::{requests, Initiator, LanternRequest, ResourceTiming};
+pub use simulation::{ConnectionPool, DnsCache, Download, NodeTiming, Simulation, Simulator, TcpConnection};
+pub use walk::{Direction, Subgraph};
 
 #[cfg(test)]
 mod tests;
