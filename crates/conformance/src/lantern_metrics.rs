@@ -22,7 +22,12 @@ use crate::lantern::first_difference;
 pub fn graph_from_json(nodes: &[Value], requests: &[LanternRequest]) -> Result<Graph, String> {
     let indexes = |v: &Value| -> Vec<usize> {
         v.as_array()
-            .map(|a| a.iter().filter_map(Value::as_u64).map(|i| i as usize).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_u64)
+                    .filter_map(|i| usize::try_from(i).ok())
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let number = |v: &Value, key: &str| v[key].as_f64().unwrap_or(f64::NAN);
@@ -30,7 +35,10 @@ pub fn graph_from_json(nodes: &[Value], requests: &[LanternRequest]) -> Result<G
     let mut out = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
         let (kind, start, end) = if n["type"] == "network" {
-            let request = n["request"].as_u64().ok_or(format!("graph node {i}: no request"))? as usize;
+            let request = n["request"]
+                .as_u64()
+                .and_then(|r| usize::try_from(r).ok())
+                .ok_or(format!("graph node {i}: no request"))?;
             let r = requests
                 .get(request)
                 .ok_or(format!("graph node {i}: request {request} of {}", requests.len()))?;
