@@ -32,4 +32,6 @@ pub use simulation::{ConnectionPool, DnsCache, Download, NodeTiming, Simulation,
 pub use walk::{Direction, Subgraph};
 
 #[cfg(test)]
+mod sim_tests;
+#[cfg(test)]
 mod tests;
