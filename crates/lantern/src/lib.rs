@@ -16,6 +16,7 @@ mod graph;
 mod metrics;
 mod navigation;
 mod request;
+mod savings;
 mod simulation;
 mod walk;
 
@@ -28,6 +29,7 @@ pub use metrics::{
 };
 pub use navigation::{processed_navigation, ProcessedNavigation};
 pub use request::{requests, Initiator, LanternRequest, ResourceTiming};
+pub use savings::{metric_savings_for_wasted_bytes, savings_for_wasted_bytes};
 pub use simulation::{ConnectionPool, DnsCache, Download, NodeTiming, Simulation, Simulator, TcpConnection};
 pub use walk::{Direction, Subgraph};
 

@@ -257,3 +257,19 @@ fn wasted_bytes_cost_their_download_time_to_the_nearest_10_ms() {
     assert_eq!(js_round(-2.5), -2.0);
     assert_eq!(js_round(2.5), 3.0);
 }
+
+#[test]
+fn fewer_bytes_save_the_round_trips_they_took() {
+    // 20000 bytes: the first window (14600) then one round trip more, 530
+    // ms in all; 10000 fit in the first window: 430 ms. 100 ms saved.
+    let requests = vec![request("http://a.test/", "VeryHigh", "Document", 20000.0, 1.0, 2.0)];
+    let graph = graph(vec![network(&requests, 0)], &[]);
+    let simulator = Simulator::new(&analysis("http://a.test")).unwrap();
+    let whole = crate::Subgraph::whole(&graph);
+    assert_eq!(simulator.simulate(&graph, &requests).unwrap().time_in_ms, 530.0);
+    let saved = crate::savings_for_wasted_bytes(&[(0, 10000.0)], &simulator, &requests, &whole).unwrap();
+    assert_eq!(saved, 100.0);
+    // Bytes wasted by another request save nothing.
+    let saved = crate::savings_for_wasted_bytes(&[(7, 10000.0)], &simulator, &requests, &whole).unwrap();
+    assert_eq!(saved, 0.0);
+}
