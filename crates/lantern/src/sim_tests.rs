@@ -273,3 +273,82 @@ fn fewer_bytes_save_the_round_trips_they_took() {
     let saved = crate::savings_for_wasted_bytes(&[(7, 10000.0)], &simulator, &requests, &whole).unwrap();
     assert_eq!(saved, 0.0);
 }
+
+/// A navigation of frame `F` at 1 ms (renderer 2, thread 3), then `events`
+/// (comma-separated JSON objects, each followed by a comma), loaded with
+/// every handler.
+fn load(events: &str) -> tracekit::Analysis {
+    let text = format!(
+        r#"[
+  {{"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":900,"args":{{"data":{{"frames":[
+    {{"frame":"F","url":"https://a.test/","processId":2,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true}}]}}}}}},
+  {{"name":"navigationStart","cat":"blink.user_timing","ph":"R","pid":2,"tid":3,"ts":1000,"args":{{"frame":"F","data":{{"documentLoaderURL":"https://a.test/","isLoadingMainFrame":true,"isOutermostMainFrame":true,"navigationId":"N1"}}}}}},
+  {events}
+  {{"name":"RunTask","ph":"X","pid":2,"tid":3,"ts":900000,"dur":1,"args":{{}}}}
+]"#
+    );
+    let options = tracekit::AnalyzeOptions::default().with_all_handlers(true);
+    tracekit::analyze_bytes(text.as_bytes(), &options).unwrap()
+}
+
+#[test]
+fn the_processed_navigation_has_the_paints_and_whether_the_largest_is_text() {
+    let fcp = r#"{"name":"firstContentfulPaint","cat":"loading,rail,devtools.timeline","ph":"R","pid":2,"tid":3,"ts":5000,"args":{"frame":"F","data":{"navigationId":"N1"}}},"#;
+    let lcp = |ts: u32, kind: &str| {
+        format!(
+            r#"{{"name":"largestContentfulPaint::Candidate","cat":"loading,rail,devtools.timeline","ph":"R","pid":2,"tid":3,"ts":{ts},"args":{{"frame":"F","data":{{"candidateIndex":1,"navigationId":"N1","type":"{kind}"}}}}}},"#
+        )
+    };
+    let analysis = load(&format!("{fcp}{}", lcp(5000, "text")));
+    let data = analysis.handlers().unwrap();
+    let navigation = data.meta().navigations.main_frame[0];
+    let processed = crate::processed_navigation(data, &navigation).unwrap();
+    assert_eq!(
+        processed,
+        ProcessedNavigation {
+            first_contentful_paint: 5000.0,
+            largest_contentful_paint: Some(5000.0),
+            largest_contentful_paint_is_text: true,
+        }
+    );
+    let analysis = load(&format!("{fcp}{}", lcp(7000, "image")));
+    let data = analysis.handlers().unwrap();
+    let processed = crate::processed_navigation(data, &navigation).unwrap();
+    assert_eq!(processed.largest_contentful_paint, Some(7000.0));
+    assert!(!processed.largest_contentful_paint_is_text);
+    // No first contentful paint: DevTools' error.
+    let analysis = load(&lcp(7000, "image"));
+    let error = crate::processed_navigation(analysis.handlers().unwrap(), &navigation).unwrap_err();
+    assert_eq!(error.to_string(), "missing metric: FCP");
+}
+
+#[test]
+fn a_request_keeps_render_blocking_only_when_the_trace_says_it() {
+    let send = |id: &str, blocking: &str| {
+        format!(
+            r#"{{"name":"ResourceSendRequest","ph":"I","pid":2,"tid":3,"ts":2000,"args":{{"data":{{"requestId":"{id}","url":"https://a.test/{id}.js","priority":"High","frame":"F","resourceType":"Script"{blocking}}}}}}},
+  {{"name":"ResourceFinish","ph":"I","pid":2,"tid":3,"ts":3000,"args":{{"data":{{"requestId":"{id}","encodedDataLength":10,"finishTime":0.003}}}}}},"#
+        )
+    };
+    let events = [
+        send("a", ""),
+        send("b", r#","renderBlocking":"non_blocking""#),
+        send("c", r#","renderBlocking":"blocking""#),
+    ];
+    let analysis = load(&events.concat());
+    let data = analysis.handlers().unwrap();
+    let navigation = data.meta().navigations.main_frame[0];
+    let list = crate::requests(data, analysis.strings(), &navigation).unwrap();
+    let blocking: Vec<_> = list
+        .iter()
+        .map(|r| (r.url.as_str(), r.render_blocking.as_deref()))
+        .collect();
+    assert_eq!(
+        blocking,
+        vec![
+            ("https://a.test/a.js", None),
+            ("https://a.test/b.js", Some("non_blocking")),
+            ("https://a.test/c.js", Some("blocking")),
+        ]
+    );
+}
