@@ -231,3 +231,84 @@ pub fn trace_of(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
         .flat_map(|d| [d.join(format!("{stem}.json.gz")), d.join(format!("{stem}.json"))])
         .find(|p| p.is_file())
 }
+
+/// Our savings of fewer bytes (`metric_savings_for_wasted_bytes`) on
+/// DevTools' graph of each navigation of `file`, against DevTools' (each
+/// entry of `savings`, the output of `xtask/js/lantern-savings.mjs`: the
+/// bytes wasted by request index, and DevTools' FCP and LCP savings), the
+/// graph from `expected` (the output of `lantern.mjs --graph`).
+pub fn compare_savings(
+    file: &Path,
+    expected: &Value,
+    savings: &Value,
+    devtools: tracekit::DevTools,
+) -> Result<Comparison, String> {
+    use tracekit::lantern::{
+        first_contentful_paint, largest_contentful_paint, metric_savings_for_wasted_bytes, Metrics,
+    };
+    let mut out = Comparison::default();
+    let entries = savings.as_array().ok_or("not a list of navigations")?;
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let data = analysis.handlers().ok_or("no handler data")?;
+    let strings = analysis.strings();
+    for entry in entries.iter().filter(|e| e.get("FCP").is_some()) {
+        out.compared += 1;
+        let index = entry["navigation"].as_u64();
+        let nodes = expected
+            .as_array()
+            .and_then(|a| a.iter().find(|e| e["navigation"].as_u64() == index))
+            .and_then(|e| e["graph"].as_array());
+        let navigation = data
+            .meta()
+            .navigations
+            .main_frame
+            .iter()
+            .find(|n| Some(u64::from(n.event)) == index);
+        let (Some(nodes), Some(navigation)) = (nodes, navigation) else {
+            out.differences.push(format!("navigation {index:?}: no graph"));
+            continue;
+        };
+        let result = (|| -> Result<(f64, f64), String> {
+            let list = requests(data, strings, navigation).map_err(|e| e.to_string())?;
+            let graph = graph_from_json(nodes, &list)?;
+            let processed = processed_navigation(data, navigation).map_err(|e| e.to_string())?;
+            let simulator = Simulator::new(&analyze(&list).ok_or("no analysis")?).map_err(|e| e.to_string())?;
+            let input = MetricInput {
+                graph: &graph,
+                requests: &list,
+                simulator: &simulator,
+                navigation: &processed,
+            };
+            let fcp = first_contentful_paint(input).map_err(|e| e.to_string())?;
+            let lcp = largest_contentful_paint(input, &fcp).map_err(|e| e.to_string())?;
+            let wasted: Vec<(usize, f64)> = entry["wasted"]
+                .as_array()
+                .map(|a| a.as_slice())
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|w| {
+                    let i = usize::try_from(w[0].as_u64()?).ok()?;
+                    Some((list.get(i)?.request, w[1].as_f64()?))
+                })
+                .collect();
+            // The two metrics the savings read; the others are not needed.
+            let metrics = Metrics {
+                interactive: lcp.clone(),
+                total_blocking_time: lcp.clone(),
+                first_contentful_paint: fcp,
+                largest_contentful_paint: lcp,
+            };
+            metric_savings_for_wasted_bytes(&wasted, &simulator, &list, &metrics).map_err(|e| e.to_string())
+        })();
+        let theirs = json!({"FCP": entry["FCP"], "LCP": entry["LCP"]});
+        let ours = match result {
+            Ok((fcp, lcp)) => json!({"FCP": r3(fcp), "LCP": r3(lcp)}),
+            Err(e) => json!({"error": e}),
+        };
+        match first_difference(&theirs, &ours) {
+            None => out.identical += 1,
+            Some(d) => out.differences.push(format!("navigation {index:?}: savings: {d}")),
+        }
+    }
+    Ok(out)
+}

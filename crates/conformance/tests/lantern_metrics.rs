@@ -82,3 +82,49 @@ fn lantern_metrics_on_devtools_graph_are_devtools_ones() {
         failures.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The savings of fewer bytes against DevTools', where the outputs of
+/// `xtask/js/lantern-savings.mjs` are cached in `$LANTERN_SAVINGS_CACHE`
+/// (`NAME.json`, beside the graphs of `$LANTERN_GRAPH_CACHE`).
+#[test]
+fn lantern_savings_of_fewer_bytes_are_devtools_ones() {
+    std::env::set_current_dir(root()).unwrap();
+    let Ok(savings_dir) = std::env::var("LANTERN_SAVINGS_CACHE") else {
+        return;
+    };
+    let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
+    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
+    let dirs = [
+        PathBuf::from("fixtures/traces"),
+        corpus.join("devtools"),
+        corpus.join("lighthouse"),
+    ];
+    let mut total = Comparison::default();
+    let mut names: Vec<_> = std::fs::read_dir(&savings_dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let read =
+        |p: PathBuf| -> Option<serde_json::Value> { serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok() };
+    for name in names {
+        let (Some(file), Some(graph), Some(savings)) = (
+            trace_of(&name, &dirs),
+            read(Path::new(&cache).join(&name)),
+            read(Path::new(&savings_dir).join(&name)),
+        ) else {
+            continue;
+        };
+        match tracekit_conformance::lantern_metrics::compare_savings(&file, &graph, &savings, DevTools::LATEST) {
+            Ok(one) => add(&mut total, &name, one),
+            Err(e) => total.differences.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "Lantern savings of fewer bytes: {}/{} navigations identical",
+        total.identical, total.compared
+    );
+    assert!(total.differences.is_empty(), "{}", total.differences.join("\n"));
+}
