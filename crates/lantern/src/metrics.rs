@@ -4,6 +4,8 @@
 //! graph cut down to what the metric is taken to wait for, or whole) and
 //! weighs the two estimates.
 
+use ahash::{AHashMap, AHashSet};
+
 use crate::simulation::{js_max, js_min, NodeTiming, Simulation, Simulator};
 use crate::{CpuNode, Graph, LanternError, LanternRequest, Node, NodeKind, ProcessedNavigation, Subgraph};
 
@@ -184,20 +186,21 @@ fn first_paint_graph(input: MetricInput<'_>, options: &PaintOptions<'_>) -> Resu
     let (graph, requests, cutoff) = (input.graph, input.requests, options.cutoff);
     let order = graph.walk(graph.root);
     let mut tasks: Vec<usize> = Vec::new();
+    let mut is_task = vec![false; graph.nodes.len()];
     // The first task evaluating each script URL.
-    let mut evaluated_by: Vec<(&str, usize)> = Vec::new();
+    let mut evaluated_by: AHashMap<&str, usize> = AHashMap::new();
     for &i in &order {
         let NodeKind::Cpu(cpu) = &graph.nodes[i].kind else {
             continue;
         };
         if graph.nodes[i].start <= cutoff {
             tasks.push(i);
+            is_task[i] = true;
         }
         for url in &cpu.evaluate_script_urls {
-            match evaluated_by.iter_mut().find(|(u, _)| u == url) {
-                Some((_, by)) if graph.nodes[i].start < graph.nodes[*by].start => *by = i,
-                Some(_) => {}
-                None => evaluated_by.push((url, i)),
+            let by = evaluated_by.entry(url).or_insert(i);
+            if graph.nodes[i].start < graph.nodes[*by].start {
+                *by = i;
             }
         }
     }
@@ -207,26 +210,26 @@ fn first_paint_graph(input: MetricInput<'_>, options: &PaintOptions<'_>) -> Resu
             .partial_cmp(&graph.nodes[b].start)
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    let mut scripts: Vec<&str> = Vec::new();
+    let mut scripts: AHashSet<&str> = AHashSet::new();
     for &i in &order {
         let node = &graph.nodes[i];
         let NodeKind::Network(n) = &node.kind else { continue };
         let request = &requests[n.request];
-        let blocking = node.end <= cutoff && (options.blocking)(node, request);
-        if request.resource_type.as_deref() == Some("Script") && blocking && !scripts.contains(&request.url.as_str()) {
-            scripts.push(&request.url);
+        if request.resource_type.as_deref() == Some("Script") && node.end <= cutoff && (options.blocking)(node, request)
+        {
+            scripts.insert(&request.url);
         }
     }
-    let mut not_blocking: Vec<&str> = Vec::new();
-    let mut blocking_tasks: Vec<&str> = Vec::new();
+    let mut not_blocking: AHashSet<&str> = AHashSet::new();
+    let mut blocking_tasks: AHashSet<&str> = AHashSet::new();
     for url in scripts {
-        let Some(&(_, task)) = evaluated_by.iter().find(|(u, _)| *u == url) else {
+        let Some(&task) = evaluated_by.get(url) else {
             continue;
         };
-        if tasks.contains(&task) {
-            blocking_tasks.push(&graph.nodes[task].id);
+        if is_task[task] {
+            blocking_tasks.insert(&graph.nodes[task].id);
         } else {
-            not_blocking.push(url);
+            not_blocking.insert(url);
         }
     }
     let cpu = |i: &usize| match &graph.nodes[*i].kind {
