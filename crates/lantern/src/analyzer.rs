@@ -167,7 +167,11 @@ pub(crate) fn coarse_reused<'a>(
 ) -> ahash::AHashMap<&'a str, bool> {
     let mut by_id: ahash::AHashMap<&str, bool> = ahash::AHashMap::new();
     for (_, list) in by_origin(requests) {
-        let earliest = list.iter().map(|r| r.network_end_time).fold(f64::INFINITY, f64::min);
+        // JavaScript's Math.min: NaN as soon as one is.
+        let earliest = list
+            .iter()
+            .map(|r| r.network_end_time)
+            .fold(f64::INFINITY, crate::simulation::js_min);
         for r in &list {
             let multiplexed = r.protocol == "h2" || r.protocol.starts_with("h3");
             by_id.insert(&r.request_id, r.network_request_time >= earliest || multiplexed);
