@@ -31,18 +31,14 @@ pub fn processed_navigation(data: &HandlerData, navigation: &Navigation) -> Resu
     let scores = by_navigation
         .get(&navigation.event)
         .ok_or_else(|| LanternError::new("missing metric scores for specified navigation"))?;
-    // A score's event's time: the candidate's own for an LCP, else the
-    // navigation's plus the score (its time since the navigation).
+    // A score's event's time, and whether it is an LCP candidate of text.
     let time_of = |name: MetricName| {
         let score = scores.get(&name)?;
-        let candidate = match score.event {
-            PageLoadEvent::Input(e) => metrics.lcp_candidates.get(&e).map(|c| (c.ts.0, c.text)),
-            PageLoadEvent::SoftFirstContentfulPaint(i) => metrics
-                .soft_first_contentful_paints
-                .get(i as usize)
-                .map(|s| (s.ts.0, false)),
+        let text = match score.event {
+            PageLoadEvent::Input(e) => metrics.lcp_candidates.get(&e).is_some_and(|c| c.text),
+            PageLoadEvent::SoftFirstContentfulPaint(_) => false,
         };
-        Some(candidate.unwrap_or((navigation.ts.0 + score.timing.0, false)))
+        Some((score.ts.0, text))
     };
     let fcp = time_of(MetricName::FirstContentfulPaint).ok_or_else(|| LanternError::new("missing metric: FCP"))?;
     let lcp = time_of(MetricName::LargestContentfulPaint);

@@ -113,6 +113,8 @@ pub struct MetricScore {
     pub navigation: EventIndex,
     /// Its value: the time from the navigation, or the blocking time.
     pub timing: Micros,
+    /// When its event happened (Lantern reads the paints' times).
+    pub ts: Micros,
 }
 
 /// The first contentful paint a `SoftNavigationStart` reports, as the
@@ -461,6 +463,7 @@ impl PageLoadMetrics {
             event: record.event,
             navigation,
             timing,
+            ts: record.ts,
         };
         let unclassified = ScoreClassification::Unclassified;
         let new = match record.kind {
