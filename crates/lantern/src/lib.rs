@@ -11,6 +11,7 @@
 //! insight set records the same reason for having no estimate.
 
 mod analyzer;
+mod context;
 mod error;
 mod graph;
 mod metrics;
@@ -21,6 +22,7 @@ mod simulation;
 mod walk;
 
 pub use analyzer::{analyze, NetworkAnalysis, SUMMARY};
+pub use context::{context, LanternContext};
 pub use error::LanternError;
 pub use graph::{CpuNode, Graph, NetworkNode, Node, NodeId, NodeKind};
 pub use metrics::{

@@ -352,3 +352,38 @@ fn a_request_keeps_render_blocking_only_when_the_trace_says_it() {
         ]
     );
 }
+
+#[test]
+fn a_context_runs_every_step_in_devtools_order() {
+    let document = r#"{"name":"ResourceSendRequest","ph":"I","pid":2,"tid":3,"ts":1100,"args":{"data":{"requestId":"N1","url":"https://a.test/","priority":"VeryHigh","frame":"F","resourceType":"Document"}}},
+  {"name":"ResourceReceiveResponse","ph":"I","pid":2,"tid":3,"ts":2000,"args":{"data":{"requestId":"N1","mimeType":"text/html","statusCode":200,"protocol":"h2","connectionId":1,"connectionReused":false,"encodedDataLength":5000,
+    "timing":{"requestTime":0.0011,"dnsStart":-1,"dnsEnd":-1,"connectStart":0.1,"connectEnd":0.3,"sslStart":-1,"sslEnd":-1,"proxyStart":-1,"proxyEnd":-1,"sendStart":0.4,"sendEnd":0.5,"receiveHeadersStart":0.8,"receiveHeadersEnd":0.9}}}},
+  {"name":"ResourceFinish","ph":"I","pid":2,"tid":3,"ts":3000,"args":{"data":{"requestId":"N1","encodedDataLength":5000,"decodedBodyLength":9000,"finishTime":0.003}}},"#;
+    let fcp = r#"{"name":"firstContentfulPaint","cat":"loading,rail,devtools.timeline","ph":"R","pid":2,"tid":3,"ts":5000,"args":{"frame":"F","data":{"navigationId":"N1"}}},
+  {"name":"largestContentfulPaint::Candidate","cat":"loading,rail,devtools.timeline","ph":"R","pid":2,"tid":3,"ts":5000,"args":{"frame":"F","data":{"candidateIndex":1,"navigationId":"N1","type":"text"}}},"#;
+    let one_node = |requests: &[LanternRequest]| {
+        let mut node = network(requests, 0);
+        node.is_main_document = true;
+        Ok(graph(vec![node], &[]))
+    };
+    let analysis = load(&format!("{document}{fcp}"));
+    let (data, strings) = (analysis.handlers().unwrap(), analysis.strings());
+    let navigation = data.meta().navigations.main_frame[0];
+    let context = crate::context(data, strings, &navigation, one_node).unwrap().unwrap();
+    let m = &context.metrics;
+    assert!(m.first_contentful_paint.timing > 0.0);
+    // A text LCP at the FCP's time is simulated as the FCP.
+    assert_eq!(m.largest_contentful_paint.timing, m.first_contentful_paint.timing);
+    assert_eq!(m.interactive.timing, m.largest_contentful_paint.timing);
+    assert_eq!(m.total_blocking_time.timing, 0.0);
+    // The graph's error comes before the paints'.
+    let analysis = load(document);
+    let data = analysis.handlers().unwrap();
+    let navigation = data.meta().navigations.main_frame[0];
+    let failing = |_: &[LanternRequest]| Err(crate::LanternError::new("graph"));
+    let error = crate::context(data, analysis.strings(), &navigation, failing).unwrap_err();
+    assert_eq!(error.to_string(), "graph");
+    // No paint at all: no scores for the frame.
+    let error = crate::context(data, analysis.strings(), &navigation, one_node).unwrap_err();
+    assert_eq!(error.to_string(), "missing metric scores for frame");
+}
