@@ -44,7 +44,6 @@ pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
     let cache = std::path::PathBuf::from("target/oracle-lantern").join(engine.arg());
     std::fs::create_dir_all(&cache)?;
     let (mut identical, mut compared, mut refused) = (0, 0, 0);
-    let mut metrics = (0, 0);
     for file in files {
         let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
         let golden = cache.join(format!("{}.json", name.replace('/', "__")));
@@ -64,15 +63,6 @@ pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
         }
         let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&golden)?)?;
         compared += 1;
-        // The metrics, where the output has DevTools' graph (`--graph`).
-        match tracekit_conformance::lantern_metrics::compare_metrics(&file, &expected, engine.devtools()) {
-            Ok(c) => {
-                metrics.0 += c.identical;
-                metrics.1 += c.compared;
-                c.differences.iter().for_each(|d| println!("{name:<60} metrics: {d}"));
-            }
-            Err(e) => println!("{name:<60} metrics: TRACEKIT FAILS: {e}"),
-        }
         match run_ours_lantern(&file, engine.devtools()) {
             Ok(ours) => match first_difference(&expected, &ours) {
                 None => identical += 1,
@@ -82,9 +72,5 @@ pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
         }
     }
     println!("\nLantern's requests and network analysis: {identical}/{compared} traces identical; DevTools throws on {refused} more");
-    println!(
-        "Lantern's metrics on DevTools' graph: {}/{} navigations identical",
-        metrics.0, metrics.1
-    );
     Ok(())
 }
