@@ -50,12 +50,14 @@ pub fn graph_from_json(nodes: &[Value], requests: &[LanternRequest]) -> Result<G
                 .as_array()
                 .map(|a| a.iter().filter_map(|u| u.as_str().map(str::to_owned)).collect())
                 .unwrap_or_default();
+            // What the metrics read of a task (the rest, as the thread, is
+            // left at its default).
             let cpu = CpuNode {
-                tid: n["tid"].as_i64().unwrap_or_default(),
                 did_perform_layout: flag(n, "didPerformLayout"),
                 did_paint: flag(n, "didPaint"),
                 did_parse_html: flag(n, "didParseHTML"),
                 evaluate_script_urls: urls,
+                ..CpuNode::default()
             };
             (NodeKind::Cpu(cpu), number(n, "start"), number(n, "end"))
         };
