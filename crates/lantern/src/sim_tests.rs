@@ -387,3 +387,57 @@ fn a_context_runs_every_step_in_devtools_order() {
     let error = crate::context(data, analysis.strings(), &navigation, one_node).unwrap_err();
     assert_eq!(error.to_string(), "missing metric scores for frame");
 }
+
+#[test]
+fn lcp_leaves_low_images_out_tti_waits_for_long_tasks_and_tbt_counts_them() {
+    let requests = vec![
+        request("http://a.test/", "VeryHigh", "Document", 1000.0, 1.0, 2.0),
+        request("http://a.test/i.png", "Low", "Image", 1000.0, 3.0, 4.0),
+    ];
+    let paints = CpuNode {
+        did_paint: true,
+        ..CpuNode::default()
+    };
+    let nodes = vec![
+        network(&requests, 0),
+        network(&requests, 1),
+        task(5000.0, 65000.0, CpuNode::default()),
+        task(4000.0, 5000.0, paints),
+    ];
+    let graph = graph(nodes, &[(0, 1), (0, 2), (0, 3)]);
+    let simulator = Simulator::new(&analysis("http://a.test")).unwrap();
+    let navigation = ProcessedNavigation {
+        first_contentful_paint: 70000.0,
+        largest_contentful_paint: Some(80000.0),
+        largest_contentful_paint_is_text: false,
+    };
+    let input = MetricInput {
+        graph: &graph,
+        requests: &requests,
+        simulator: &simulator,
+        navigation: &navigation,
+    };
+    let m = crate::metrics(input).unwrap();
+    // FCP: the document (430 ms) and the first paint (1).
+    assert_eq!(m.first_contentful_paint.optimistic_graph.original_nodes(), vec![0, 3]);
+    assert_eq!(m.first_contentful_paint.timing, 431.0);
+    // LCP: the low priority image is simulated pessimistically (it ends
+    // at 560: 130 ms on the warm connection) but never taken for the LCP.
+    assert_eq!(
+        m.largest_contentful_paint.pessimistic_graph.original_nodes(),
+        vec![0, 1, 3]
+    );
+    assert_eq!(m.largest_contentful_paint.pessimistic.time_in_ms, 431.0);
+    assert_eq!(m.largest_contentful_paint.timing, 431.0);
+    // TTI: optimistically the document and the long task (490), else all,
+    // the long task after the paint (491).
+    assert_eq!(m.interactive.optimistic_graph.original_nodes(), vec![0, 2]);
+    assert_eq!(m.interactive.optimistic.time_in_ms, 490.0);
+    assert_eq!(m.interactive.pessimistic.time_in_ms, 491.0);
+    assert!((m.interactive.timing - (0.45 * 490.0 + 0.55 * 491.0)).abs() < 1e-9);
+    // TBT: the long task (431 to 491) past 50 ms, in 431..490 (9) and in
+    // 431..491 (10).
+    assert_eq!(m.total_blocking_time.optimistic.time_in_ms, 9.0);
+    assert_eq!(m.total_blocking_time.pessimistic.time_in_ms, 10.0);
+    assert_eq!(m.total_blocking_time.timing, 9.5);
+}
