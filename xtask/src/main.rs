@@ -15,6 +15,7 @@ mod conformance;
 mod data;
 mod insights;
 mod lantern;
+mod lantern_metrics;
 mod node;
 mod variants;
 mod wasm;
@@ -147,7 +148,8 @@ fn main() -> anyhow::Result<()> {
             ..
         } => {
             node::ensure_packages()?;
-            lantern::corpus(engine, &dir)
+            lantern::corpus(engine, &dir)?;
+            lantern_metrics::corpus(engine, &dir)
         }
         Command::Conformance {
             corpus,

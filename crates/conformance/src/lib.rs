@@ -12,6 +12,7 @@ use serde_json::Value;
 pub mod data;
 pub mod insights;
 pub mod lantern;
+pub mod lantern_metrics;
 pub mod views;
 
 /// How two dumps compare.

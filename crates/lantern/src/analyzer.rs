@@ -111,9 +111,14 @@ fn summaries(estimates: &[(String, Vec<f64>)]) -> Vec<(String, Summary)> {
 
 /// The requests by origin, in the order origins first appear (extensions'
 /// left out).
-fn by_origin(requests: &[LanternRequest]) -> Vec<(&str, Vec<&LanternRequest>)> {
+pub(crate) fn by_origin<'a>(
+    requests: impl IntoIterator<Item = &'a LanternRequest>,
+) -> Vec<(&'a str, Vec<&'a LanternRequest>)> {
     let mut out: Vec<(&str, Vec<&LanternRequest>)> = Vec::new();
-    for r in requests.iter().filter(|r| !r.origin.starts_with("chrome-extension:")) {
+    for r in requests
+        .into_iter()
+        .filter(|r| !r.origin.starts_with("chrome-extension:"))
+    {
         match out.iter_mut().find(|(o, _)| *o == r.origin) {
             Some((_, list)) => list.push(r),
             None => out.push((&r.origin, vec![r])),
@@ -150,8 +155,23 @@ fn reused(requests: &[LanternRequest]) -> ahash::AHashMap<&str, bool> {
         }
         return by_id;
     }
+    coarse_reused(requests)
+}
+
+/// Whether each request reused a connection, estimated from the timings
+/// alone, per origin: every request after the origin's first finished, and
+/// h2 ones, but the origin's first (the simulator's connection pool trusts
+/// nothing else).
+pub(crate) fn coarse_reused<'a>(
+    requests: impl IntoIterator<Item = &'a LanternRequest>,
+) -> ahash::AHashMap<&'a str, bool> {
+    let mut by_id: ahash::AHashMap<&str, bool> = ahash::AHashMap::new();
     for (_, list) in by_origin(requests) {
-        let earliest = list.iter().map(|r| r.network_end_time).fold(f64::INFINITY, f64::min);
+        // JavaScript's Math.min: NaN as soon as one is.
+        let earliest = list
+            .iter()
+            .map(|r| r.network_end_time)
+            .fold(f64::INFINITY, crate::simulation::js_min);
         for r in &list {
             let multiplexed = r.protocol == "h2" || r.protocol.starts_with("h3");
             by_id.insert(&r.request_id, r.network_request_time >= earliest || multiplexed);

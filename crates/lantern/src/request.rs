@@ -113,6 +113,10 @@ pub struct LanternRequest {
     pub mime_type: String,
     /// Its priority.
     pub priority: String,
+    /// Whether it blocks rendering (`renderBlocking`: `blocking`,
+    /// `non_blocking`, ...), when the trace says it: `None` when neither
+    /// its send nor a status change did (its priority then decides).
+    pub render_blocking: Option<String>,
     /// The frame that made it.
     pub frame_id: Option<Sym>,
     /// A worker made it.
@@ -235,12 +239,24 @@ fn convert(
         resource_type,
         mime_type: text(&request.mime_type).unwrap_or_default(),
         priority: text(&request.priority).unwrap_or_default(),
+        render_blocking: render_blocking(request, strings),
         frame_id: request.frame.as_sym(),
         from_worker,
         redirect_source: None,
         redirect_destination: None,
         initiator_request: None,
     }))
+}
+
+/// The request's `renderBlocking` as Lantern keeps it: only when its send
+/// had one or it is not the `non_blocking` the handler defaults to.
+fn render_blocking(request: &NetworkRequest, strings: &Strings) -> Option<String> {
+    let value = &request.render_blocking;
+    let defaulted = value.as_sym().is_some_and(|s| strings.resolve(s) == "non_blocking");
+    let explicit = !matches!(request.send_render_blocking, JsValue::Undefined) || !defaulted;
+    explicit
+        .then(|| value.as_sym().map(|s| strings.resolve(s).to_owned()))
+        .flatten()
 }
 
 /// A member of a raw JSON object value, as a string.

@@ -113,6 +113,8 @@ pub struct MetricScore {
     pub navigation: EventIndex,
     /// Its value: the time from the navigation, or the blocking time.
     pub timing: Micros,
+    /// When its event happened (Lantern reads the paints' times).
+    pub ts: Micros,
 }
 
 /// The first contentful paint a `SoftNavigationStart` reports, as the
@@ -146,6 +148,9 @@ pub struct LcpCandidate {
     pub ts: Micros,
     /// Its `args.data.loadingAttr` is `"lazy"` (an image loaded lazily).
     pub lazy: bool,
+    /// Its `args.data.type` is `"text"` (Lantern then simulates the LCP
+    /// as the FCP when both are at the same time).
+    pub text: bool,
 }
 
 /// What the PageLoadMetrics handler found.
@@ -203,6 +208,8 @@ struct Record {
     node_id: Id,
     /// An LCP candidate's `args.data.loadingAttr` is `"lazy"`.
     lazy: bool,
+    /// An LCP candidate's `args.data.type` is `"text"`.
+    text: bool,
 }
 
 /// The PageLoadMetrics handler (see the module documentation).
@@ -345,6 +352,7 @@ impl PageLoadMetricsHandler {
             number: None,
             node_id: Id::MISSING,
             lazy: false,
+            text: false,
         };
         match kind {
             Kind::FirstPaint | Kind::Fcp | Kind::Lcp => {
@@ -378,6 +386,10 @@ impl PageLoadMetricsHandler {
             record.lazy = loading
                 .and_then(tracekit_events::json::as_str)
                 .is_some_and(|l| l == "lazy");
+            let kind = data.and_then(|d| member(d, "type"));
+            record.text = kind
+                .and_then(tracekit_events::json::as_str)
+                .is_some_and(|t| t == "text");
         }
         Some(record)
     }
@@ -451,6 +463,7 @@ impl PageLoadMetrics {
             event: record.event,
             navigation,
             timing,
+            ts: record.ts,
         };
         let unclassified = ScoreClassification::Unclassified;
         let new = match record.kind {
@@ -500,6 +513,7 @@ impl PageLoadMetrics {
                         node_id: record.node_id,
                         ts: record.ts,
                         lazy: record.lazy,
+                        text: record.text,
                     };
                     lcps.insert(e, (candidate, index));
                 }

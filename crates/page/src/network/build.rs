@@ -201,6 +201,7 @@ fn make_request(key: ArgKey, events: &RequestEvents, meta: &MetaData, cx: &mut C
             .as_ref()
             .map_or_else(|| last.priority.clone(), |c| c.1.clone()),
         render_blocking: preload.or(last.render_blocking.or(non_blocking)),
+        send_render_blocking: last.render_blocking.clone(),
         frame: last.frame.clone(),
         requesting_frame_url: frame_url_at(&last.frame, last.ts, meta).unwrap_or(names::EMPTY),
         request_method: last.request_method.clone(),

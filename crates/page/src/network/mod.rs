@@ -133,6 +133,10 @@ pub struct NetworkRequest {
     /// The last `PreloadRenderBlockingStatusChange`'s `renderBlocking`, or
     /// else the last send's, or else `non_blocking`.
     pub render_blocking: JsValue,
+    /// The last send's own `renderBlocking` (undefined when it has none):
+    /// Lantern trusts [`NetworkRequest::render_blocking`] only when the
+    /// send or a status change said something.
+    pub send_render_blocking: JsValue,
     /// The last send's `frame`.
     pub frame: JsValue,
     /// The URL of the frame at the time of the last send, `""` if unknown.

@@ -1,0 +1,130 @@
+//! Lantern's simulator and metrics against DevTools', on DevTools' own
+//! page dependency graph: every fixture's Lantern golden that has the graph
+//! (`fixtures/expected/NAME/lantern/`, written by `cargo xtask oracle
+//! --lantern` with `--graph`), and, when the directory is there, every
+//! output of `xtask/js/lantern.mjs --graph` cached in
+//! `$LANTERN_GRAPH_CACHE` (default `/work/oracle-cache/lantern-graph`)
+//! whose trace is a fixture or in `$LANTERN_CORPUS`'s `devtools` or
+//! `lighthouse` directory.
+
+use std::path::{Path, PathBuf};
+
+use tracekit::DevTools;
+use tracekit_conformance::data::{data_dir, data_fixtures};
+use tracekit_conformance::lantern::lantern_dir;
+use tracekit_conformance::lantern_metrics::{compare_metrics, trace_of, Comparison};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn add(total: &mut Comparison, name: &str, one: Comparison) {
+    total.compared += one.compared;
+    total.identical += one.identical;
+    total
+        .differences
+        .extend(one.differences.into_iter().map(|d| format!("{name}: {d}")));
+}
+
+#[test]
+fn lantern_metrics_on_devtools_graph_are_devtools_ones() {
+    std::env::set_current_dir(root()).unwrap();
+    let devtools = DevTools::LATEST;
+    let mut total = Comparison::default();
+    for (file, data_golden) in data_fixtures(devtools).unwrap() {
+        let golden = lantern_dir(devtools).join(data_golden.strip_prefix(data_dir(devtools)).unwrap());
+        let Ok(text) = std::fs::read_to_string(&golden) else {
+            continue;
+        };
+        let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let one = compare_metrics(&file, &expected, devtools).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        add(&mut total, &file.display().to_string(), one);
+    }
+    let goldens = total.clone();
+    let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
+    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
+    let dirs = [
+        PathBuf::from("fixtures/traces"),
+        corpus.join("devtools"),
+        corpus.join("lighthouse"),
+    ];
+    let mut cached = Comparison::default();
+    let mut names: Vec<_> = std::fs::read_dir(&cache)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.retain(|n| n.ends_with(".json"));
+    names.sort();
+    for name in names {
+        let Some(file) = trace_of(&name, &dirs) else { continue };
+        let Ok(text) = std::fs::read_to_string(Path::new(&cache).join(&name)) else {
+            continue;
+        };
+        let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        match compare_metrics(&file, &expected, devtools) {
+            Ok(one) => add(&mut cached, &name, one),
+            Err(e) => cached.differences.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "Lantern metrics on DevTools' graph: goldens {}/{} navigations identical; cache {}/{} identical",
+        goldens.identical, goldens.compared, cached.identical, cached.compared
+    );
+    let failures: Vec<_> = total.differences.iter().chain(&cached.differences).collect();
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// The savings of fewer bytes against DevTools', where the outputs of
+/// `xtask/js/lantern-savings.mjs` are cached in `$LANTERN_SAVINGS_CACHE`
+/// (`NAME.json`, beside the graphs of `$LANTERN_GRAPH_CACHE`).
+#[test]
+fn lantern_savings_of_fewer_bytes_are_devtools_ones() {
+    std::env::set_current_dir(root()).unwrap();
+    let Ok(savings_dir) = std::env::var("LANTERN_SAVINGS_CACHE") else {
+        return;
+    };
+    let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
+    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
+    let dirs = [
+        PathBuf::from("fixtures/traces"),
+        corpus.join("devtools"),
+        corpus.join("lighthouse"),
+    ];
+    let mut total = Comparison::default();
+    let mut names: Vec<_> = std::fs::read_dir(&savings_dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let read =
+        |p: PathBuf| -> Option<serde_json::Value> { serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok() };
+    for name in names {
+        let (Some(file), Some(graph), Some(savings)) = (
+            trace_of(&name, &dirs),
+            read(Path::new(&cache).join(&name)),
+            read(Path::new(&savings_dir).join(&name)),
+        ) else {
+            continue;
+        };
+        match tracekit_conformance::lantern_metrics::compare_savings(&file, &graph, &savings, DevTools::LATEST) {
+            Ok(one) => add(&mut total, &name, one),
+            Err(e) => total.differences.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "Lantern savings of fewer bytes: {}/{} navigations identical",
+        total.identical, total.compared
+    );
+    assert!(total.differences.is_empty(), "{}", total.differences.join("\n"));
+}
