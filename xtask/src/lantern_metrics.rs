@@ -8,7 +8,7 @@ use crate::node::Engine;
 /// Every trace under `dir` whose kept output has DevTools' graph: one line
 /// per navigation that differs, then the totals.
 pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
-    use tracekit_conformance::lantern_metrics::compare_metrics;
+    use tracekit_conformance::lantern_metrics::{compare_metrics, GraphSource};
     let mut files = Vec::new();
     crate::conformance::walk(dir, &mut files)?;
     let cache = std::path::PathBuf::from("target/oracle-lantern").join(engine.arg());
@@ -20,7 +20,7 @@ pub fn corpus(engine: Engine, dir: &std::path::Path) -> anyhow::Result<()> {
             continue;
         };
         let expected: serde_json::Value = serde_json::from_str(&text)?;
-        match compare_metrics(&file, &expected, engine.devtools()) {
+        match compare_metrics(&file, &expected, engine.devtools(), GraphSource::Ours) {
             Ok(c) => {
                 identical += c.identical;
                 compared += c.compared;

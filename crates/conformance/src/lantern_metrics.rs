@@ -169,9 +169,25 @@ pub struct Comparison {
     pub differences: Vec<String>,
 }
 
+/// Which page dependency graph the metrics are simulated on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphSource {
+    /// DevTools' own, from the oracle's output: the simulator and metrics
+    /// alone are compared.
+    DevTools,
+    /// tracekit's (`create_graph`): the whole chain is compared.
+    Ours,
+}
+
 /// Our metrics of each navigation of `file` that has DevTools' graph in
-/// `expected` (the output of `lantern.mjs --graph`) against DevTools'.
-pub fn compare_metrics(file: &Path, expected: &Value, devtools: tracekit::DevTools) -> Result<Comparison, String> {
+/// `expected` (the output of `lantern.mjs --graph`) against DevTools', on
+/// the graph of `source`.
+pub fn compare_metrics(
+    file: &Path,
+    expected: &Value,
+    devtools: tracekit::DevTools,
+    source: GraphSource,
+) -> Result<Comparison, String> {
     let mut out = Comparison::default();
     let entries = expected.as_array().ok_or("not a list of navigations")?;
     if !entries.iter().any(|e| e.get("graph").is_some()) {
@@ -203,7 +219,13 @@ pub fn compare_metrics(file: &Path, expected: &Value, devtools: tracekit::DevToo
                 continue;
             }
         };
-        let graph = match graph_from_json(nodes, &list) {
+        let graph = match source {
+            GraphSource::DevTools => graph_from_json(nodes, &list),
+            GraphSource::Ours => {
+                tracekit::lantern::create_graph(data, strings, navigation, &list).map_err(|e| e.to_string())
+            }
+        };
+        let graph = match graph {
             Ok(g) => g,
             Err(e) => {
                 out.differences.push(format!("navigation {index:?}: graph: {e}"));

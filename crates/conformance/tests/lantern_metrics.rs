@@ -1,5 +1,6 @@
 //! Lantern's simulator and metrics against DevTools', on DevTools' own
-//! page dependency graph: every fixture's Lantern golden that has the graph
+//! page dependency graph and on tracekit's: every fixture's Lantern golden
+//! that has the graph
 //! (`fixtures/expected/NAME/lantern/`, written by `cargo xtask oracle
 //! --lantern` with `--graph`), and, when the directory is there, every
 //! output of `xtask/js/lantern.mjs --graph` cached in
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use tracekit::DevTools;
 use tracekit_conformance::data::{data_dir, data_fixtures};
 use tracekit_conformance::lantern::lantern_dir;
-use tracekit_conformance::lantern_metrics::{compare_metrics, trace_of, Comparison};
+use tracekit_conformance::lantern_metrics::{compare_metrics, trace_of, Comparison, GraphSource};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -37,8 +38,13 @@ fn lantern_metrics_on_devtools_graph_are_devtools_ones() {
             continue;
         };
         let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let one = compare_metrics(&file, &expected, devtools).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        add(&mut total, &file.display().to_string(), one);
+        // On DevTools' graph (the simulator and metrics alone), then on
+        // tracekit's (the whole chain, as the insights run it).
+        for source in [GraphSource::DevTools, GraphSource::Ours] {
+            let one = compare_metrics(&file, &expected, devtools, source)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            add(&mut total, &format!("{} ({source:?} graph)", file.display()), one);
+        }
     }
     let goldens = total.clone();
     let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
@@ -66,13 +72,13 @@ fn lantern_metrics_on_devtools_graph_are_devtools_ones() {
         let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) else {
             continue;
         };
-        match compare_metrics(&file, &expected, devtools) {
+        match compare_metrics(&file, &expected, devtools, GraphSource::Ours) {
             Ok(one) => add(&mut cached, &name, one),
             Err(e) => cached.differences.push(format!("{name}: {e}")),
         }
     }
     eprintln!(
-        "Lantern metrics on DevTools' graph: goldens {}/{} navigations identical; cache {}/{} identical",
+        "Lantern metrics: goldens {}/{} navigations identical (each on DevTools' graph and on tracekit's); cache {}/{} identical (on tracekit's graph)",
         goldens.identical, goldens.compared, cached.identical, cached.compared
     );
     let failures: Vec<_> = total.differences.iter().chain(&cached.differences).collect();

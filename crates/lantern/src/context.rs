@@ -7,8 +7,8 @@ use tracekit_engine::handlers::meta::Navigation;
 use tracekit_engine::{HandlerData, Strings};
 
 use crate::{
-    analyze, metrics, processed_navigation, requests, Graph, LanternError, LanternRequest, MetricInput, Metrics,
-    Simulator,
+    analyze, create_graph, metrics, processed_navigation, requests, Graph, LanternError, LanternRequest, MetricInput,
+    Metrics, Simulator,
 };
 
 /// A navigation's Lantern context, which the insights' estimates read.
@@ -24,10 +24,23 @@ pub struct LanternContext {
     pub metrics: Metrics,
 }
 
-/// The Lantern context of `navigation` (of the main frame), its graph made
-/// by `build_graph` from its requests: `None` when no request downloaded
-/// anything (no network analysis), DevTools' error when a step fails.
+/// The Lantern context of `navigation` (of the main frame), as DevTools
+/// makes it for the navigation's insight set: `None` when no request
+/// downloaded anything (no network analysis), DevTools' error when a step
+/// fails.
 pub fn context(
+    data: &HandlerData,
+    strings: &Strings,
+    navigation: &Navigation,
+) -> Result<Option<LanternContext>, LanternError> {
+    context_with_graph(data, strings, navigation, |requests| {
+        create_graph(data, strings, navigation, requests)
+    })
+}
+
+/// [`context`] with the graph made by `build_graph` from the requests (a
+/// test's graph).
+pub(crate) fn context_with_graph(
     data: &HandlerData,
     strings: &Strings,
     navigation: &Navigation,

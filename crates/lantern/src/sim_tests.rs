@@ -369,7 +369,9 @@ fn a_context_runs_every_step_in_devtools_order() {
     let analysis = load(&format!("{document}{fcp}"));
     let (data, strings) = (analysis.handlers().unwrap(), analysis.strings());
     let navigation = data.meta().navigations.main_frame[0];
-    let context = crate::context(data, strings, &navigation, one_node).unwrap().unwrap();
+    let context = crate::context::context_with_graph(data, strings, &navigation, one_node)
+        .unwrap()
+        .unwrap();
     let m = &context.metrics;
     assert!(m.first_contentful_paint.timing > 0.0);
     // A text LCP at the FCP's time is simulated as the FCP.
@@ -381,10 +383,10 @@ fn a_context_runs_every_step_in_devtools_order() {
     let data = analysis.handlers().unwrap();
     let navigation = data.meta().navigations.main_frame[0];
     let failing = |_: &[LanternRequest]| Err(crate::LanternError::new("graph"));
-    let error = crate::context(data, analysis.strings(), &navigation, failing).unwrap_err();
+    let error = crate::context::context_with_graph(data, analysis.strings(), &navigation, failing).unwrap_err();
     assert_eq!(error.to_string(), "graph");
     // No paint at all: no scores for the frame.
-    let error = crate::context(data, analysis.strings(), &navigation, one_node).unwrap_err();
+    let error = crate::context::context_with_graph(data, analysis.strings(), &navigation, one_node).unwrap_err();
     assert_eq!(error.to_string(), "missing metric scores for frame");
 }
 
