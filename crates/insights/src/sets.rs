@@ -224,8 +224,8 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
 /// The third parties of the whole trace: each entity's main thread time
 /// and transferred bytes as the 3rd parties insight counts them, over the
 /// trace's bounds and the main frame (what a comparison of two runs keys
-/// by); an error where DevTools' insight throws, or without every
-/// handler's data.
+/// by; the summaries' `events` are left empty); an error where DevTools'
+/// insight throws, or without every handler's data.
 pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_parties::ThirdParties, String> {
     let data = analysis
         .handlers()
@@ -243,7 +243,7 @@ pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_partie
         frame_id: data.meta().main_frame_id,
         navigation: None,
     };
-    crate::third_parties::find(&cx)
+    crate::third_parties::find(&cx, false)
 }
 
 impl InsightSets {

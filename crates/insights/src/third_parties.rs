@@ -67,7 +67,7 @@ pub struct FirstParty {
 /// Computes the insight; an error where DevTools throws (a received-data
 /// event without `args.data` in the window).
 pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
-    let found = find(cx)?;
+    let found = find(cx, true)?;
     let first_entity = found.first_party.as_ref().and_then(|f| f.entity);
     let third: Vec<&EntitySummary> = found
         .summaries
@@ -89,10 +89,11 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
 }
 
 /// Each entity's share of the main thread in the context's window, and
-/// the first party.
-pub(crate) fn find(cx: &Context<'_>) -> Result<ThirdParties, String> {
+/// the first party; with `events`, every event of each entity (a walk of
+/// every track, which the shares alone do not need).
+pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, String> {
     let network = cx.data.network_requests();
-    let mappings = cx.entity_mappings();
+    let mappings = events.then(|| cx.entity_mappings());
     let groups = match main_frame_main_thread(cx.analysis) {
         Some(track) => entity_self_times(cx, track, network)?,
         None => Vec::new(),
@@ -103,7 +104,9 @@ pub(crate) fn find(cx: &Context<'_>) -> Result<ThirdParties, String> {
             entity: g.entity,
             main_thread_time: g.self_ms,
             transfer_size: g.transfer_size,
-            events: mappings.events_by_entity.get(&g.entity).cloned().unwrap_or_default(),
+            events: mappings
+                .and_then(|m| m.events_by_entity.get(&g.entity).cloned())
+                .unwrap_or_default(),
         })
         .collect();
     Ok(ThirdParties {
