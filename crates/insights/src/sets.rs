@@ -110,6 +110,8 @@ pub struct Context<'a> {
     pub navigation: Option<&'a Navigation>,
     /// What every set reads the same: made once per trace.
     shared: &'a Shared,
+    /// The navigation's Lantern context, made when first read.
+    lantern: std::cell::OnceCell<Option<tracekit_lantern::LanternContext>>,
 }
 
 /// What the insights of every set read alike, made once, when first read.
@@ -127,6 +129,22 @@ impl Context<'_> {
         self.shared.entity_mappings.get_or_init(|| {
             tracekit_engine::support::entity_mappings(self.analysis.process_tracks(), self.data.network_requests())
         })
+    }
+
+    /// The navigation's Lantern context (DevTools' `context.lantern`, what
+    /// the estimated savings are simulated on), made once, when first
+    /// read: `None` without a navigation, or where Lantern cannot simulate
+    /// it (a trace too old, no request downloaded, a paint missing: as in
+    /// DevTools, the insights then estimate no savings).
+    pub fn lantern(&self) -> Option<&tracekit_lantern::LanternContext> {
+        self.lantern
+            .get_or_init(|| {
+                let navigation = self.navigation?;
+                tracekit_lantern::context(self.data, self.analysis.strings(), navigation)
+                    .ok()
+                    .flatten()
+            })
+            .as_ref()
     }
 
     /// DevTools' `eventIsInBounds`: an event that starts by the window's
@@ -201,6 +219,7 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         bounds: before,
         frame_id: meta.main_frame_id,
         navigation: None,
+        lantern: std::cell::OnceCell::new(),
     };
     sets.add(SetId::NoNavigation, &cx);
     for (i, navigation) in navigations.iter().enumerate() {
@@ -215,6 +234,7 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
             },
             frame_id: navigation.frame,
             navigation: Some(navigation),
+            lantern: std::cell::OnceCell::new(),
         };
         sets.add(SetId::Navigation(sets.sets.len()), &cx);
     }
@@ -242,6 +262,7 @@ pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_partie
         bounds: data.meta().bounds,
         frame_id: data.meta().main_frame_id,
         navigation: None,
+        lantern: std::cell::OnceCell::new(),
     };
     crate::third_parties::find(&cx, false)
 }
