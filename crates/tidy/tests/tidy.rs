@@ -89,8 +89,16 @@ const LAYERS: &[Layer] = &[
         "front ends",
         &["tracekit", "tracekit-tables", "tracekit-diff"],
     ),
-    only("tracekit-wasm", "front ends", &["tracekit", "tracekit-tables"]),
-    only("tracekit-python", "front ends", &["tracekit", "tracekit-tables"]),
+    only(
+        "tracekit-wasm",
+        "front ends",
+        &["tracekit", "tracekit-tables", "tracekit-diff"],
+    ),
+    only(
+        "tracekit-python",
+        "front ends",
+        &["tracekit", "tracekit-tables", "tracekit-diff"],
+    ),
     // The Arrow tables and their Parquet export, over the facade.
     only("tracekit-tables", "tables", &["tracekit"]),
     // The comparison of two traces or two sets of runs, over the facade.
