@@ -157,6 +157,8 @@ fn savings_value(s: MetricSavings) -> Value {
 /// The members of an insight's model that are its own.
 fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
     match finding {
+        Finding::Cache(f) => f.dump(model, cx),
+        Finding::ImageDelivery(f) => f.dump(model, cx),
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),

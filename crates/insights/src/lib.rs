@@ -9,6 +9,7 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod cache;
 pub mod character_set;
 pub mod cls_culprits;
 pub mod document_latency;
@@ -18,6 +19,7 @@ pub mod dom_size;
 mod dump;
 pub mod font_display;
 pub mod forced_reflow;
+pub mod image_delivery;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;

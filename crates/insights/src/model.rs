@@ -205,6 +205,8 @@ impl Insight {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Finding {
+    /// Use efficient cache lifetimes ([`crate::cache`]).
+    Cache(crate::cache::Cache),
     /// Character set ([`crate::character_set`]).
     CharacterSet(crate::character_set::CharacterSet),
     /// Document request latency ([`crate::document_latency`]).
@@ -213,6 +215,8 @@ pub enum Finding {
     FontDisplay(crate::font_display::FontDisplay),
     /// 3rd parties ([`crate::third_parties`]).
     ThirdParties(crate::third_parties::ThirdParties),
+    /// Improve image delivery ([`crate::image_delivery`]).
+    ImageDelivery(crate::image_delivery::ImageDelivery),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
     /// Layout shift culprits ([`crate::cls_culprits`]).
@@ -235,6 +239,8 @@ impl Finding {
     /// DevTools' words for this kind of insight.
     pub fn ui(&self) -> &'static Ui {
         match self {
+            Finding::Cache(_) => &crate::cache::UI,
+            Finding::ImageDelivery(_) => &crate::image_delivery::UI,
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
@@ -262,6 +268,7 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
+            Finding::Cache(_) | Finding::ImageDelivery(_) => MetricShown::default(),
             Finding::CharacterSet(_)
             | Finding::DocumentLatency(_)
             | Finding::FontDisplay(_)

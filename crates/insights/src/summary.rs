@@ -7,6 +7,8 @@ use crate::text::{ms, TextCx};
 /// The lines of a finding.
 pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
     match finding {
+        Finding::Cache(f) => f.summary(cx),
+        Finding::ImageDelivery(f) => f.summary(cx),
         Finding::InpBreakdown(f) => f.summary(cx),
         Finding::ClsCulprits(f) => f.summary(cx),
         Finding::LcpBreakdown(f) => f.summary(cx),
