@@ -160,6 +160,7 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::Cache(f) => f.dump(model, cx),
         Finding::ImageDelivery(f) => f.dump(model, cx),
         Finding::InpBreakdown(f) => f.dump(model, cx),
+        Finding::ModernHttp(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
         Finding::DocumentLatency(f) => f.dump(model, cx),

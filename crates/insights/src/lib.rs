@@ -26,6 +26,7 @@ pub mod lcp_discovery;
 mod main_thread;
 mod millis_text;
 mod model;
+pub mod modern_http;
 mod sets;
 pub mod slow_css_selector;
 mod summary;

@@ -225,6 +225,8 @@ pub enum Finding {
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
     /// LCP request discovery ([`crate::lcp_discovery`]).
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
+    /// Modern HTTP ([`crate::modern_http`]).
+    ModernHttp(crate::modern_http::ModernHttp),
     /// DOM size ([`crate::dom_size`]).
     DomSize(crate::dom_size::DomSize),
     /// CSS selector costs ([`crate::slow_css_selector`]).
@@ -242,6 +244,7 @@ impl Finding {
             Finding::Cache(_) => &crate::cache::UI,
             Finding::ImageDelivery(_) => &crate::image_delivery::UI,
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::ModernHttp(_) => &crate::modern_http::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
@@ -268,7 +271,7 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
-            Finding::Cache(_) | Finding::ImageDelivery(_) => MetricShown::default(),
+            Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_) => MetricShown::default(),
             Finding::CharacterSet(_)
             | Finding::DocumentLatency(_)
             | Finding::FontDisplay(_)
