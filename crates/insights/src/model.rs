@@ -227,6 +227,8 @@ pub enum Finding {
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
     /// Modern HTTP ([`crate::modern_http`]).
     ModernHttp(crate::modern_http::ModernHttp),
+    /// Render-blocking requests ([`crate::render_blocking`]).
+    RenderBlocking(crate::render_blocking::RenderBlocking),
     /// DOM size ([`crate::dom_size`]).
     DomSize(crate::dom_size::DomSize),
     /// CSS selector costs ([`crate::slow_css_selector`]).
@@ -245,6 +247,7 @@ impl Finding {
             Finding::ImageDelivery(_) => &crate::image_delivery::UI,
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::ModernHttp(_) => &crate::modern_http::UI,
+            Finding::RenderBlocking(_) => &crate::render_blocking::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
@@ -272,6 +275,7 @@ impl Finding {
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
             Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_) => MetricShown::default(),
+            Finding::RenderBlocking(_) => MetricShown::default(),
             Finding::CharacterSet(_)
             | Finding::DocumentLatency(_)
             | Finding::FontDisplay(_)
