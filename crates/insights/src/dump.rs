@@ -119,7 +119,11 @@ fn insight_value(insight: &Insight, set: &InsightSet, cx: &mut DumpCx<'_, '_>) -
                 .filter(|n| n.navigation_id.is_some())
                 .map(|n| Value::Event(n.event)),
         )
-        .with_some("metricSavings", insight.metric_savings.map(savings_value))
+        .with_some(
+            "metricSavings",
+            (insight.metric_savings.map(savings_value))
+                .or_else(|| insight.finding.savings_member_always().then_some(Value::Null)),
+        )
         .with_some("wastedBytes", insight.wasted_bytes.map(Value::Num));
     if !insight.warnings.is_empty() {
         let warnings = insight.warnings.iter().map(|w| Value::str(w.as_str())).collect();

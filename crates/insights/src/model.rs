@@ -262,6 +262,16 @@ impl Finding {
         }
     }
 
+    /// Whether DevTools' model of this insight always has a
+    /// `metricSavings` member: `undefined` (written `null`) when the set
+    /// has no Lantern context to estimate them with.
+    pub(crate) fn savings_member_always(&self) -> bool {
+        matches!(
+            self,
+            Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
+        )
+    }
+
     /// What the finding says, a line at a time, in words (`tracekit
     /// insights`).
     pub fn summary(&self, cx: &crate::text::TextCx<'_>) -> Vec<String> {
