@@ -165,6 +165,7 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::ImageDelivery(f) => f.dump(model, cx),
         Finding::InpBreakdown(f) => f.dump(model, cx),
         Finding::ModernHttp(f) => f.dump(model, cx),
+        Finding::DuplicatedJavaScript(f) => f.dump(model, cx),
         Finding::RenderBlocking(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),

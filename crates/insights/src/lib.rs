@@ -17,6 +17,7 @@ pub mod document_latency;
 mod document_tests;
 pub mod dom_size;
 mod dump;
+pub mod duplicated_javascript;
 pub mod font_display;
 pub mod forced_reflow;
 pub mod image_delivery;

@@ -229,6 +229,8 @@ pub enum Finding {
     ModernHttp(crate::modern_http::ModernHttp),
     /// Render-blocking requests ([`crate::render_blocking`]).
     RenderBlocking(crate::render_blocking::RenderBlocking),
+    /// Duplicated JavaScript ([`crate::duplicated_javascript`]).
+    DuplicatedJavaScript(crate::duplicated_javascript::DuplicatedJavaScript),
     /// DOM size ([`crate::dom_size`]).
     DomSize(crate::dom_size::DomSize),
     /// CSS selector costs ([`crate::slow_css_selector`]).
@@ -247,6 +249,7 @@ impl Finding {
             Finding::ImageDelivery(_) => &crate::image_delivery::UI,
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
             Finding::ModernHttp(_) => &crate::modern_http::UI,
+            Finding::DuplicatedJavaScript(_) => &crate::duplicated_javascript::UI,
             Finding::RenderBlocking(_) => &crate::render_blocking::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
@@ -268,7 +271,7 @@ impl Finding {
     pub(crate) fn savings_member_always(&self) -> bool {
         matches!(
             self,
-            Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
+            Finding::Cache(_) | Finding::DuplicatedJavaScript(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
         )
     }
 
@@ -285,7 +288,7 @@ impl Finding {
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
             Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_) => MetricShown::default(),
-            Finding::RenderBlocking(_) => MetricShown::default(),
+            Finding::RenderBlocking(_) | Finding::DuplicatedJavaScript(_) => MetricShown::default(),
             Finding::CharacterSet(_)
             | Finding::DocumentLatency(_)
             | Finding::FontDisplay(_)

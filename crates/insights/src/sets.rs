@@ -152,6 +152,10 @@ pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
     (&crate::document_latency::UI, crate::document_latency::generate),
     (&crate::dom_size::UI, crate::dom_size::generate),
+    (
+        &crate::duplicated_javascript::UI,
+        crate::duplicated_javascript::generate,
+    ),
     (&crate::font_display::UI, crate::font_display::generate),
     (&crate::forced_reflow::UI, crate::forced_reflow::generate),
     (&crate::image_delivery::UI, crate::image_delivery::generate),

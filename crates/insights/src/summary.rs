@@ -11,6 +11,7 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
         Finding::ImageDelivery(f) => f.summary(cx),
         Finding::InpBreakdown(f) => f.summary(cx),
         Finding::ModernHttp(f) => f.summary(cx),
+        Finding::DuplicatedJavaScript(f) => f.summary(cx),
         Finding::RenderBlocking(f) => f.summary(cx),
         Finding::ClsCulprits(f) => f.summary(cx),
         Finding::LcpBreakdown(f) => f.summary(cx),
