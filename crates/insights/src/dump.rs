@@ -119,7 +119,11 @@ fn insight_value(insight: &Insight, set: &InsightSet, cx: &mut DumpCx<'_, '_>) -
                 .filter(|n| n.navigation_id.is_some())
                 .map(|n| Value::Event(n.event)),
         )
-        .with_some("metricSavings", insight.metric_savings.map(savings_value))
+        .with_some(
+            "metricSavings",
+            (insight.metric_savings.map(savings_value))
+                .or_else(|| insight.finding.savings_member_always().then_some(Value::Null)),
+        )
         .with_some("wastedBytes", insight.wasted_bytes.map(Value::Num));
     if !insight.warnings.is_empty() {
         let warnings = insight.warnings.iter().map(|w| Value::str(w.as_str())).collect();
@@ -157,7 +161,12 @@ fn savings_value(s: MetricSavings) -> Value {
 /// The members of an insight's model that are its own.
 fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_>) {
     match finding {
+        Finding::Cache(f) => f.dump(model, cx),
+        Finding::ImageDelivery(f) => f.dump(model, cx),
         Finding::InpBreakdown(f) => f.dump(model, cx),
+        Finding::ModernHttp(f) => f.dump(model, cx),
+        Finding::DuplicatedJavaScript(f) => f.dump(model, cx),
+        Finding::RenderBlocking(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
         Finding::DocumentLatency(f) => f.dump(model, cx),

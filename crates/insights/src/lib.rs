@@ -9,6 +9,7 @@
 //! DevTools' order) and how its findings are written in the data
 //! conformance dump.
 
+pub mod cache;
 pub mod character_set;
 pub mod cls_culprits;
 pub mod document_latency;
@@ -16,14 +17,18 @@ pub mod document_latency;
 mod document_tests;
 pub mod dom_size;
 mod dump;
+pub mod duplicated_javascript;
 pub mod font_display;
 pub mod forced_reflow;
+pub mod image_delivery;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
 mod main_thread;
 mod millis_text;
 mod model;
+pub mod modern_http;
+pub mod render_blocking;
 mod sets;
 pub mod slow_css_selector;
 mod summary;

@@ -35,7 +35,7 @@ fn with_unit(x: f64, min_digits: usize, max_digits: usize, unit: &str) -> String
 /// `x` as `Intl.NumberFormat('en-US')` writes it: rounded half away from
 /// zero on its shortest decimal form to `max_digits` fraction digits,
 /// trailing zeros dropped down to `min_digits`, thousands grouped.
-fn decimal(x: f64, min_digits: usize, max_digits: usize) -> String {
+pub(crate) fn decimal(x: f64, min_digits: usize, max_digits: usize) -> String {
     let negative = x.is_sign_negative();
     let text = format!("{}", x.abs());
     let (int, frac) = text.split_once('.').unwrap_or((&text, ""));

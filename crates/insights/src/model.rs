@@ -205,6 +205,8 @@ impl Insight {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Finding {
+    /// Use efficient cache lifetimes ([`crate::cache`]).
+    Cache(crate::cache::Cache),
     /// Character set ([`crate::character_set`]).
     CharacterSet(crate::character_set::CharacterSet),
     /// Document request latency ([`crate::document_latency`]).
@@ -213,6 +215,8 @@ pub enum Finding {
     FontDisplay(crate::font_display::FontDisplay),
     /// 3rd parties ([`crate::third_parties`]).
     ThirdParties(crate::third_parties::ThirdParties),
+    /// Improve image delivery ([`crate::image_delivery`]).
+    ImageDelivery(crate::image_delivery::ImageDelivery),
     /// INP breakdown ([`crate::inp_breakdown`]).
     InpBreakdown(crate::inp_breakdown::InpBreakdown),
     /// Layout shift culprits ([`crate::cls_culprits`]).
@@ -221,6 +225,12 @@ pub enum Finding {
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
     /// LCP request discovery ([`crate::lcp_discovery`]).
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
+    /// Modern HTTP ([`crate::modern_http`]).
+    ModernHttp(crate::modern_http::ModernHttp),
+    /// Render-blocking requests ([`crate::render_blocking`]).
+    RenderBlocking(crate::render_blocking::RenderBlocking),
+    /// Duplicated JavaScript ([`crate::duplicated_javascript`]).
+    DuplicatedJavaScript(crate::duplicated_javascript::DuplicatedJavaScript),
     /// DOM size ([`crate::dom_size`]).
     DomSize(crate::dom_size::DomSize),
     /// CSS selector costs ([`crate::slow_css_selector`]).
@@ -235,7 +245,12 @@ impl Finding {
     /// DevTools' words for this kind of insight.
     pub fn ui(&self) -> &'static Ui {
         match self {
+            Finding::Cache(_) => &crate::cache::UI,
+            Finding::ImageDelivery(_) => &crate::image_delivery::UI,
             Finding::InpBreakdown(_) => &crate::inp_breakdown::UI,
+            Finding::ModernHttp(_) => &crate::modern_http::UI,
+            Finding::DuplicatedJavaScript(_) => &crate::duplicated_javascript::UI,
+            Finding::RenderBlocking(_) => &crate::render_blocking::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
@@ -250,6 +265,16 @@ impl Finding {
         }
     }
 
+    /// Whether DevTools' model of this insight always has a
+    /// `metricSavings` member: `undefined` (written `null`) when the set
+    /// has no Lantern context to estimate them with.
+    pub(crate) fn savings_member_always(&self) -> bool {
+        matches!(
+            self,
+            Finding::Cache(_) | Finding::DuplicatedJavaScript(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
+        )
+    }
+
     /// What the finding says, a line at a time, in words (`tracekit
     /// insights`).
     pub fn summary(&self, cx: &crate::text::TextCx<'_>) -> Vec<String> {
@@ -262,6 +287,8 @@ impl Finding {
     /// and none of them shows one.
     pub(crate) fn shows_metric(&self) -> MetricShown {
         match self {
+            Finding::Cache(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_) => MetricShown::default(),
+            Finding::RenderBlocking(_) | Finding::DuplicatedJavaScript(_) => MetricShown::default(),
             Finding::CharacterSet(_)
             | Finding::DocumentLatency(_)
             | Finding::FontDisplay(_)

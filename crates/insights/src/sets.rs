@@ -165,15 +165,23 @@ type Runner = fn(&Context<'_>) -> Result<Insight, String>;
 /// Every insight, in DevTools' order (that of its `Models`), with its
 /// words for the error case.
 pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
+    (&crate::cache::UI, crate::cache::generate),
     (&crate::character_set::UI, crate::character_set::generate),
     (&crate::cls_culprits::UI, crate::cls_culprits::generate),
     (&crate::document_latency::UI, crate::document_latency::generate),
     (&crate::dom_size::UI, crate::dom_size::generate),
+    (
+        &crate::duplicated_javascript::UI,
+        crate::duplicated_javascript::generate,
+    ),
     (&crate::font_display::UI, crate::font_display::generate),
     (&crate::forced_reflow::UI, crate::forced_reflow::generate),
+    (&crate::image_delivery::UI, crate::image_delivery::generate),
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
     (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
+    (&crate::modern_http::UI, crate::modern_http::generate),
+    (&crate::render_blocking::UI, crate::render_blocking::generate),
     (&crate::slow_css_selector::UI, crate::slow_css_selector::generate),
     (&crate::third_parties::UI, crate::third_parties::generate),
     (&crate::viewport::UI, crate::viewport::generate),

@@ -7,7 +7,12 @@ use crate::text::{ms, TextCx};
 /// The lines of a finding.
 pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
     match finding {
+        Finding::Cache(f) => f.summary(cx),
+        Finding::ImageDelivery(f) => f.summary(cx),
         Finding::InpBreakdown(f) => f.summary(cx),
+        Finding::ModernHttp(f) => f.summary(cx),
+        Finding::DuplicatedJavaScript(f) => f.summary(cx),
+        Finding::RenderBlocking(f) => f.summary(cx),
         Finding::ClsCulprits(f) => f.summary(cx),
         Finding::LcpBreakdown(f) => f.summary(cx),
         Finding::LcpDiscovery(f) => f.summary(cx),

@@ -547,6 +547,12 @@ impl Scripts {
         let scripts = self.scripts.iter().map(|s| script_value(s, network, dump)).collect();
         Object::new().with("scripts", Value::Array(scripts)).into()
     }
+
+    /// The script at this position, as the data conformance dump writes it
+    /// (in [`Scripts::dump`], and in the insights that list scripts).
+    pub fn dump_script(&self, at: usize, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
+        script_value(&self.scripts[at], network, dump)
+    }
 }
 
 fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
