@@ -122,15 +122,13 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     let mut in_time_order: Vec<&CachedTooBriefly> = requests.iter().collect();
     in_time_order.sort_by_key(|r| r.request);
     let wasted: f64 = in_time_order.iter().fold(0.0, |sum, r| sum + r.wasted_bytes);
+    let by_request: Vec<(usize, f64)> = in_time_order.iter().map(|r| (r.request, r.wasted_bytes)).collect();
     let state = if requests.is_empty() { State::Pass } else { State::Fail };
     let related = requests.iter().map(|r| EventRef::Request(r.request)).collect();
     let mut insight = Insight::new(state, Finding::Cache(Cache { requests }));
     insight.related_events = Some(RelatedEvents::List(related));
     insight.wasted_bytes = Some(wasted);
-    // LANTERN: FCP and LCP savings of the wasted bytes (DevTools'
-    // `metricSavingsForWastedBytes`, by request id) go here once tracekit's
-    // Lantern simulates a navigation; absent until then, as DevTools leaves
-    // them without a Lantern context.
+    insight.metric_savings = crate::estimates::wasted_bytes_savings(cx, by_request)?;
     Ok(insight)
 }
 

@@ -207,13 +207,11 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
             (EventRef::Request(i.request), labels)
         })
         .collect();
+    let savings = crate::estimates::wasted_bytes_savings(cx, images.iter().map(|i| (i.request, i.byte_savings)))?;
     let mut insight = Insight::new(state, Finding::ImageDelivery(ImageDelivery { images }));
     insight.related_events = Some(RelatedEvents::Labelled(related));
     insight.wasted_bytes = Some(wasted);
-    // LANTERN: FCP and LCP savings of each image's bytes (DevTools'
-    // `metricSavingsForWastedBytes`, by request id) go here once tracekit's
-    // Lantern simulates a navigation; absent until then, as DevTools leaves
-    // them without a Lantern context.
+    insight.metric_savings = savings;
     Ok(insight)
 }
 

@@ -18,6 +18,7 @@ mod document_tests;
 pub mod dom_size;
 mod dump;
 pub mod duplicated_javascript;
+mod estimates;
 pub mod font_display;
 pub mod forced_reflow;
 pub mod image_delivery;
