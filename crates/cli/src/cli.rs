@@ -13,6 +13,7 @@ use crate::data::DataArgs;
 use crate::diff::DiffArgs;
 use crate::error::CliError;
 use crate::export::ExportArgs;
+use crate::mcp::McpArgs;
 use crate::flamegraph::FlamegraphArgs;
 use crate::info::InfoArgs;
 use crate::insights::InsightsArgs;
@@ -142,6 +143,11 @@ pub enum Command {
     /// reported as changes. Exit status 3 when a `--fail-on` threshold is
     /// crossed.
     Diff(DiffArgs),
+    /// Serve AI agents: a Model Context Protocol server over stdio whose
+    /// tools read trace files under the roots (the call tree, the
+    /// network requests, ...), each answer within a budget of tokens
+    /// (docs/mcp.md).
+    Mcp(McpArgs),
     /// Print a completion script for a shell.
     ///
     /// For bash: `tracekit completions bash >

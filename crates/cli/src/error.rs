@@ -56,6 +56,8 @@ pub enum CliError {
     Export(String),
     /// Two sides that cannot be compared (`diff`; the library's message).
     Diff(String),
+    /// The MCP server cannot start or serve (`mcp`).
+    Mcp(String),
     /// `diff --fail-on`: the thresholds crossed, with the changes that
     /// crossed them. Exit status 3.
     ThresholdCrossed(String),
@@ -113,7 +115,7 @@ impl fmt::Display for CliError {
             }
             CliError::WriteOutput { path: None, error } => write!(f, "writing the output: {error}"),
             CliError::Export(message) => f.write_str(message),
-            CliError::Diff(message) => f.write_str(message),
+            CliError::Diff(message) | CliError::Mcp(message) => f.write_str(message),
             CliError::ThresholdCrossed(what) => write!(f, "threshold crossed: {what}"),
             CliError::NoSubcommand(name) => write!(f, "no subcommand {name}"),
             CliError::Man(error) => write!(f, "writing the man page: {error}"),

@@ -31,6 +31,7 @@ mod info;
 mod input;
 mod insights;
 mod man;
+mod mcp;
 mod metrics;
 mod network;
 mod output;
@@ -122,6 +123,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Flamegraph(args) => flamegraph::run(args, common),
         Command::Export(args) => export::run(args, common),
         Command::Diff(args) => diff::run(args, common),
+        Command::Mcp(args) => mcp::run(args),
         Command::Completions { shell } => man::completions(shell),
         Command::Man { subcommand } => man::man(subcommand),
     }

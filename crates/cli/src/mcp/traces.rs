@@ -1,0 +1,232 @@
+//! The traces the MCP server reads: a path checked against the server's
+//! roots (symlinks resolved, so no link leads out of them), and the loaded
+//! analyses kept in a cache bounded by memory, loaded again when their
+//! file changes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use tracekit::{Analysis, AnalyzeOptions};
+
+use crate::input::{load, Input};
+
+/// Where the server may read.
+#[derive(Debug, Clone)]
+pub struct Roots {
+    /// The directories, canonical.
+    dirs: Vec<PathBuf>,
+}
+
+impl Roots {
+    /// The roots of `dirs`, each resolved; an error names one that does
+    /// not exist.
+    pub fn new(dirs: &[PathBuf]) -> Result<Roots, String> {
+        let dirs = dirs
+            .iter()
+            .map(|d| {
+                d.canonicalize()
+                    .map_err(|e| format!("the root {} cannot be used: {e}", d.display()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Roots { dirs })
+    }
+
+    /// The file `path` names (relative to the first root), resolved, if
+    /// it is a file under a root; else the one line saying why not.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, String> {
+        let given = Path::new(path);
+        let joined = match (given.is_absolute(), self.dirs.first()) {
+            (false, Some(first)) => first.join(given),
+            _ => given.to_path_buf(),
+        };
+        let real = joined
+            .canonicalize()
+            .map_err(|e| format!("{path}: cannot be read: {e}"))?;
+        if !self.dirs.iter().any(|d| real.starts_with(d)) {
+            let roots: Vec<String> = self.dirs.iter().map(|d| d.display().to_string()).collect();
+            return Err(format!(
+                "{path}: outside the server's roots ({}); give a trace under one of them",
+                roots.join(", ")
+            ));
+        }
+        if !real.is_file() {
+            return Err(format!("{path}: not a file"));
+        }
+        Ok(real)
+    }
+}
+
+/// A loaded trace and what its file was when loaded.
+struct Entry {
+    analysis: Arc<Analysis>,
+    stamp: Stamp,
+    /// The estimate of its memory: its input's bytes.
+    bytes: usize,
+    /// When it was last used (a counter), for evicting the least recent.
+    used: u64,
+}
+
+/// What tells that a file changed: its length and modification time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+fn stamp(path: &Path) -> Result<Stamp, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: cannot be read: {e}", path.display()))?;
+    Ok(Stamp {
+        len: meta.len(),
+        modified: meta.modified().ok(),
+    })
+}
+
+/// The loaded traces, by canonical path. An analysis is counted as its
+/// input's size in bytes (what tracekit keeps of a trace with every
+/// handler is a fraction of it, 0.3 to 1.2 times on the bench trace's
+/// sizes): past `budget` bytes, the least recently used are dropped.
+pub struct TraceCache {
+    entries: Mutex<HashMap<PathBuf, Entry>>,
+    budget: usize,
+    clock: std::sync::atomic::AtomicU64,
+}
+
+impl TraceCache {
+    /// An empty cache of at most `budget` bytes (one trace is kept even if
+    /// larger).
+    pub fn new(budget: usize) -> TraceCache {
+        TraceCache {
+            entries: Mutex::new(HashMap::new()),
+            budget,
+            clock: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// The analysis of the file at `path` (canonical), with every handler:
+    /// from the cache when its file has not changed, else loaded (the
+    /// one-line error of the command when it cannot be).
+    pub fn get(&self, path: &Path) -> Result<Arc<Analysis>, String> {
+        let now = stamp(path)?;
+        let tick = self.clock.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(entry) = self.lock().get_mut(path) {
+            if entry.stamp == now {
+                entry.used = tick;
+                return Ok(Arc::clone(&entry.analysis));
+            }
+        }
+        let input = Input::new(path);
+        let options = AnalyzeOptions::default().with_all_handlers(true);
+        let analysis = load(&input, &options, true)
+            .map_err(|error| crate::error::CliError::Load {
+                file: input.name(),
+                error,
+            })
+            .map_err(|e| e.to_string())?
+            .analysis;
+        let analysis = Arc::new(analysis);
+        let bytes = analysis.input_bytes();
+        let mut entries = self.lock();
+        entries.insert(
+            path.to_path_buf(),
+            Entry {
+                analysis: Arc::clone(&analysis),
+                stamp: now,
+                bytes,
+                used: tick,
+            },
+        );
+        evict(&mut entries, self.budget, path);
+        Ok(analysis)
+    }
+
+    /// How many traces are loaded.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {
+        // A panic while holding the lock leaves a map that is still whole.
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Drops the least recently used traces but `keep` until the rest fit in
+/// `budget` bytes.
+fn evict(entries: &mut HashMap<PathBuf, Entry>, budget: usize, keep: &Path) {
+    loop {
+        let total: usize = entries.values().map(|e| e.bytes).sum();
+        if total <= budget {
+            return;
+        }
+        let oldest = entries
+            .iter()
+            .filter(|(p, _)| p.as_path() != keep)
+            .min_by_key(|(_, e)| e.used)
+            .map(|(p, _)| p.clone());
+        match oldest {
+            Some(p) => {
+                entries.remove(&p);
+            }
+            None => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("tracekit-mcp-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    const TRACE: &str = r#"[{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"CrRendererMain"}},{"name":"RunTask","ph":"X","ts":1,"dur":5000,"pid":1,"tid":2}]"#;
+
+    #[test]
+    fn paths_outside_the_roots_and_through_links_are_refused() {
+        let dir = temp("roots");
+        let inside = dir.join("in");
+        std::fs::create_dir_all(&inside).unwrap();
+        std::fs::write(inside.join("a.json"), TRACE).unwrap();
+        std::fs::write(dir.join("secret.json"), TRACE).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("secret.json"), inside.join("link.json")).unwrap();
+        let roots = Roots::new(std::slice::from_ref(&inside)).unwrap();
+        assert!(roots.resolve("a.json").is_ok());
+        assert!(roots.resolve(inside.join("a.json").to_str().unwrap()).is_ok());
+        for bad in ["../secret.json", dir.join("secret.json").to_str().unwrap(), "link.json"] {
+            let e = roots.resolve(bad).unwrap_err();
+            assert!(e.contains("outside the server's roots"), "{bad}: {e}");
+        }
+        assert!(roots.resolve("missing.json").unwrap_err().contains("cannot be read"));
+        assert!(roots.resolve(".").unwrap_err().ends_with("not a file"));
+        assert!(Roots::new(&[dir.join("nope")]).is_err());
+    }
+
+    #[test]
+    fn the_cache_reloads_a_changed_file_and_stays_in_its_budget() {
+        let dir = temp("cache");
+        let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+        std::fs::write(&a, TRACE).unwrap();
+        std::fs::write(&b, TRACE).unwrap();
+        let cache = TraceCache::new(TRACE.len() + 10);
+        let first = cache.get(&a).unwrap();
+        assert!(Arc::ptr_eq(&first, &cache.get(&a).unwrap()), "a second read is the cached one");
+        // Another trace: the budget holds one, the older goes.
+        cache.get(&b).unwrap();
+        assert_eq!(cache.len(), 1);
+        // A changed file is loaded again.
+        let longer = TRACE.replace("5000", "7000000");
+        std::fs::write(&b, &longer).unwrap();
+        let again = cache.get(&b).unwrap();
+        assert!(again.bounds().max.0 > 7_000_000.0);
+        std::fs::write(&a, "not a trace").unwrap();
+        assert!(cache.get(&a).is_err());
+    }
+}
