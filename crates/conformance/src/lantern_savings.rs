@@ -74,9 +74,7 @@ pub fn compare_insight_savings(
             record(&mut out.modern_http, reference, &theirs, &ours);
         }
         if let Some(m) = model.get("RenderBlocking") {
-            let no_paint = m["warnings"]
-                .as_array()
-                .is_some_and(|w| w.iter().any(|x| x == "NO_FP"));
+            let no_paint = m["warnings"].as_array().is_some_and(|w| w.iter().any(|x| x == "NO_FP"));
             let lcp_is_image = navigation.is_some_and(|n| {
                 data.largest_image_paint()
                     .lcp_request_by_navigation
@@ -123,9 +121,19 @@ fn ours_modern_http(cx: &LanternContext, synthetic: &Map<String, Value>, model: 
 /// Our RenderBlocking savings for DevTools' render-blocking requests, in
 /// the order the insight found them (by start time: its list is sorted
 /// by duration only afterwards).
-fn ours_render_blocking(cx: &LanternContext, synthetic: &Map<String, Value>, model: &Value, lcp_is_image: bool) -> Value {
+fn ours_render_blocking(
+    cx: &LanternContext,
+    synthetic: &Map<String, Value>,
+    model: &Value,
+    lcp_is_image: bool,
+) -> Value {
     let mut requests = model_requests(synthetic, model, "renderBlockingRequests");
-    requests.sort_by(|a, b| a["ts"].as_f64().unwrap_or(0.0).total_cmp(&b["ts"].as_f64().unwrap_or(0.0)));
+    requests.sort_by(|a, b| {
+        a["ts"]
+            .as_f64()
+            .unwrap_or(0.0)
+            .total_cmp(&b["ts"].as_f64().unwrap_or(0.0))
+    });
     let ids: Vec<&str> = requests
         .iter()
         .filter_map(|r| r["args"]["data"]["requestId"].as_str())
@@ -137,6 +145,176 @@ fn ours_render_blocking(cx: &LanternContext, synthetic: &Map<String, Value>, mod
         }),
         Err(e) => json!({"error": e.to_string()}),
     }
+}
+
+/// How the savings of the made-up variants compared, by insight and
+/// variant (`ModernHTTP http1`, `RenderBlocking allBlocking`, ...).
+pub type VariantComparison = std::collections::BTreeMap<String, Comparison>;
+
+/// The variants of `xtask/js/lantern-insight-savings.mjs` and which
+/// insights each runs.
+const VARIANTS: &[(&str, &[&str])] = &[
+    ("asIs", &["modernHttp", "renderBlocking"]),
+    ("http1", &["modernHttp", "renderBlocking"]),
+    ("allBlocking", &["renderBlocking"]),
+];
+
+/// The name of an insight in the comparison's keys.
+fn insight_name(part: &str) -> &'static str {
+    if part == "modernHttp" {
+        "ModernHTTP"
+    } else {
+        "RenderBlocking"
+    }
+}
+
+/// Compares, for each navigation of `file`, our savings with DevTools'
+/// on the variants of `lantern-insight-savings.mjs` (its output
+/// `expected`), the inputs the insights picked taken from it; ours are
+/// simulated on tracekit's Lantern context, made with the variant's
+/// change.
+pub fn compare_variants(
+    file: &Path,
+    expected: &Value,
+    devtools: tracekit::DevTools,
+) -> Result<VariantComparison, String> {
+    let mut out = VariantComparison::new();
+    let entries = expected.as_array().ok_or("not a list of navigations")?;
+    if entries.is_empty() {
+        return Ok(out);
+    }
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let data = analysis.handlers().ok_or("no handler data")?;
+    let strings = analysis.strings();
+    for entry in entries {
+        let index = entry["navigation"].as_u64();
+        let reference = format!("#{}", index.unwrap_or_default());
+        let navigation = data
+            .meta()
+            .navigations
+            .main_frame
+            .iter()
+            .find(|n| Some(u64::from(n.event)) == index);
+        for &(variant, parts) in VARIANTS {
+            let Some(theirs) = entry["variants"].get(variant) else {
+                continue;
+            };
+            let ours = match navigation {
+                Some(n) => ours_variant(data, strings, n, variant, parts, theirs),
+                None => json!({"error": "not our navigation"}),
+            };
+            for &part in parts {
+                let pick = |v: &Value| -> Value {
+                    match v.get("error") {
+                        Some(e) => json!({"error": e}),
+                        None => json!({"lanternError": v.get("lanternError"), "savings": v[part]}),
+                    }
+                };
+                let key = format!("{} {variant}", insight_name(part));
+                record(out.entry(key).or_default(), &reference, &pick(theirs), &pick(&ours));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Our side of one variant of a navigation, in the shape of DevTools'.
+fn ours_variant(
+    data: &tracekit::HandlerData,
+    strings: &tracekit::Strings,
+    navigation: &Navigation,
+    variant: &str,
+    parts: &[&str],
+    theirs: &Value,
+) -> Value {
+    let lantern = if variant == "http1" {
+        context_with_change(data, strings, navigation, |r| {
+            if r.protocol == "h2" || r.protocol.starts_with("h3") {
+                "http/1.1".clone_into(&mut r.protocol);
+            }
+        })
+    } else {
+        context(data, strings, navigation)
+    };
+    let (lantern, lantern_error) = match lantern {
+        Ok(cx) => (cx, None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let lcp_is_image = data
+        .largest_image_paint()
+        .lcp_request_by_navigation
+        .contains_key(&navigation.navigation_id);
+    let mut out = json!({});
+    if let Some(e) = lantern_error {
+        out["lanternError"] = json!(e);
+    }
+    let strs = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default()
+    };
+    for &part in parts {
+        let inputs = &theirs[part];
+        let mut savings = inputs.clone();
+        let Some(cx) = lantern.as_ref() else {
+            savings["metricSavings"] = Value::Null;
+            if part == "renderBlocking" {
+                savings["requestIdToWastedMs"] = Value::Null;
+            }
+            out[part] = savings;
+            continue;
+        };
+        let result = if part == "modernHttp" {
+            let urls = strs(&inputs["urls"]);
+            let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+            modern_http_savings(cx, &urls).map(|(fcp, lcp)| {
+                savings["metricSavings"] = json!({"FCP": fcp, "LCP": lcp});
+            })
+        } else {
+            let ids = strs(&inputs["requestIds"]);
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            render_blocking_savings(cx, &ids, lcp_is_image).map(|s| {
+                savings["metricSavings"] = json!({"FCP": s.fcp, "LCP": s.lcp});
+                savings["requestIdToWastedMs"] = s.wasted_ms.iter().map(|(id, ms)| json!([id, ms])).collect();
+            })
+        };
+        if let Err(e) = result {
+            savings["error"] = json!(e.to_string());
+        }
+        out[part] = savings;
+    }
+    out
+}
+
+/// A navigation's Lantern context as [`context`] makes it, `change` made
+/// to each of its requests before the graph is built.
+fn context_with_change(
+    data: &tracekit::HandlerData,
+    strings: &tracekit::Strings,
+    navigation: &Navigation,
+    change: impl Fn(&mut tracekit::lantern::LanternRequest),
+) -> Result<Option<LanternContext>, tracekit::lantern::LanternError> {
+    use tracekit::lantern::{analyze, create_graph, metrics, processed_navigation, requests, MetricInput, Simulator};
+    let mut list = requests(data, strings, navigation)?;
+    list.iter_mut().for_each(change);
+    let graph = create_graph(data, strings, navigation, &list)?;
+    let processed = processed_navigation(data, navigation)?;
+    let Some(analysis) = analyze(&list) else {
+        return Ok(None);
+    };
+    let simulator = Simulator::new(&analysis)?;
+    let metrics = metrics(MetricInput {
+        graph: &graph,
+        requests: &list,
+        simulator: &simulator,
+        navigation: &processed,
+    })?;
+    Ok(Some(LanternContext {
+        requests: list,
+        graph,
+        simulator,
+        metrics,
+    }))
 }
 
 #[cfg(test)]
@@ -156,8 +334,18 @@ mod tests {
     #[test]
     fn a_navigation_counts_as_identical_or_not() {
         let mut out = Comparison::default();
-        record(&mut out, "#1", &json!({"metricSavings": {"FCP": 10}}), &json!({"metricSavings": {"FCP": 10.0}}));
-        record(&mut out, "#2", &json!({"metricSavings": null}), &json!({"metricSavings": {"FCP": 0}}));
+        record(
+            &mut out,
+            "#1",
+            &json!({"metricSavings": {"FCP": 10}}),
+            &json!({"metricSavings": {"FCP": 10.0}}),
+        );
+        record(
+            &mut out,
+            "#2",
+            &json!({"metricSavings": null}),
+            &json!({"metricSavings": {"FCP": 0}}),
+        );
         assert_eq!((out.compared, out.identical), (2, 1));
         assert!(out.differences[0].starts_with("navigation #2"));
     }

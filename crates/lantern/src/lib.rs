@@ -49,6 +49,8 @@ pub use simulation::{ConnectionPool, DnsCache, Download, NodeTiming, Simulation,
 pub use walk::{Direction, Subgraph};
 
 #[cfg(test)]
+mod savings_tests;
+#[cfg(test)]
 mod sim_tests;
 #[cfg(test)]
 mod tests;

@@ -136,7 +136,11 @@ fn downloads_by_request_id(context: &LanternContext) -> AHashMap<&str, Downloade
         }
         // The trace's id is the chain's first request's (the others have
         // `:redirect` appended).
-        let id = hops.first().map_or(request, |&h| &context.requests[h]).request_id.as_str();
+        let id = hops
+            .first()
+            .map_or(request, |&h| &context.requests[h])
+            .request_id
+            .as_str();
         let Some(&copy) = copy_by_id.get(node.id.as_str()) else {
             continue;
         };
