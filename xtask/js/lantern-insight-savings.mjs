@@ -8,7 +8,13 @@
 //                (the Lantern requests' protocol before the graph is built,
 //                and the trace's requests' when ModernHTTP picks its URLs);
 //   allBlocking  every request of the trace taken as render-blocking when
-//                RenderBlocking picks its requests (the context as is).
+//                RenderBlocking picks its requests (the context as is);
+//   allUrls, http1AllUrls  ModernHTTP run on made-up requests that make it
+//                flag every URL of the context's requests (but localhost's),
+//                on the context as is and on http1's;
+//   allButDocument, http1AllButDocument  RenderBlocking run on made-up
+//                requests that make it find every request of the context
+//                but the main document render-blocking.
 // Each variant records the insights' inputs (ModernHTTP's URLs,
 // RenderBlocking's request ids in the order found) and outputs
 // (metricSavings, requestIdToWastedMs) or the error the insight throws, and
@@ -69,32 +75,74 @@ function withRequests(key, value, fn) {
 
 const Models = Trace.Insights.Models;
 /**
- * Runs an insight twice: without Lantern for its inputs (what it picks does not depend on Lantern), then with
- * the context for its savings, or the error it throws.
+ * Runs an insight twice on `data` (the trace's, or made up): without Lantern for its inputs (what it picks
+ * does not depend on Lantern), then with the context for its savings, or the error it throws.
  */
-function run(insight, context, inputs, savings) {
-  const out = inputs(Models[insight].generateInsight(data, {...context, lantern: undefined}));
+function run(insight, on, context, inputs, savings) {
+  const out = inputs(Models[insight].generateInsight(on, {...context, lantern: undefined}));
   try {
-    return {...out, ...savings(Models[insight].generateInsight(data, context))};
+    return {...out, ...savings(Models[insight].generateInsight(on, context))};
   } catch (e) {
     return {...out, error: String(e.message ?? e)};
   }
 }
-function modernHttp(context) {
-  return run('ModernHTTP', context, m => ({urls: m.http1Requests.map(r => r.args.data.url)}),
+function modernHttp(context, on = data) {
+  return run('ModernHTTP', on, context, m => ({urls: m.http1Requests.map(r => r.args.data.url)}),
       m => ({metricSavings: m.metricSavings ?? null}));
 }
-function renderBlocking(context) {
+function renderBlocking(context, on = data) {
   // The list is sorted by duration; the savings saw it in time order.
-  const byTime = data.NetworkRequests.byTime;
+  const byTime = on.NetworkRequests.byTime;
   const inputs = m => ({
     requestIds: [...m.renderBlockingRequests].sort((a, b) => byTime.indexOf(a) - byTime.indexOf(b))
         .map(r => r.args.data.requestId),
   });
-  return run('RenderBlocking', context, inputs, m => ({
+  return run('RenderBlocking', on, context, inputs, m => ({
     metricSavings: m.metricSavings ?? null,
     requestIdToWastedMs: m.requestIdToWastedMs ? [...m.requestIdToWastedMs.entries()] : null,
   }));
+}
+
+/** The trace's data with made-up network requests (just what the two insights read of them). */
+function withMadeUpRequests(byTime) {
+  return {...data, NetworkRequests: {...data.NetworkRequests, byTime}};
+}
+
+/**
+ * Data on which ModernHTTP flags every URL of the context's requests: each as a static HTTP/1.1 request
+ * at the navigation's start, every origin padded to the six requests the insight wants (with URLs no
+ * request has). Localhost's are still never flagged.
+ */
+function everyUrlAsHttp1(context) {
+  const made = url => ({
+    name: 'SyntheticNetworkRequest', ts: context.navigation.ts + 1, dur: 1,
+    args: {data: {url, protocol: 'http/1.1', resourceType: 'Script', decodedBodyLength: 1000, fromServiceWorker: false}},
+  });
+  const urls = [...new Set(context.lantern.requests.map(r => r.url))].filter(u => URL.canParse(u));
+  const byOrigin = new Map();
+  for (const u of urls) byOrigin.set(new URL(u).origin, (byOrigin.get(new URL(u).origin) ?? 0) + 1);
+  const padding = [];
+  for (const [origin, n] of byOrigin) {
+    if (origin === 'null') continue;
+    for (let i = n; i < 6; i++) padding.push(`${origin}/tracekit-padding-${i}`);
+  }
+  return withMadeUpRequests([...urls, ...padding].map(made));
+}
+
+/**
+ * Data on which RenderBlocking finds every request of the context but the main document (and its
+ * redirects) render-blocking, in the order of the context's requests.
+ */
+function everyRequestButTheDocumentBlocking(context) {
+  const id = r => r.rawRequest?.args.data.requestId ?? r.requestId;
+  const documentId = id(context.lantern.graph.request);
+  const ids = [...new Set(context.lantern.requests.map(id))].filter(i => i !== documentId);
+  const ts = context.navigation.ts;
+  return withMadeUpRequests(ids.map((requestId, i) => ({
+    name: 'SyntheticNetworkRequest', ts: ts + 1 + i, dur: 1,
+    args: {data: {requestId, url: `made-up:${i}`, frame: context.frameId, renderBlocking: 'blocking', priority: 'VeryHigh',
+      resourceType: 'Stylesheet', syntheticData: {finishTime: ts}}},
+  })));
 }
 
 const navigations = data.Meta.mainFrameNavigations.filter(n => n.args.frame && n.args.data?.navigationId);
@@ -107,32 +155,49 @@ navigations.forEach((nav, i) => {
     navigation: nav,
     navigationId: nav.args.data.navigationId,
   };
-  const variant = (change, run) => {
+  const contextOf = change => {
     try {
-      let lantern;
-      try {
-        lantern = lanternContext(nav, change);
-      } catch (e) {
-        return {lanternError: String(e.message ?? e), ...run({...base})};
+      return {...base, lantern: lanternContext(nav, change)};
+    } catch (e) {
+      return {...base, lanternError: String(e.message ?? e)};
+    }
+  };
+  const real = contextOf(() => {});
+  const http1 = contextOf(r => { if (isModern(r.protocol)) r.protocol = 'http/1.1'; });
+  const variant = (cx, parts) => {
+    const result = cx.lanternError ? {lanternError: cx.lanternError} : {};
+    try {
+      for (const [part, fn] of Object.entries(parts)) {
+        result[part] = fn(cx);
       }
-      return run({...base, lantern});
+      return result;
     } catch (e) {
       return {error: String(e.message ?? e)};
     }
   };
-  const keep = () => {};
-  const downgrade = r => { if (isModern(r.protocol)) r.protocol = 'http/1.1'; };
+  // Without a context there is nothing to make up requests from, and no savings.
+  const skip = (f, empty) => cx => cx.lantern ? f(cx) : empty;
+  const noUrls = {urls: [], metricSavings: null};
+  const noIds = {requestIds: [], metricSavings: null, requestIdToWastedMs: null};
   out.push({
     navigation: index.get(nav),
     variants: {
-      asIs: variant(keep, cx => ({modernHttp: modernHttp(cx), renderBlocking: renderBlocking(cx)})),
-      http1: variant(downgrade, cx => ({
-        modernHttp: withRequests('protocol', p => isModern(p) ? 'http/1.1' : p, () => modernHttp(cx)),
-        renderBlocking: renderBlocking(cx),
-      })),
-      allBlocking: variant(keep, cx => ({
-        renderBlocking: withRequests('renderBlocking', () => 'blocking', () => renderBlocking(cx)),
-      })),
+      asIs: variant(real, {modernHttp: cx => modernHttp(cx), renderBlocking: cx => renderBlocking(cx)}),
+      http1: variant(http1, {
+        modernHttp: cx => withRequests('protocol', p => isModern(p) ? 'http/1.1' : p, () => modernHttp(cx)),
+        renderBlocking: cx => renderBlocking(cx),
+      }),
+      allBlocking: variant(real, {
+        renderBlocking: cx => withRequests('renderBlocking', () => 'blocking', () => renderBlocking(cx)),
+      }),
+      allUrls: variant(real, {modernHttp: skip(cx => modernHttp(cx, everyUrlAsHttp1(cx)), noUrls)}),
+      http1AllUrls: variant(http1, {modernHttp: skip(cx => modernHttp(cx, everyUrlAsHttp1(cx)), noUrls)}),
+      allButDocument: variant(real, {
+        renderBlocking: skip(cx => renderBlocking(cx, everyRequestButTheDocumentBlocking(cx)), noIds),
+      }),
+      http1AllButDocument: variant(http1, {
+        renderBlocking: skip(cx => renderBlocking(cx, everyRequestButTheDocumentBlocking(cx)), noIds),
+      }),
     },
   });
 });

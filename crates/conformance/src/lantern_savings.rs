@@ -152,11 +152,16 @@ fn ours_render_blocking(
 pub type VariantComparison = std::collections::BTreeMap<String, Comparison>;
 
 /// The variants of `xtask/js/lantern-insight-savings.mjs` and which
-/// insights each runs.
+/// insights each runs (those named `http1...` on the context with every
+/// HTTP/2 or 3 request taken as HTTP/1.1).
 const VARIANTS: &[(&str, &[&str])] = &[
     ("asIs", &["modernHttp", "renderBlocking"]),
     ("http1", &["modernHttp", "renderBlocking"]),
     ("allBlocking", &["renderBlocking"]),
+    ("allUrls", &["modernHttp"]),
+    ("http1AllUrls", &["modernHttp"]),
+    ("allButDocument", &["renderBlocking"]),
+    ("http1AllButDocument", &["renderBlocking"]),
 ];
 
 /// The name of an insight in the comparison's keys.
@@ -195,12 +200,28 @@ pub fn compare_variants(
             .main_frame
             .iter()
             .find(|n| Some(u64::from(n.event)) == index);
+        // The context as is and the one over HTTP/1.1, each made once.
+        let contexts = navigation.map(|n| {
+            let http1 = context_with_change(data, strings, n, |r| {
+                if r.protocol == "h2" || r.protocol.starts_with("h3") {
+                    "http/1.1".clone_into(&mut r.protocol);
+                }
+            });
+            (n, context(data, strings, n), http1)
+        });
         for &(variant, parts) in VARIANTS {
             let Some(theirs) = entry["variants"].get(variant) else {
                 continue;
             };
-            let ours = match navigation {
-                Some(n) => ours_variant(data, strings, n, variant, parts, theirs),
+            let ours = match &contexts {
+                Some((n, real, http1)) => {
+                    let lantern = if variant.starts_with("http1") { http1 } else { real };
+                    let lcp_is_image = data
+                        .largest_image_paint()
+                        .lcp_request_by_navigation
+                        .contains_key(&n.navigation_id);
+                    ours_variant(lantern, lcp_is_image, parts, theirs)
+                }
                 None => json!({"error": "not our navigation"}),
             };
             for &part in parts {
@@ -220,30 +241,15 @@ pub fn compare_variants(
 
 /// Our side of one variant of a navigation, in the shape of DevTools'.
 fn ours_variant(
-    data: &tracekit::HandlerData,
-    strings: &tracekit::Strings,
-    navigation: &Navigation,
-    variant: &str,
+    lantern: &Result<Option<LanternContext>, tracekit::lantern::LanternError>,
+    lcp_is_image: bool,
     parts: &[&str],
     theirs: &Value,
 ) -> Value {
-    let lantern = if variant == "http1" {
-        context_with_change(data, strings, navigation, |r| {
-            if r.protocol == "h2" || r.protocol.starts_with("h3") {
-                "http/1.1".clone_into(&mut r.protocol);
-            }
-        })
-    } else {
-        context(data, strings, navigation)
-    };
     let (lantern, lantern_error) = match lantern {
-        Ok(cx) => (cx, None),
+        Ok(cx) => (cx.as_ref(), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let lcp_is_image = data
-        .largest_image_paint()
-        .lcp_request_by_navigation
-        .contains_key(&navigation.navigation_id);
     let mut out = json!({});
     if let Some(e) = lantern_error {
         out["lanternError"] = json!(e);
@@ -256,7 +262,7 @@ fn ours_variant(
     for &part in parts {
         let inputs = &theirs[part];
         let mut savings = inputs.clone();
-        let Some(cx) = lantern.as_ref() else {
+        let Some(cx) = lantern else {
             savings["metricSavings"] = Value::Null;
             if part == "renderBlocking" {
                 savings["requestIdToWastedMs"] = Value::Null;
