@@ -80,7 +80,8 @@ fn modern_http_and_render_blocking_savings_are_devtools_ones() {
 /// The savings on the made-up variants of `xtask/js/lantern-insight-savings.mjs`
 /// (the trace as is, every request over HTTP/1.1, every request render-blocking),
 /// where its outputs are cached in `$LANTERN_INSIGHT_SAVINGS_CACHE` (default
-/// `/work/oracle-cache/lantern-insight-savings`, `NAME.json`).
+/// `/work/oracle-cache/lantern-insight-savings`, `NAME.json`: `node
+/// xtask/js/lantern-insight-savings.mjs TRACE > NAME.json` for each trace).
 #[test]
 fn savings_on_made_up_variants_are_devtools_ones() {
     std::env::set_current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap();
