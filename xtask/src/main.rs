@@ -16,6 +16,7 @@ mod data;
 mod insights;
 mod lantern;
 mod lantern_metrics;
+mod lantern_savings;
 mod node;
 mod variants;
 mod wasm;
@@ -82,8 +83,9 @@ enum Command {
         /// Compare the insight sets (tracekit insights), with a table per insight.
         #[arg(long, conflicts_with = "data")]
         insights: bool,
-        /// Compare Lantern's requests, network analysis and graphs (with --corpus: run
-        /// xtask/js/lantern.mjs live; without: `cargo test -p tracekit-conformance --test lantern`).
+        /// Compare Lantern's requests, network analysis and graphs, its metrics and the
+        /// ModernHTTP and RenderBlocking savings (with --corpus: run xtask/js/lantern.mjs and
+        /// lantern-insight-savings.mjs live; without: `cargo test -p tracekit-conformance --test lantern`).
         #[arg(long, conflicts_with_all = ["data", "insights"], requires = "corpus")]
         lantern: bool,
     },
@@ -149,7 +151,8 @@ fn main() -> anyhow::Result<()> {
         } => {
             node::ensure_packages()?;
             lantern::corpus(engine, &dir)?;
-            lantern_metrics::corpus(engine, &dir)
+            lantern_metrics::corpus(engine, &dir)?;
+            lantern_savings::corpus(engine, &dir)
         }
         Command::Conformance {
             corpus,

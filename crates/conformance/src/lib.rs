@@ -13,6 +13,7 @@ pub mod data;
 pub mod insights;
 pub mod lantern;
 pub mod lantern_metrics;
+pub mod lantern_savings;
 pub mod views;
 
 /// How two dumps compare.

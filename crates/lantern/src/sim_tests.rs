@@ -9,7 +9,14 @@ use crate::{
 };
 
 /// A finished request of `url` made at `start` ms and done at `end` ms.
-fn request(url: &str, priority: &str, kind: &str, transfer_size: f64, start: f64, end: f64) -> LanternRequest {
+pub(crate) fn request(
+    url: &str,
+    priority: &str,
+    kind: &str,
+    transfer_size: f64,
+    start: f64,
+    end: f64,
+) -> LanternRequest {
     let parsed = url::Url::parse(url).unwrap();
     LanternRequest {
         request: 0,
@@ -51,7 +58,7 @@ fn request(url: &str, priority: &str, kind: &str, transfer_size: f64, start: f64
 }
 
 /// A node of request `index` (its times the request's).
-fn network(requests: &[LanternRequest], index: usize) -> Node {
+pub(crate) fn network(requests: &[LanternRequest], index: usize) -> Node {
     let r = &requests[index];
     Node {
         id: r.request_id.clone(),
@@ -65,7 +72,7 @@ fn network(requests: &[LanternRequest], index: usize) -> Node {
 }
 
 /// A task from `start` to `end` µs.
-fn task(start: f64, end: f64, cpu: CpuNode) -> Node {
+pub(crate) fn task(start: f64, end: f64, cpu: CpuNode) -> Node {
     Node {
         id: format!("1.{start}"),
         kind: NodeKind::Cpu(cpu),
@@ -79,7 +86,7 @@ fn task(start: f64, end: f64, cpu: CpuNode) -> Node {
 
 /// A graph of `nodes` with these links (dependency, dependent), rooted at
 /// the first node.
-fn graph(nodes: Vec<Node>, links: &[(usize, usize)]) -> Graph {
+pub(crate) fn graph(nodes: Vec<Node>, links: &[(usize, usize)]) -> Graph {
     let mut graph = Graph { nodes, root: 0 };
     for &(from, to) in links {
         graph.nodes[from].dependents.push(to);
@@ -89,7 +96,7 @@ fn graph(nodes: Vec<Node>, links: &[(usize, usize)]) -> Graph {
 }
 
 /// A network of 100 ms round trips, 1 Gbit/s, 30 ms server response.
-fn analysis(origin: &str) -> NetworkAnalysis {
+pub(crate) fn analysis(origin: &str) -> NetworkAnalysis {
     NetworkAnalysis {
         throughput: 1e9,
         rtt: 100.0,
