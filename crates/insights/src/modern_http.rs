@@ -7,7 +7,7 @@ use tracekit_engine::handlers::page::{Entity, JsValue, NetworkRequest};
 use tracekit_engine::support::dump::{Object, Value};
 use tracekit_engine::{Strings, Sym};
 
-use crate::model::{Category, EventRef, Finding, Insight, RelatedEvents, State, Ui};
+use crate::model::{Category, EventRef, Finding, Insight, MetricSavings, RelatedEvents, State, Ui};
 use crate::sets::Context;
 
 /// DevTools' words for the insight.
@@ -89,12 +89,25 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
         State::Fail
     };
     let related = http1_requests.iter().map(|&at| EventRef::Request(at)).collect();
+    let savings = match cx.lantern() {
+        Some(lantern) => {
+            let strings = cx.analysis.strings();
+            let urls: Vec<&str> = http1_requests
+                .iter()
+                .map(|&at| strings.resolve(cx.data.network_requests().requests[at].url))
+                .collect();
+            let (fcp, lcp) = tracekit_lantern::modern_http_savings(lantern, &urls).map_err(|e| e.to_string())?;
+            Some(MetricSavings {
+                fcp: Some(fcp),
+                lcp: Some(lcp),
+                ..MetricSavings::default()
+            })
+        }
+        None => None,
+    };
     let mut insight = Insight::new(state, Finding::ModernHttp(ModernHttp { http1_requests }));
     insight.related_events = Some(RelatedEvents::List(related));
-    // LANTERN: FCP and LCP savings of serving these URLs over h2 (DevTools
-    // simulates the optimistic graphs before and after, floored to 0.1 ms)
-    // go here once tracekit's Lantern simulates a navigation; absent until
-    // then, as DevTools leaves them without a Lantern context.
+    insight.metric_savings = savings;
     Ok(insight)
 }
 

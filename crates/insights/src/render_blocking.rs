@@ -9,7 +9,7 @@ use tracekit_engine::handlers::page::{JsValue, NetworkRequest};
 use tracekit_engine::support::dump::{Object, Value};
 use tracekit_engine::{Micros, Strings};
 
-use crate::model::{Category, EventRef, Finding, Insight, InsightWarning, RelatedEvents, State, Ui};
+use crate::model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
 use crate::sets::Context;
 
 /// DevTools' words for the insight.
@@ -43,6 +43,10 @@ pub struct RenderBlocking {
     /// The requests, by index in
     /// [`NetworkRequests::requests`](tracekit_engine::NetworkRequests).
     pub requests: Vec<usize>,
+    /// With a Lantern context: each request's simulated download time, ms,
+    /// by request id, those of 50 ms or more (DevTools'
+    /// `requestIdToWastedMs`).
+    pub wasted_ms: Option<Vec<(String, f64)>>,
 }
 
 /// Computes the insight.
@@ -75,6 +79,22 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
             requests.push(at);
         }
     }
+    // Lantern reads the requests in the order of time, before the sort.
+    let savings = match cx.lantern() {
+        Some(lantern) => {
+            let ids: Vec<&str> = requests
+                .iter()
+                .map(|&at| strings.resolve(cx.data.network_requests().requests[at].request_id.text))
+                .collect();
+            let lcp_is_image = cx
+                .data
+                .largest_image_paint()
+                .lcp_request_by_navigation
+                .contains_key(&navigation.navigation_id);
+            Some(tracekit_lantern::render_blocking_savings(lantern, &ids, lcp_is_image).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
     let network = &cx.data.network_requests().requests;
     requests.sort_by(|&a, &b| {
         let longer = network[b].dur.0 - network[a].dur.0;
@@ -82,13 +102,17 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     });
     let state = if requests.is_empty() { State::Pass } else { State::Fail };
     let related = requests.iter().map(|&at| EventRef::Request(at)).collect();
-    let mut insight = Insight::new(state, Finding::RenderBlocking(RenderBlocking { requests }));
+    let finding = RenderBlocking {
+        requests,
+        wasted_ms: savings.as_ref().map(|s| s.wasted_ms.clone()),
+    };
+    let mut insight = Insight::new(state, Finding::RenderBlocking(finding));
     insight.related_events = Some(RelatedEvents::List(related));
-    // LANTERN: with a Lantern context DevTools adds the FCP (and, unless
-    // the LCP is an image, LCP) savings of deferring these requests, and
-    // `requestIdToWastedMs` (each request's simulated download time of
-    // 50 ms or more), from the FCP's optimistic graph; they go here once
-    // tracekit's Lantern simulates a navigation.
+    insight.metric_savings = savings.map(|s| MetricSavings {
+        fcp: Some(s.fcp),
+        lcp: Some(s.lcp),
+        ..MetricSavings::default()
+    });
     Ok(insight)
 }
 
@@ -133,6 +157,13 @@ impl RenderBlocking {
             .map(|&at| cx.event(EventRef::Request(at)))
             .collect();
         model.push("renderBlockingRequests", Value::Array(requests));
+        if let Some(wasted) = &self.wasted_ms {
+            let rows = wasted
+                .iter()
+                .map(|(id, ms)| (Value::str(id.clone()), Value::Num(*ms)))
+                .collect();
+            model.push("requestIdToWastedMs", Value::Map(rows));
+        }
     }
 
     /// What it found, in words.

@@ -141,7 +141,10 @@ mod tests {
         assert!(cut.len() <= 400, "{}", cut.len());
         assert!(cut.starts_with("line 000 of the answer\n"));
         let last = cut.lines().last().unwrap();
-        assert!(last.starts_with("[cut here: the whole answer is about 575 tokens, over the budget of 100"), "{last}");
+        assert!(
+            last.starts_with("[cut here: the whole answer is about 575 tokens, over the budget of 100"),
+            "{last}"
+        );
         assert!(last.ends_with("narrow it with `window`]"));
         assert!(cut.lines().rev().nth(1).unwrap().starts_with("line "));
     }
@@ -152,8 +155,11 @@ mod tests {
             {"name":"EvaluateScript","ph":"X","ts":500,"dur":9000,"pid":1,"tid":2},
             {"name":"Layout","ph":"X","ts":1000,"dur":8000,"pid":1,"tid":2},
             {"name":"RunTask","ph":"X","ts":20000,"dur":100,"pid":1,"tid":2}]"#;
-        tracekit::analyze_bytes(trace.as_bytes(), &tracekit::AnalyzeOptions::default().with_all_handlers(true))
-            .unwrap()
+        tracekit::analyze_bytes(
+            trace.as_bytes(),
+            &tracekit::AnalyzeOptions::default().with_all_handlers(true),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -180,11 +186,30 @@ mod tests {
         )
         .unwrap();
         // Of 19.6 ms, EvaluateScript has 9 ms in all (45.9%), Layout 8 ms (40.8%).
-        assert!(big.starts_with("Bottom-Up") && big.contains("EvaluateScript") && !big.contains("Layout"), "{big}");
+        assert!(
+            big.starts_with("Bottom-Up") && big.contains("EvaluateScript") && !big.contains("Layout"),
+            "{big}"
+        );
         let bad = |args: CallTreeArgs| call_tree(&a, &args).unwrap_err();
-        assert!(bad(CallTreeArgs { window: Some("x..y".into()), ..Default::default() }).contains("window"));
-        assert!(bad(CallTreeArgs { group_by: Some("colour".into()), ..Default::default() }).contains("group_by"));
-        assert!(bad(CallTreeArgs { thread: Some("Nope".into()), ..Default::default() }).contains("Nope"));
-        assert!(bad(CallTreeArgs { min_percent: Some(120.0), ..Default::default() }).contains("min_percent"));
+        assert!(bad(CallTreeArgs {
+            window: Some("x..y".into()),
+            ..Default::default()
+        })
+        .contains("window"));
+        assert!(bad(CallTreeArgs {
+            group_by: Some("colour".into()),
+            ..Default::default()
+        })
+        .contains("group_by"));
+        assert!(bad(CallTreeArgs {
+            thread: Some("Nope".into()),
+            ..Default::default()
+        })
+        .contains("Nope"));
+        assert!(bad(CallTreeArgs {
+            min_percent: Some(120.0),
+            ..Default::default()
+        })
+        .contains("min_percent"));
     }
 }

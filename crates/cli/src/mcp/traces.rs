@@ -217,7 +217,10 @@ mod tests {
         std::fs::write(&b, TRACE).unwrap();
         let cache = TraceCache::new(TRACE.len() + 10);
         let first = cache.get(&a).unwrap();
-        assert!(Arc::ptr_eq(&first, &cache.get(&a).unwrap()), "a second read is the cached one");
+        assert!(
+            Arc::ptr_eq(&first, &cache.get(&a).unwrap()),
+            "a second read is the cached one"
+        );
         // Another trace: the budget holds one, the older goes.
         cache.get(&b).unwrap();
         assert_eq!(cache.len(), 1);
