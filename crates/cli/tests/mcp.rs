@@ -1,0 +1,131 @@
+//! `tracekit mcp` driven by the official MCP SDKs, as agents meet it: the
+//! Python SDK (`mcp`, pinned in tests/support/mcp-requirements.txt) lists
+//! the tools and calls each, and the answers are those of the commands,
+//! within the budget; bad requests are one-line tool errors and the
+//! server keeps serving, two requests at once included.
+
+#[path = "support/tools.rs"]
+mod tools;
+
+use std::process::Command;
+
+fn tracekit(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tracekit"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// What the Python client saw, with the server's extra arguments.
+fn python_session(server_args: &[&str]) -> serde_json::Value {
+    let python = tools::python_requirements("mcp", "crates/cli/tests/support/mcp-requirements.txt");
+    let root = tools::root();
+    let out = Command::new(python)
+        .arg(root.join("crates/cli/tests/support/mcp_client.py"))
+        .arg(env!("CARGO_BIN_EXE_tracekit"))
+        .arg(root.join("fixtures"))
+        .args(server_args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_python_sdk_lists_and_calls_every_tool() {
+    let seen = python_session(&[]);
+    assert_eq!(seen["server"][0], "tracekit");
+    let tools = seen["tools"].as_object().unwrap();
+    let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["call_tree", "network_requests"]);
+    for (name, tool) in tools {
+        let schema = &tool["schema"];
+        assert_eq!(schema["type"], "object", "{name}");
+        assert_eq!(schema["required"], serde_json::json!(["path"]), "{name}");
+        assert!(schema["properties"]["path"]["description"].is_string(), "{name}");
+        assert!(tool["description"].as_str().unwrap().len() > 50, "{name}");
+    }
+    // The answers are the commands'.
+    let page = tools::root().join("fixtures/traces/page-load.json.gz");
+    let page = page.to_str().unwrap();
+    let expected = tracekit(&["calltree", page, "--thread", "CrRendererMain", "--max-depth", "2", "-q"]);
+    assert_eq!(seen["call_tree"]["text"], expected.as_str());
+    assert_eq!(seen["call_tree"]["error"], false);
+    let bottom_up = seen["bottom_up"]["text"].as_str().unwrap();
+    assert!(bottom_up.starts_with("Bottom-Up, window "), "{bottom_up}");
+    // min_percent 1: no row under 1% of the window.
+    let rows = bottom_up
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+    for line in rows {
+        let total: f64 = line
+            .split('(')
+            .nth(2)
+            .unwrap()
+            .split('%')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(total >= 1.0, "{line}");
+    }
+    let network = tracekit(&["network", page]);
+    let pngs: Vec<&str> = network.lines().filter(|l| l.to_lowercase().contains("png")).collect();
+    let answer = seen["network"]["text"].as_str().unwrap();
+    assert_eq!(answer.lines().next(), network.lines().next(), "the header");
+    assert_eq!(answer.lines().last(), network.lines().last(), "the legend");
+    let rows: Vec<&str> = answer.lines().skip(1).filter(|l| !l.starts_with('(')).collect();
+    assert_eq!(rows, pngs);
+    assert!(!pngs.is_empty());
+    // The whole call tree fits the default budget of 25,000 tokens.
+    let whole = seen["whole"]["text"].as_str().unwrap();
+    assert_eq!(whole, tracekit(&["calltree", page, "-q"]));
+    // Bad requests: one line each, the tool's error.
+    let bad = &seen["bad"];
+    let line = |k: &str| {
+        assert_eq!(bad[k]["error"], true, "{k}");
+        let text = bad[k]["text"].as_str().unwrap().to_owned();
+        assert_eq!(text.lines().count(), 1, "{k}: {text}");
+        assert!(text.starts_with("tracekit: "), "{k}: {text}");
+        text
+    };
+    assert!(line("outside").contains("outside the server's roots"));
+    assert!(line("missing").contains("cannot be read"));
+    assert!(line("not_a_trace").contains("known-differences.txt"));
+    assert!(line("window").contains("window"));
+    assert!(line("thread").contains("NoSuchThread"));
+    assert_eq!(seen["no_path"]["error"], true);
+    assert!(
+        seen["no_path"]["text"].as_str().unwrap().contains("path"),
+        "{}",
+        seen["no_path"]
+    );
+    // Two at once, after the errors: both answered.
+    for answer in seen["together"].as_array().unwrap() {
+        assert_eq!(answer["error"], false, "{answer}");
+    }
+}
+
+#[test]
+fn answers_past_the_budget_are_cut_and_say_how_to_narrow() {
+    let seen = python_session(&["--max-tokens", "400"]);
+    let whole = seen["whole"]["text"].as_str().unwrap();
+    assert!(whole.len() <= 1600, "{}", whole.len());
+    let last = whole.lines().last().unwrap();
+    assert!(last.starts_with("[cut here: the whole answer is about "), "{last}");
+    assert!(
+        last.ends_with("narrow it with `thread`, `window`, `max_depth` or `min_percent`]"),
+        "{last}"
+    );
+    let page = tools::root().join("fixtures/traces/page-load.json.gz");
+    let full = tracekit(&["calltree", page.to_str().unwrap(), "-q"]);
+    let kept = &whole[..whole.len() - last.len() - 1];
+    assert!(full.starts_with(kept), "the cut answer is the start of the whole");
+}

@@ -1,0 +1,61 @@
+"""Drives `tracekit mcp` with the official Python SDK (`mcp`), as an agent's
+client would, and prints what it saw as one JSON document for
+crates/cli/tests/mcp.rs to check.
+
+usage: mcp_client.py TRACEKIT ROOT [SERVER_ARGS...]"""
+
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def text_of(result):
+    return {"error": bool(result.is_error), "text": "".join(getattr(c, "text", "") for c in result.content)}
+
+
+async def main():
+    tracekit, root, *server_args = sys.argv[1:]
+    params = StdioServerParameters(command=tracekit, args=["mcp", "--root", root, *server_args])
+    out = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            out["server"] = [init.server_info.name, init.server_info.version]
+            tools = await session.list_tools()
+            out["tools"] = {t.name: {"description": t.description, "schema": t.input_schema} for t in tools.tools}
+            call = lambda name, args: session.call_tool(name, args)
+            out["call_tree"] = text_of(
+                await call("call_tree", {"path": "traces/page-load.json.gz", "thread": "CrRendererMain", "max_depth": 2})
+            )
+            out["bottom_up"] = text_of(
+                await call("call_tree", {"path": "traces/page-load.json.gz", "bottom_up": True, "min_percent": 1})
+            )
+            out["network"] = text_of(await call("network_requests", {"path": "traces/page-load.json.gz", "filter": "PNG"}))
+            out["whole"] = text_of(await call("call_tree", {"path": "traces/page-load.json.gz"}))
+            bad = {
+                "outside": {"path": "../Cargo.toml"},
+                "missing": {"path": "traces/nope.json"},
+                "not_a_trace": {"path": "expected/2026-10/insights/known-differences.txt"},
+                "window": {"path": "traces/page-load.json.gz", "window": "later"},
+                "thread": {"path": "traces/page-load.json.gz", "thread": "NoSuchThread"},
+            }
+            out["bad"] = {k: text_of(await call("call_tree", v)) for k, v in bad.items()}
+            # Arguments the schema refuses: the tool's error, or the
+            # protocol's (which the SDK raises).
+            try:
+                out["no_path"] = text_of(await call("call_tree", {"thread": "CrRendererMain"}))
+            except Exception as e:
+                out["no_path"] = {"error": True, "text": str(e)}
+            # Two requests at once, and the server still serving after the errors.
+            both = await asyncio.gather(
+                call("network_requests", {"path": "traces/page-load.json.gz"}),
+                call("call_tree", {"path": "traces/causes.json.gz", "max_depth": 1}),
+            )
+            out["together"] = [text_of(r) for r in both]
+    print(json.dumps(out))
+
+
+asyncio.run(main())
