@@ -2,7 +2,9 @@
 //! Python SDK (`mcp`, pinned in tests/support/mcp-requirements.txt) lists
 //! the tools and calls each, and the answers are those of the commands,
 //! within the budget; bad requests are one-line tool errors and the
-//! server keeps serving, two requests at once included.
+//! server keeps serving, two requests at once included. The TypeScript
+//! SDK (`@modelcontextprotocol/sdk`, in xtask/js's lockfile) does the same
+//! in brief.
 
 #[path = "support/tools.rs"]
 mod tools;
@@ -128,4 +130,47 @@ fn answers_past_the_budget_are_cut_and_say_how_to_narrow() {
     let full = tracekit(&["calltree", page.to_str().unwrap(), "-q"]);
     let kept = &whole[..whole.len() - last.len() - 1];
     assert!(full.starts_with(kept), "the cut answer is the start of the whole");
+}
+
+#[test]
+fn the_typescript_sdk_lists_and_calls_the_tools() {
+    let packages = tools::node_packages();
+    let root = tools::root();
+    let out = Command::new("node")
+        .arg(root.join("crates/cli/tests/support/mcp_client.mjs"))
+        .arg(packages.join("@modelcontextprotocol/sdk"))
+        .arg(env!("CARGO_BIN_EXE_tracekit"))
+        .arg(root.join("fixtures"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(seen["server"]["name"], "tracekit");
+    let tools = seen["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2);
+    assert!(tools.iter().all(|t| t["required"] == serde_json::json!(["path"])));
+    let main = root.join("fixtures/traces/main-thread.json.gz");
+    let expected = tracekit(&[
+        "calltree",
+        main.to_str().unwrap(),
+        "--thread",
+        "CrRendererMain",
+        "--max-depth",
+        "1",
+    ]);
+    assert_eq!(seen["callTree"]["text"], expected.as_str());
+    assert_eq!(seen["outside"]["error"], true);
+    assert!(seen["outside"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("outside the server's roots"));
+    let page = root.join("fixtures/traces/page-load.json.gz");
+    assert_eq!(
+        seen["network"]["text"],
+        tracekit(&["network", page.to_str().unwrap()]).as_str()
+    );
 }
