@@ -149,6 +149,25 @@ pub fn js_number_string(x: f64) -> String {
     s
 }
 
+/// JavaScript's `Math.min` of two numbers: `NaN` when either is (Rust's
+/// `f64::min` would give the other).
+pub fn js_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// JavaScript's `Math.max` of two numbers: `NaN` when either is.
+pub fn js_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
 /// JavaScript's `Math.round`: halves round towards positive infinity.
 pub fn js_round(x: f64) -> f64 {
     if !x.is_finite() {

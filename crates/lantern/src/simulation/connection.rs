@@ -4,6 +4,8 @@
 
 use ahash::AHashMap;
 
+use tracekit_engine::support::jsnum::{js_max, js_min};
+
 use crate::analyzer::{by_origin, coarse_reused};
 use crate::{LanternError, LanternRequest};
 
@@ -17,24 +19,6 @@ const DEFAULT_SERVER_RESPONSE_TIME: f64 = 30.0;
 const CONNECTIONS_PER_ORIGIN: usize = 6;
 /// A DNS lookup takes this many round trips.
 const DNS_RESOLUTION_RTT_MULTIPLIER: f64 = 2.0;
-
-/// JavaScript's `Math.min` of two numbers: `NaN` if either is.
-pub(crate) fn js_min(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.min(b)
-    }
-}
-
-/// JavaScript's `Math.max` of two numbers: `NaN` if either is.
-pub(crate) fn js_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
-}
 
 /// Whether a protocol sends many requests over one connection at once.
 pub(crate) fn is_multiplexed(protocol: &str) -> bool {

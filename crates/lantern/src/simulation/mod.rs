@@ -9,8 +9,8 @@
 
 mod connection;
 
-pub(crate) use connection::{js_max, js_min};
 pub use connection::{ConnectionPool, DnsCache, Download, TcpConnection};
+pub(crate) use tracekit_engine::support::jsnum::{js_max, js_min, js_round};
 
 use crate::{Graph, LanternError, LanternRequest, NetworkAnalysis, Node, NodeId, NodeKind};
 
@@ -99,16 +99,6 @@ fn start_position(node: &Node, requests: &[LanternRequest]) -> f64 {
             };
             node.start + penalty * 1000.0 * 1000.0
         }
-    }
-}
-
-/// JavaScript's `Math.round`: halves up.
-pub(crate) fn js_round(x: f64) -> f64 {
-    let floor = x.floor();
-    if x - floor >= 0.5 {
-        floor + 1.0
-    } else {
-        floor
     }
 }
 
