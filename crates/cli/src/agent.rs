@@ -1,0 +1,58 @@
+//! `tracekit agent`: the texts chrome-devtools-mcp gives an AI agent
+//! about a trace (its performance summary, ...), from a trace file.
+
+use crate::args::{OutputArg, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+pub struct AgentArgs {
+    #[command(subcommand)]
+    command: AgentCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum AgentCommand {
+    /// The performance summary chrome-devtools-mcp gives when a trace is
+    /// recorded (`performance_stop_trace`): the page, each insight set
+    /// with its metrics and the insights worth a look, the custom tracks
+    /// and the formats of the other answers.
+    Summary(SummaryArgs),
+}
+
+#[derive(clap::Args)]
+struct SummaryArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// The CPU slowdown the recording was made under (chrome-devtools-mcp
+    /// says 1 without emulation).
+    #[arg(long, default_value_t = 1.0)]
+    cpu: f64,
+    /// The network condition's name (default: the trace's metadata).
+    #[arg(long)]
+    network: Option<String>,
+}
+
+pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
+    match args.command {
+        AgentCommand::Summary(args) => summary(args, common),
+    }
+}
+
+fn summary(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
+        file: input.name(),
+        message: e.to_string(),
+    })?;
+    let throttling = tracekit::agent::Throttling {
+        cpu: Some(args.cpu),
+        network: args.network,
+    };
+    let text = tracekit::agent::trace_summary(&analysis, &sets, &throttling);
+    args.output.open().write(&(text + "\n"))
+}
