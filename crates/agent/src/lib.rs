@@ -7,6 +7,7 @@
 //! handler) and computes its insight sets.
 
 mod bounds;
+mod crux;
 pub mod keys;
 mod metrics;
 mod order;

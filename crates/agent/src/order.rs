@@ -6,6 +6,7 @@
 
 use tracekit_insights::{Insight, InsightSet};
 
+use crate::crux::FieldMetrics;
 use crate::metrics::SetMetrics;
 
 /// DevTools' insight keys in its order of importance.
@@ -31,12 +32,43 @@ const BASELINE: &[&str] = &[
     "LegacyJavaScript",
 ];
 
+/// How much each metric weighs in the order: a third each, or, with
+/// field data, each by how far its field value is from good.
+#[derive(Debug, Clone, Copy)]
+pub struct Weights {
+    lcp: f64,
+    inp: f64,
+    cls: f64,
+}
+
+/// The weights with the field metrics of the set's page over all devices.
+pub(crate) fn weights(field: Option<FieldMetrics>) -> Weights {
+    let third = Weights {
+        lcp: 1.0 / 3.0,
+        inp: 1.0 / 3.0,
+        cls: 1.0 / 3.0,
+    };
+    let Some(field) = field else { return third };
+    let lcp = 1.0 - field.lcp.map_or(0.0, |v| lcp_score(v.value / 1000.0));
+    let inp = 1.0 - field.inp.map_or(0.0, |v| inp_score(v.value / 1000.0));
+    let cls = 1.0 - field.cls.map_or(0.0, |v| cls_score(v.value));
+    let sum = lcp + inp + cls;
+    if sum == 0.0 || sum.is_nan() {
+        return third;
+    }
+    Weights {
+        lcp: lcp / sum,
+        inp: inp / sum,
+        cls: cls / sum,
+    }
+}
+
 /// The insights of `set` computed, in the order DevTools lists them.
-pub fn ordered<'s>(set: &'s InsightSet, metrics: &SetMetrics) -> Vec<&'s Insight> {
+pub fn ordered<'s>(set: &'s InsightSet, metrics: &SetMetrics, weights: Weights) -> Vec<&'s Insight> {
     let mut insights: Vec<&Insight> = set.computed().collect();
     let place = |i: &Insight| BASELINE.iter().position(|k| *k == i.ui().key).unwrap_or(BASELINE.len());
     insights.sort_by_key(|i| place(i));
-    let rank = |i: &Insight| rank(i, metrics);
+    let rank = |i: &Insight| rank(i, metrics, weights);
     // Stable, highest first; a NaN compares as equal, as JavaScript's
     // sort takes a NaN from its comparator.
     insights.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
@@ -44,8 +76,7 @@ pub fn ordered<'s>(set: &'s InsightSet, metrics: &SetMetrics) -> Vec<&'s Insight
 }
 
 /// How much fixing `insight` would raise the weighted scores.
-fn rank(insight: &Insight, m: &SetMetrics) -> f64 {
-    let weight = 1.0 / 3.0;
+fn rank(insight: &Insight, m: &SetMetrics, w: Weights) -> f64 {
     let savings = insight.metric_savings.unwrap_or_default();
     let lcp = savings.lcp.unwrap_or(0.0);
     let inp = savings.inp.unwrap_or(0.0);
@@ -54,14 +85,14 @@ fn rank(insight: &Insight, m: &SetMetrics) -> f64 {
     let observed_inp = m.inp.as_ref().map_or(200.0, |i| i.dur / 1000.0);
     let observed_cls = m.cls_score;
     let mut score = 0.0;
-    if lcp != 0.0 && !lcp.is_nan() {
-        score += weight * (lcp_score((observed_lcp - lcp).max(0.0)) - lcp_score(observed_lcp));
+    if w.lcp != 0.0 && lcp != 0.0 && !lcp.is_nan() {
+        score += w.lcp * (lcp_score((observed_lcp - lcp).max(0.0)) - lcp_score(observed_lcp));
     }
-    if inp != 0.0 && !inp.is_nan() {
-        score += weight * (inp_score((observed_inp - inp).max(0.0)) - inp_score(observed_inp));
+    if w.inp != 0.0 && inp != 0.0 && !inp.is_nan() {
+        score += w.inp * (inp_score((observed_inp - inp).max(0.0)) - inp_score(observed_inp));
     }
-    if cls != 0.0 && !cls.is_nan() {
-        score += weight * (cls_score((observed_cls - cls).max(0.0)) - cls_score(observed_cls));
+    if w.cls != 0.0 && cls != 0.0 && !cls.is_nan() {
+        score += w.cls * (cls_score((observed_cls - cls).max(0.0)) - cls_score(observed_cls));
     }
     score
 }

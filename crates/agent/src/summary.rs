@@ -10,6 +10,7 @@ use tracekit_engine::{Analysis, HandlerData};
 use tracekit_insights::{Insight, InsightSet, InsightSets};
 
 use crate::bounds::{insight_bounds, Spans, Window};
+use crate::crux::{field_metrics, FieldMetrics, FieldValue, Metadata, Scope};
 use crate::keys::EventKey;
 use crate::metrics::{set_metrics, SetMetrics};
 use crate::questions::{description_is_known, questions};
@@ -118,9 +119,20 @@ fn set_text(parts: &mut Vec<String>, set: &InsightSet, analysis: &Analysis, data
     parts.push(format!("URL: {}", set.url));
     parts.push(format!("Bounds: {}", bounds_text(set.bounds.min.0, set.bounds.max.0)));
     metrics_text(parts, &metrics);
-    parts.push("Metrics (field / real users): n/a – no data for this page in CrUX".to_owned());
+    let meta = Metadata::read(analysis.metadata());
+    let desktop = Scope {
+        page: "url",
+        device: "DESKTOP",
+    };
+    match field_metrics(&meta, &set.url, Some(desktop))
+        .filter(|f| f.lcp.is_some() || f.inp.is_some() || f.cls.is_some())
+    {
+        Some(field) => field_text(parts, &field),
+        None => parts.push("Metrics (field / real users): n/a – no data for this page in CrUX".to_owned()),
+    }
     parts.push("Available insights:".to_owned());
-    for insight in crate::order::ordered(set, &metrics) {
+    let weights = crate::order::weights(field_metrics(&meta, &set.url, None));
+    for insight in crate::order::ordered(set, &metrics, weights) {
         if insight.state == tracekit_insights::State::Pass || !description_is_known(insight.ui().key) {
             continue;
         }
@@ -170,6 +182,53 @@ fn metrics_text(parts: &mut Vec<String>, m: &SetMetrics) {
     });
     parts.push(format!("  - CLS: {}{event}", to_fixed(m.cls_score, 2)));
 }
+
+/// The field metrics' lines, and what they are.
+fn field_text(parts: &mut Vec<String>, f: &FieldMetrics) {
+    let time = |v: FieldValue| {
+        format!(
+            "{} ms (scope: {})",
+            js_number_string(js_round(v.value / 1000.0)),
+            v.page_scope
+        )
+    };
+    parts.push("Metrics (field / real users):".to_owned());
+    if let Some(lcp) = f.lcp {
+        parts.push(format!("  - LCP: {}", time(lcp)));
+        if f.ttfb.is_some() || f.load_delay.is_some() || f.load_duration.is_some() || f.render_delay.is_some() {
+            parts.push("  - LCP breakdown:".to_owned());
+            let subparts = [
+                ("TTFB", f.ttfb),
+                ("Load delay", f.load_delay),
+                ("Load duration", f.load_duration),
+                ("Render delay", f.render_delay),
+            ];
+            for (name, v) in subparts {
+                if let Some(v) = v {
+                    parts.push(format!("    - {name}: {}", time(v)));
+                }
+            }
+        }
+    }
+    if let Some(inp) = f.inp {
+        parts.push(format!("  - INP: {}", time(inp)));
+    }
+    if let Some(cls) = f.cls {
+        parts.push(format!(
+            "  - CLS: {} (scope: {})",
+            to_fixed(cls.value, 2),
+            cls.page_scope
+        ));
+    }
+    parts.extend(FIELD_NOTES.iter().map(|l| (*l).to_owned()));
+}
+
+const FIELD_NOTES: &[&str] = &[
+    "  - The above data is from CrUX–Chrome User Experience Report. It's how the page performs for real users.",
+    "  - The values shown above are the p75 measure of all real Chrome users",
+    "  - The scope indicates if the data came from the entire origin, or a specific url",
+    "  - Lab metrics describe how this specific page load performed, while field metrics are an aggregation of results from real-world users. Best practice is to prioritize metrics that are bad in field data. Lab metrics may be better or worse than fields metrics depending on the developer's machine, network, or the actions performed while tracing.",
+];
 
 fn insight_lines(insight: &Insight, window: Window) -> Vec<String> {
     let ui = insight.ui();
