@@ -305,7 +305,39 @@ fn js_string(value: &tracekit_engine::handlers::page::JsValue, strings: &traceki
         JsValue::Bool(b) => b.to_string(),
         JsValue::Num(x) => js_number_string(*x),
         JsValue::Str(s) => strings.resolve(*s).to_owned(),
-        JsValue::Raw(r) => r.to_string(),
+        // An object or array kept as its JSON text.
+        JsValue::Raw(r) => match r.trim_start().as_bytes().first() {
+            Some(b'{') => "[object Object]".to_owned(),
+            Some(b'[') => array_text(r),
+            _ => r.to_string(),
+        },
+    }
+}
+
+/// An array as `String(array)` writes it, for arrays of strings, numbers,
+/// booleans and nulls (what a track's name could be); other arrays as
+/// their JSON text.
+fn array_text(raw: &str) -> String {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Item {
+        Null(()),
+        Bool(bool),
+        Num(f64),
+        Str(String),
+    }
+    match serde_json::from_str::<Vec<Item>>(raw) {
+        Ok(items) => items
+            .into_iter()
+            .map(|i| match i {
+                Item::Null(()) => String::new(),
+                Item::Bool(b) => b.to_string(),
+                Item::Num(x) => js_number_string(x),
+                Item::Str(s) => s,
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Err(_) => raw.to_owned(),
     }
 }
 

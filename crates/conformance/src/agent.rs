@@ -1,0 +1,79 @@
+//! The texts chrome-devtools-mcp gives an agent, against its own: the
+//! goldens under `fixtures/expected/NAME/agent/` (`cargo xtask oracle
+//! --agent`), one `FIXTURE.summary.txt` per fixture the oracle reads, and
+//! what tells a difference that is only an insight tracekit does not
+//! compute yet from any other.
+
+use std::path::{Path, PathBuf};
+
+/// The insights tracekit does not compute yet: they wait for Lantern's
+/// savings.
+pub const NOT_COMPUTED: &[&str] = &[
+    "Cache",
+    "DuplicatedJavaScript",
+    "ImageDelivery",
+    "LegacyJavaScript",
+    "ModernHTTP",
+    "NetworkDependencyTree",
+    "RenderBlocking",
+];
+
+/// Where the agent goldens of `devtools` are.
+pub fn agent_dir(devtools: tracekit::DevTools) -> PathBuf {
+    crate::expected_dir(devtools).join("agent")
+}
+
+/// The fixtures whose texts are compared, each with the path of its
+/// summary golden (which exists only where the oracle made a summary).
+pub fn agent_fixtures(devtools: tracekit::DevTools) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+    let data_dir = crate::data::data_dir(devtools);
+    Ok(crate::data::data_fixtures(devtools)?
+        .into_iter()
+        .map(|(file, data_golden)| {
+            let under = data_golden.strip_prefix(&data_dir).unwrap_or(&data_golden);
+            let golden = agent_dir(devtools).join(under).with_extension("summary.txt");
+            (file, golden)
+        })
+        .collect())
+}
+
+/// tracekit's summary of a file, as `tracekit agent summary` writes it
+/// (with the newline the oracle ends its output with).
+pub fn run_ours_summary(file: &Path, devtools: tracekit::DevTools) -> Result<String, String> {
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
+    let throttling = tracekit::agent::Throttling::default();
+    Ok(tracekit::agent::trace_summary(&analysis, &sets, &throttling) + "\n")
+}
+
+/// A summary without the insights tracekit does not compute: what is left
+/// must be identical when those are the only difference.
+pub fn without_not_computed(summary: &str) -> String {
+    let mut out = Vec::new();
+    let mut skipping = false;
+    for line in summary.split('\n') {
+        if let Some(name) = line.strip_prefix("  - insight name: ") {
+            skipping = NOT_COMPUTED.contains(&name);
+        } else if !line.starts_with("    ") {
+            skipping = false;
+        }
+        if !skipping {
+            out.push(line);
+        }
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_insights_not_computed_are_left_out() {
+        let text = "Available insights:\n  - insight name: ModernHTTP\n    description: d\n  - insight name: LCPBreakdown\n    description: e\n\n# Custom tracks";
+        assert_eq!(
+            without_not_computed(text),
+            "Available insights:\n  - insight name: LCPBreakdown\n    description: e\n\n# Custom tracks"
+        );
+    }
+}

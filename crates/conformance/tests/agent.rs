@@ -1,0 +1,79 @@
+//! Every fixture's summary against chrome-devtools-mcp's own
+//! (`fixtures/expected/NAME/agent/FIXTURE.summary.txt`, written by `cargo
+//! xtask oracle --agent`): byte for byte, but for the fixtures the
+//! directory's `known-differences.txt` names (`FIXTURE: WHY`), which must
+//! still differ: with WHY `Lantern: ...` only by the insights tracekit does
+//! not compute yet, with WHY `divergence: ...` by a documented divergence
+//! from DevTools.
+
+use std::path::{Path, PathBuf};
+
+use tracekit::DevTools;
+use tracekit_conformance::agent::{agent_dir, agent_fixtures, run_ours_summary, without_not_computed};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The known differences: (fixture, whether a documented divergence).
+fn known(devtools: DevTools) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(agent_dir(devtools).join("known-differences.txt")).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (fixture, why) = l.split_once(':')?;
+            Some((fixture.trim().to_owned(), why.trim().starts_with("divergence:")))
+        })
+        .collect()
+}
+
+#[test]
+fn summaries_are_chrome_devtools_mcp_summaries() {
+    std::env::set_current_dir(root()).unwrap();
+    let devtools = DevTools::LATEST;
+    let known = known(devtools);
+    let (mut failures, mut compared, mut identical) = (Vec::new(), 0, 0);
+    for (file, golden) in agent_fixtures(devtools).unwrap() {
+        let Ok(expected) = std::fs::read_to_string(&golden) else {
+            continue;
+        };
+        let name = file.display().to_string();
+        let ours = run_ours_summary(&file, devtools).unwrap_or_else(|e| panic!("{name}: {e}"));
+        compared += 1;
+        let known = known
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map(|(_, divergence)| *divergence);
+        match (ours == expected, known) {
+            (true, None) => identical += 1,
+            (true, Some(_)) => failures.push(format!("{name}: identical now: take it out of known-differences.txt")),
+            (false, Some(true)) => {}
+            (false, Some(false)) if without_not_computed(&ours) == without_not_computed(&expected) => {}
+            (false, _) => failures.push(format!(
+                "{name}: differs from {}{}",
+                golden.display(),
+                first_difference(&expected, &ours)
+            )),
+        }
+    }
+    eprintln!(
+        "agent summaries: {identical} identical, {} known, of {compared}",
+        known.len()
+    );
+    assert!(compared > 0, "no golden under {}", agent_dir(devtools).display());
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn first_difference(expected: &str, ours: &str) -> String {
+    let line = expected
+        .lines()
+        .zip(ours.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| expected.lines().count().min(ours.lines().count()));
+    format!(
+        " at line {}:\n  expected: {}\n  ours:     {}",
+        line + 1,
+        expected.lines().nth(line).unwrap_or("(end)"),
+        ours.lines().nth(line).unwrap_or("(end)")
+    )
+}
