@@ -19,6 +19,19 @@ enum AgentCommand {
     /// with its metrics and the insights worth a look, the custom tracks
     /// and the formats of the other answers.
     Summary(SummaryArgs),
+    /// The AI call tree of one event, by its DevTools event key (`r-N`,
+    /// `p-PID-TID-SAMPLE-NODE`), as DevTools' assistant formats it.
+    CallTree(CallTreeArgs),
+}
+
+#[derive(clap::Args)]
+struct CallTreeArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// The event's key, as the texts name it.
+    key: String,
+    #[command(flatten)]
+    output: OutputArg,
 }
 
 #[derive(clap::Args)]
@@ -39,7 +52,24 @@ struct SummaryArgs {
 pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
     match args.command {
         AgentCommand::Summary(args) => summary(args, common),
+        AgentCommand::CallTree(args) => call_tree(args, common),
     }
+}
+
+fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
+    let options = common
+        .options
+        .with_all_handlers(true)
+        .with_details(true)
+        .with_group_args(true);
+    let error = |file: String, message: String| CliError::Data { file, message };
+    let key: tracekit::agent::EventKey = args
+        .key
+        .parse()
+        .map_err(|e: tracekit::agent::BadKey| error(args.trace.path().display().to_string(), e.to_string()))?;
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let text = tracekit::agent::call_tree(&analysis, key).map_err(|e| error(input.name(), e.to_string()))?;
+    args.output.open().write(&(text + "\n"))
 }
 
 fn summary(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
