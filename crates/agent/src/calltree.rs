@@ -291,6 +291,10 @@ fn merge(thread: &Thread<'_>, selected: usize) -> Vec<Merged> {
     // The accepted ancestors: (track depth, merged node).
     let mut stack: Vec<(u32, usize)> = Vec::new();
     for (at, node) in nodes.iter().enumerate() {
+        // Every node closes the accepted ones it is not inside, kept or not.
+        while stack.last().is_some_and(|&(d, _)| d >= node.depth()) {
+            stack.pop();
+        }
         let ts = node.ts().0;
         let dur = node.dur().map_or(0.0, |d| d.0);
         if !(ts <= max && min < ts + dur) {
@@ -300,9 +304,6 @@ fn merge(thread: &Thread<'_>, selected: usize) -> Vec<Merged> {
             || (dur > 0.0 && dur >= min_dur && thread.name_of(at) != "V8.CompileCode" && thread.visible(at));
         if !accepted || dur == 0.0 {
             continue;
-        }
-        while stack.last().is_some_and(|&(d, _)| d >= node.depth()) {
-            stack.pop();
         }
         let parent = stack.last().map_or(0, |&(_, m)| m);
         let end = ((ts + dur) / 1000.0).min(end_ms);

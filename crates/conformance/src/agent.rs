@@ -46,6 +46,41 @@ pub fn run_ours_summary(file: &Path, devtools: tracekit::DevTools) -> Result<Str
     Ok(tracekit::agent::trace_summary(&analysis, &sets, &throttling) + "\n")
 }
 
+/// The call tree goldens of a fixture's summary golden: each with its key.
+pub fn call_tree_goldens(summary_golden: &Path) -> Vec<(String, PathBuf)> {
+    let Some(dir) = summary_golden.parent() else {
+        return Vec::new();
+    };
+    let name = summary_golden.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let prefix = format!("{}.calltree.", name.trim_end_matches(".summary.txt"));
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let file = e.file_name().to_str()?.to_owned();
+            let key = file.strip_prefix(&prefix)?.strip_suffix(".txt")?.to_owned();
+            Some((key, e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// tracekit's call tree of the event `key` of a file, as `tracekit agent
+/// call-tree` writes it.
+pub fn run_ours_call_tree(file: &Path, key: &str, devtools: tracekit::DevTools) -> Result<String, String> {
+    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
+    let options = tracekit::AnalyzeOptions::default()
+        .with_devtools(devtools)
+        .with_all_handlers(true)
+        .with_details(true)
+        .with_group_args(true);
+    let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
+    let key: tracekit::agent::EventKey = key.parse().map_err(|e: tracekit::agent::BadKey| e.to_string())?;
+    Ok(tracekit::agent::call_tree(&analysis, key).map_err(|e| e.to_string())? + "\n")
+}
+
 /// A summary without the insights tracekit does not compute: what is left
 /// must be identical when those are the only difference.
 pub fn without_not_computed(summary: &str) -> String {

@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use tracekit::DevTools;
-use tracekit_conformance::agent::{agent_dir, agent_fixtures, run_ours_summary, without_not_computed};
+use tracekit_conformance::agent::{
+    agent_dir, agent_fixtures, call_tree_goldens, run_ours_call_tree, run_ours_summary, without_not_computed,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -62,6 +64,36 @@ fn summaries_are_chrome_devtools_mcp_summaries() {
     );
     assert!(compared > 0, "no golden under {}", agent_dir(devtools).display());
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn call_trees_are_devtools_call_trees() {
+    std::env::set_current_dir(root()).unwrap();
+    let devtools = DevTools::LATEST;
+    let (mut failures, mut compared) = (Vec::new(), 0);
+    for (file, summary) in agent_fixtures(devtools).unwrap() {
+        for (key, golden) in call_tree_goldens(&summary) {
+            let expected = std::fs::read_to_string(&golden).unwrap();
+            let name = format!("{} {key}", file.display());
+            compared += 1;
+            match run_ours_call_tree(&file, &key, devtools) {
+                Ok(ours) if ours == expected => {}
+                Ok(ours) => failures.push(format!("{name}: differs{}", first_difference(&expected, &ours))),
+                Err(e) => failures.push(format!("{name}: {e}")),
+            }
+        }
+    }
+    assert!(
+        compared > 0,
+        "no call tree golden under {}",
+        agent_dir(devtools).display()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {compared}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn first_difference(expected: &str, ours: &str) -> String {
