@@ -3,7 +3,9 @@
 //! `fixtures/expected/NAME/agent/FIXTURE.summary.txt` (no golden where the
 //! oracle makes no summary), and its `--call-tree KEY` of a few keys
 //! (`FIXTURE.calltree.KEY.txt`): the longest tasks, calls and dispatches of
-//! the trace, and the first JS call each of those trees names. Only
+//! the trace, and the first JS call each of those trees names), and its
+//! `--insight SET NAME` of the insights tracekit writes, for each set
+//! (`FIXTURE.insight.SET.NAME.txt`). Only
 //! today's engine has an MCP server.
 
 use std::path::Path;
@@ -108,6 +110,35 @@ fn write_call_trees(oracle: &Path, file: &Path, summary_golden: &Path) -> anyhow
     Ok(())
 }
 
+/// The insights whose analysis tracekit writes: their goldens are written
+/// for every set of every fixture.
+const INSIGHTS: &[&str] = &["INPBreakdown"];
+
+/// Writes the insight goldens of one fixture (`FIXTURE.insight.SET.NAME.txt`),
+/// one per set its summary names and insight of [`INSIGHTS`].
+fn write_insights(oracle: &Path, file: &Path, summary_golden: &Path, summary: &str) -> anyhow::Result<()> {
+    let stem = summary_golden
+        .to_string_lossy()
+        .trim_end_matches(".summary.txt")
+        .to_owned();
+    let file = std::fs::canonicalize(file)?;
+    for set in summary.lines().filter_map(|l| l.strip_prefix("## insight set id: ")) {
+        for name in INSIGHTS {
+            let out = Command::new(oracle.join("node_modules/.bin/node"))
+                .arg(oracle.join("mcp-summary.mjs"))
+                .arg(&file)
+                .args(["--insight", set, name])
+                .output()
+                .context("running the oracle's mcp-summary.mjs")?;
+            if out.status.success() {
+                std::fs::write(format!("{stem}.insight.{set}.{name}.txt"), &out.stdout)?;
+                println!("{stem}.insight.{set}.{name}.txt written");
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes the summary goldens of the fixtures whose path contains `only`.
 pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
     if engine != Engine::Current {
@@ -124,8 +155,9 @@ pub fn write_goldens(engine: Engine, only: &str) -> anyhow::Result<()> {
         std::fs::create_dir_all(golden.parent().context("a directory")?)?;
         match oracle_summary(&oracle, &file)? {
             Ok(text) => {
-                std::fs::write(&golden, text)?;
+                std::fs::write(&golden, &text)?;
                 println!("{:<60} written", golden.display());
+                write_insights(&oracle, &file, &golden, &text)?;
                 write_call_trees(&oracle, &file, &golden)?;
             }
             Err(message) => {

@@ -10,6 +10,7 @@
 mod bounds;
 pub mod calltree;
 mod crux;
+pub mod insight;
 pub mod keys;
 mod metrics;
 mod order;
@@ -19,5 +20,6 @@ mod titles;
 pub mod units;
 
 pub use calltree::{call_tree, CallTreeError};
+pub use insight::{insight_text, InsightTextError};
 pub use keys::{BadKey, EventKey};
 pub use summary::{trace_summary, Throttling};

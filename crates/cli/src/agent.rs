@@ -22,6 +22,22 @@ enum AgentCommand {
     /// The AI call tree of one event, by its DevTools event key (`r-N`,
     /// `p-PID-TID-SAMPLE-NODE`), as DevTools' assistant formats it.
     CallTree(CallTreeArgs),
+    /// One insight's analysis (`performance_analyze_insight`): SET as the
+    /// summary names it (`NAVIGATION_0`, `NO_NAVIGATION`), NAME an insight
+    /// (`INPBreakdown`).
+    Insight(InsightArgs),
+}
+
+#[derive(clap::Args)]
+struct InsightArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// The insight set's id.
+    set: String,
+    /// The insight's name.
+    name: String,
+    #[command(flatten)]
+    output: OutputArg,
 }
 
 #[derive(clap::Args)]
@@ -53,7 +69,21 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
     match args.command {
         AgentCommand::Summary(args) => summary(args, common),
         AgentCommand::CallTree(args) => call_tree(args, common),
+        AgentCommand::Insight(args) => insight(args, common),
     }
+}
+
+fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let error = |message: String| CliError::Data {
+        file: input.name(),
+        message,
+    };
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
+    let text =
+        tracekit::agent::insight_text(&analysis, &sets, &args.set, &args.name).map_err(|e| error(e.to_string()))?;
+    args.output.open().write(&(text + "\n"))
 }
 
 fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {

@@ -67,6 +67,37 @@ pub fn call_tree_goldens(summary_golden: &Path) -> Vec<(String, PathBuf)> {
     out
 }
 
+/// The insight goldens of a fixture's summary golden: each with its set
+/// and insight name.
+pub fn insight_goldens(summary_golden: &Path) -> Vec<(String, String, PathBuf)> {
+    let Some(dir) = summary_golden.parent() else {
+        return Vec::new();
+    };
+    let name = summary_golden.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let prefix = format!("{}.insight.", name.trim_end_matches(".summary.txt"));
+    let mut out: Vec<(String, String, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let file = e.file_name().to_str()?.to_owned();
+            let rest = file.strip_prefix(&prefix)?.strip_suffix(".txt")?;
+            let (set, insight) = rest.split_once('.')?;
+            Some((set.to_owned(), insight.to_owned(), e.path()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// tracekit's analysis of one insight of a file, as `tracekit agent
+/// insight` writes it.
+pub fn run_ours_insight(file: &Path, set: &str, name: &str, devtools: tracekit::DevTools) -> Result<String, String> {
+    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
+    Ok(tracekit::agent::insight_text(&analysis, &sets, set, name).map_err(|e| e.to_string())? + "\n")
+}
+
 /// tracekit's call tree of the event `key` of a file, as `tracekit agent
 /// call-tree` writes it.
 pub fn run_ours_call_tree(file: &Path, key: &str, devtools: tracekit::DevTools) -> Result<String, String> {
