@@ -118,6 +118,9 @@ impl Thread<'_> {
     fn key(&self, at: usize) -> Option<EventKey> {
         let node = &self.track.nodes[at];
         match node.kind() {
+            // A begin/end pair is an event DevTools made and did not
+            // register: it has no key.
+            NodeKind::Event { ph, .. } if ph == tracekit_engine::Phase::BEGIN => None,
             NodeKind::Event { event, .. } => Some(EventKey::Raw(event)),
             kind @ NodeKind::Call { .. } => {
                 let frame = self.track.js_frame(&kind)?;
@@ -231,7 +234,9 @@ impl Thread<'_> {
             s.resolve(name),
             "FunctionCall" | "ScheduleStyleRecalculation" | "InvalidateLayout" | "Layout" | "UpdateLayoutTree"
         );
-        let details = event_details(self.track, event);
+        // ParseHTML's details are its `beginData`, where DevTools does not
+        // look for a stack trace.
+        let details = event_details(self.track, event).filter(|_| s.resolve(name) != "ParseHTML");
         let mut top = details
             .and_then(|d| member(d, "stackTrace"))
             .and_then(|st| serde_json::from_str::<Vec<StackFrame>>(st).ok())
@@ -390,4 +395,53 @@ fn serialize(thread: &Thread<'_>, merged: &[Merged], selected: usize) -> String 
     }
     out.push_str(&format!("\n\n# Call tree:\n{lines}"));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &str = r#"[
+{"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"cat":"__metadata","args":{"name":"CrRendererMain"}},
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":1000,"dur":10000,"args":{}},
+{"name":"EventDispatch","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":1100,"dur":4000,"args":{"data":{"type":"click"}}},
+{"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":5200,"dur":2000,"args":{"beginData":{"stackTrace":[{"url":"https://a.test/a.js","lineNumber":3,"columnNumber":0}]}}},
+{"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":7300,"dur":1000,"args":{"beginData":{}}},
+{"name":"V8.CompileCode","cat":"v8","ph":"X","pid":1,"tid":1,"ts":9000,"dur":1000,"args":{}},
+{"name":"Tiny","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":10500,"dur":10,"args":{}}
+]"#;
+
+    fn analysis() -> Analysis {
+        let options = tracekit::AnalyzeOptions::default()
+            .with_all_handlers(true)
+            .with_details(true)
+            .with_group_args(true);
+        tracekit::analyze_bytes(TRACE.as_bytes(), &options).unwrap()
+    }
+
+    #[test]
+    fn siblings_merge_short_and_compiling_entries_are_left_out() {
+        let text = call_tree(&analysis(), EventKey::Raw(1)).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains(";r-")).collect();
+        // The two layouts are one node (3 ms); the 10 µs entry is under
+        // 0.5% of the task, compiling is left out (its time the task's
+        // own); the range of two
+        // children is written one past its end, as DevTools does.
+        assert_eq!(
+            lines,
+            [
+                "1;r-1;Task;10;3;;2-4;;;S",
+                "2;r-2;Event: click;4;4;;;;",
+                "3;r-3;Layout;3;3;0;;2;0",
+            ],
+            "{text}"
+        );
+        assert!(text.contains("\n# All URLs:\n\n  * 0: https://a.test/a.js\n"), "{text}");
+    }
+
+    #[test]
+    fn a_key_of_no_entry_has_no_tree() {
+        assert!(call_tree(&analysis(), EventKey::Raw(99)).is_err());
+        assert!(call_tree(&analysis(), EventKey::Synthetic(1)).is_err());
+    }
 }
