@@ -125,7 +125,7 @@ impl Thread<'_> {
             kind @ NodeKind::Call { .. } => {
                 let frame = self.track.js_frame(&kind)?;
                 let sample = self.track.call_sample(self.call_index[at]).map_or(-1, i64::from);
-                let id = |id: tracekit_engine::Id| id.as_f64().map(|x| x as i64);
+                let id = |id: tracekit_engine::Id| id.as_u64().and_then(|x| i64::try_from(x).ok());
                 Some(EventKey::ProfileCall {
                     pid: id(self.pid)?,
                     tid: id(self.tid)?,
