@@ -118,9 +118,6 @@ impl Thread<'_> {
     fn key(&self, at: usize) -> Option<EventKey> {
         let node = &self.track.nodes[at];
         match node.kind() {
-            // A begin/end pair is an event DevTools made and did not
-            // register: it has no key.
-            NodeKind::Event { ph, .. } if ph == tracekit_engine::Phase::BEGIN => None,
             NodeKind::Event { event, .. } => Some(EventKey::Raw(event)),
             kind @ NodeKind::Call { .. } => {
                 let frame = self.track.js_frame(&kind)?;
