@@ -10,6 +10,7 @@
 //!
 //! The Node side lives in `xtask/js/` (npm packages pinned by its lockfile).
 
+mod agent;
 mod bench;
 mod conformance;
 mod data;
@@ -68,6 +69,11 @@ enum Command {
         /// network analysis, graph and metrics, from xtask/js/lantern.mjs --graph).
         #[arg(long, conflicts_with_all = ["data", "insights"])]
         lantern: bool,
+        /// Write the goldens of the texts chrome-devtools-mcp gives an agent instead
+        /// (fixtures/expected/NAME/agent/: each fixture's summary, from the oracle's
+        /// mcp-summary.mjs).
+        #[arg(long, conflicts_with_all = ["data", "insights", "lantern"])]
+        agent: bool,
     },
     /// Compare tracekit with the DevTools engine.
     Conformance {
@@ -129,7 +135,11 @@ fn main() -> anyhow::Result<()> {
             data,
             insights,
             lantern,
+            agent,
         } => {
+            if agent {
+                return agent::write_goldens(engine, &only.unwrap_or_default());
+            }
             if lantern {
                 node::ensure_packages()?;
                 return lantern::write_goldens(engine, &only.unwrap_or_default());

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use tracekit::{AnalyzeOptions, DevTools, Parallelism};
 
+use crate::agent::AgentArgs;
 use crate::calltree::CalltreeArgs;
 use crate::chart::ChartArgs;
 use crate::convert::ConvertArgs;
@@ -105,6 +106,10 @@ pub enum Command {
     /// failing ones first, with what each found and the events involved
     /// (docs/insights.md).
     Insights(InsightsArgs),
+    /// Print the texts chrome-devtools-mcp gives an AI agent about a
+    /// trace, byte for byte: its performance summary (docs/agent.md).
+    #[command(subcommand_required = true)]
+    Agent(AgentArgs),
     /// Print the data of DevTools' 27 handlers (network, metrics, layout
     /// shifts, interactions, initiators, warnings, scripts, ...) as one
     /// JSON document, or of those named with --handler (docs/data.md).

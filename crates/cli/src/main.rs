@@ -17,6 +17,7 @@
 
 use std::process::ExitCode;
 
+mod agent;
 mod args;
 mod calltree;
 mod chart;
@@ -118,6 +119,7 @@ fn dispatch(command: Command, common: &Common) -> Result<(), CliError> {
         Command::Network(args) => network::run(args, common),
         Command::Metrics(args) => metrics::run(args, common),
         Command::Insights(args) => insights::run(args, common),
+        Command::Agent(args) => agent::run(args, common),
         Command::Chart(args) => chart::run(args, common),
         Command::Convert(args) => convert::run(args, common),
         Command::Flamegraph(args) => flamegraph::run(args, common),

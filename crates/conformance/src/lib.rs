@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub mod agent;
 pub mod data;
 pub mod insights;
 pub mod lantern;

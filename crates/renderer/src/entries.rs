@@ -256,10 +256,17 @@ fn detail_data<'a>(event: &Event<'a>) -> Option<&'a str> {
             | names::RESOURCE_SEND_REQUEST
             | names::TIMER_FIRE
             | names::FUNCTION_CALL
+            | names::UPDATE_LAYOUT_TREE
+            | names::LAYOUT
     ) {
         return None;
     }
-    let key = if event.name == names::PARSE_HTML {
+    // A style recalculation's and a layout's stack trace is in their
+    // `beginData` (the agent's call trees point at its top frame).
+    let key = if matches!(
+        event.name,
+        names::PARSE_HTML | names::UPDATE_LAYOUT_TREE | names::LAYOUT
+    ) {
         "beginData"
     } else {
         "data"

@@ -258,7 +258,9 @@ pub fn event_group_args(track: &ThreadTrack, event: u32) -> Option<&GroupArgs> {
 /// The raw `args.data` of the entry of `track` made from source event
 /// `event`, for the events whose lines say what they are (`EvaluateScript`,
 /// `ParseHTML`, `EventDispatch`, `ResourceSendRequest`, `TimerFire`,
-/// `FunctionCall`); `None` for the others, or when the analysis did not
+/// `FunctionCall`) and whose stack trace DevTools points at (`Layout`,
+/// `UpdateLayoutTree`: their `args.beginData`, as `ParseHTML`'s); `None`
+/// for the others, or when the analysis did not
 /// keep them ([`AnalyzeOptions::details`](tracekit_events::AnalyzeOptions::details)).
 pub fn event_details(track: &ThreadTrack, event: u32) -> Option<&str> {
     let at = track.details.binary_search_by_key(&event, |(e, _)| *e).ok()?;

@@ -113,6 +113,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-export",
             "tracekit-insights",
             "tracekit-lantern",
+            "tracekit-agent",
         ],
     ),
     // The analysis crates, over the engine.
@@ -124,6 +125,8 @@ const LAYERS: &[Layer] = &[
         &["tracekit-engine", "tracekit-lantern"],
     ),
     only("tracekit-lantern", "analysis", &["tracekit-engine"]),
+    // The texts an AI agent is given, from the insights.
+    only("tracekit-agent", "analysis", &["tracekit-engine", "tracekit-insights"]),
     // The engine: loading, the handler registry, the Analysis.
     only(
         "tracekit-engine",
@@ -234,6 +237,7 @@ const LIBRARY_CRATES: &[&str] = &[
     "tracekit-views",
     "tracekit-export",
     "tracekit-insights",
+    "tracekit-agent",
     "tracekit",
     "tracekit-tables",
     "tracekit-diff",

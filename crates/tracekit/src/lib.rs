@@ -52,6 +52,7 @@
 //! optimizations, which makes loading a trace about 8 times slower; see
 //! "Use as a library" in the README for the two lines that fix it.
 
+pub use tracekit_agent as agent;
 pub use tracekit_engine::support;
 pub use tracekit_engine::*;
 pub use tracekit_export::{export, output, page};

@@ -1,0 +1,118 @@
+//! `tracekit agent`: the texts chrome-devtools-mcp gives an AI agent
+//! about a trace (its performance summary, ...), from a trace file.
+
+use crate::args::{OutputArg, TraceArg};
+use crate::cli::Common;
+use crate::error::CliError;
+use crate::input::load_one;
+
+#[derive(clap::Args)]
+pub struct AgentArgs {
+    #[command(subcommand)]
+    command: AgentCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum AgentCommand {
+    /// The performance summary chrome-devtools-mcp gives when a trace is
+    /// recorded (`performance_stop_trace`): the page, each insight set
+    /// with its metrics and the insights worth a look, the custom tracks
+    /// and the formats of the other answers.
+    Summary(SummaryArgs),
+    /// The AI call tree of one event, by its DevTools event key (`r-N`,
+    /// `p-PID-TID-SAMPLE-NODE`), as DevTools' assistant formats it.
+    CallTree(CallTreeArgs),
+    /// One insight's analysis (`performance_analyze_insight`): SET as the
+    /// summary names it (`NAVIGATION_0`, `NO_NAVIGATION`), NAME an insight
+    /// (`INPBreakdown`).
+    Insight(InsightArgs),
+}
+
+#[derive(clap::Args)]
+struct InsightArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// The insight set's id.
+    set: String,
+    /// The insight's name.
+    name: String,
+    #[command(flatten)]
+    output: OutputArg,
+}
+
+#[derive(clap::Args)]
+struct CallTreeArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// The event's key, as the texts name it.
+    key: String,
+    #[command(flatten)]
+    output: OutputArg,
+}
+
+#[derive(clap::Args)]
+struct SummaryArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    #[command(flatten)]
+    output: OutputArg,
+    /// The CPU slowdown the recording was made under (chrome-devtools-mcp
+    /// says 1 without emulation).
+    #[arg(long, default_value_t = 1.0)]
+    cpu: f64,
+    /// The network condition's name (default: the trace's metadata).
+    #[arg(long)]
+    network: Option<String>,
+}
+
+pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
+    match args.command {
+        AgentCommand::Summary(args) => summary(args, common),
+        AgentCommand::CallTree(args) => call_tree(args, common),
+        AgentCommand::Insight(args) => insight(args, common),
+    }
+}
+
+fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let error = |message: String| CliError::Data {
+        file: input.name(),
+        message,
+    };
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
+    let text =
+        tracekit::agent::insight_text(&analysis, &sets, &args.set, &args.name).map_err(|e| error(e.to_string()))?;
+    args.output.open().write(&(text + "\n"))
+}
+
+fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
+    let options = common
+        .options
+        .with_all_handlers(true)
+        .with_details(true)
+        .with_group_args(true);
+    let error = |file: String, message: String| CliError::Data { file, message };
+    let key: tracekit::agent::EventKey = args
+        .key
+        .parse()
+        .map_err(|e: tracekit::agent::BadKey| error(args.trace.path().display().to_string(), e.to_string()))?;
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let text = tracekit::agent::call_tree(&analysis, key).map_err(|e| error(input.name(), e.to_string()))?;
+    args.output.open().write(&(text + "\n"))
+}
+
+fn summary(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
+    let options = common.options.with_all_handlers(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
+        file: input.name(),
+        message: e.to_string(),
+    })?;
+    let throttling = tracekit::agent::Throttling {
+        cpu: Some(args.cpu),
+        network: args.network,
+    };
+    let text = tracekit::agent::trace_summary(&analysis, &sets, &throttling);
+    args.output.open().write(&(text + "\n"))
+}

@@ -1,0 +1,101 @@
+//! `tracekit agent`: the texts chrome-devtools-mcp gives an AI agent,
+//! end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn tracekit(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tracekit"))
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn the_summary_is_chrome_devtools_mcp_s() {
+    let out = tracekit(&["agent", "summary", "traces/causes.json.gz"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let golden = std::fs::read_to_string(fixtures().join("expected/2026-10/agent/causes.summary.txt")).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
+}
+
+#[test]
+fn the_summary_names_the_metrics_events_by_their_keys() {
+    let out = tracekit(&[
+        "agent",
+        "summary",
+        "traces/page-load.json.gz",
+        "--cpu",
+        "4",
+        "--network",
+        "Slow 4G",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("\nCPU throttling: 4x\nNetwork throttling: Slow 4G\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  - INP: 236 ms, event: (eventKey: s-16472, ts: 22594405154)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  - CLS: 0.11, event: (eventKey: s-8944, ts: 22593299431)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_trace_is_one_line_and_exit_1() {
+    let out = tracekit(&["agent", "summary", "no-such-file.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn the_call_tree_of_a_click_is_devtools_s() {
+    let out = tracekit(&["agent", "call-tree", "traces/page-load.json.gz", "r-10129"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let golden =
+        std::fs::read_to_string(fixtures().join("expected/2026-10/agent/page-load.calltree.r-10129.txt")).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
+}
+
+#[test]
+fn the_inp_breakdown_is_analysed_and_a_bad_set_or_key_is_one_line() {
+    let out = tracekit(&[
+        "agent",
+        "insight",
+        "traces/page-load.json.gz",
+        "NAVIGATION_0",
+        "INPBreakdown",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("## Insight Title: INP breakdown\n"), "{text}");
+    for args in [
+        [
+            "agent",
+            "insight",
+            "traces/page-load.json.gz",
+            "NAVIGATION_9",
+            "INPBreakdown",
+        ]
+        .as_slice(),
+        &["agent", "insight", "traces/page-load.json.gz", "NAVIGATION_0", "Nope"],
+        &["agent", "call-tree", "traces/page-load.json.gz", "x-1"],
+        &["agent", "call-tree", "traces/page-load.json.gz", "r-999999"],
+    ] {
+        let out = tracekit(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
