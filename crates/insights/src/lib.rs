@@ -29,6 +29,7 @@ mod main_thread;
 mod millis_text;
 mod model;
 pub mod modern_http;
+pub mod network_dependency_tree;
 pub mod render_blocking;
 mod sets;
 pub mod slow_css_selector;
