@@ -29,6 +29,8 @@ mod main_thread;
 mod millis_text;
 mod model;
 pub mod modern_http;
+#[cfg(test)]
+mod network_dependency_tests;
 pub mod network_dependency_tree;
 pub mod render_blocking;
 mod sets;

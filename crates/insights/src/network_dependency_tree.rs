@@ -18,6 +18,8 @@ use crate::sets::Context;
 #[path = "network_dependency_preconnect.rs"]
 mod preconnect;
 
+#[cfg(test)]
+pub(crate) use preconnect::preconnects_of_link_header;
 pub use preconnect::{PreconnectCandidate, PreconnectSource, PreconnectedOrigin};
 
 /// DevTools' words for the insight.
