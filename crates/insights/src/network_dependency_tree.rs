@@ -107,12 +107,10 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     }
     chains.mark_longest();
     sort_children(&mut chains.roots);
-    let context_requests: Vec<usize> = by_time(cx)
-        .into_iter()
-        .filter(|&at| {
-            let r = &cx.data.network_requests().requests[at];
-            cx.overlaps(r.ts, r.dur)
-        })
+    // The handler's requests are in DevTools' `byTime` order.
+    let context_requests: Vec<usize> = (cx.data.network_requests().requests.iter().enumerate())
+        .filter(|(_, r)| cx.overlaps(r.ts, r.dur))
+        .map(|(at, _)| at)
         .collect();
     let preconnect_candidates = preconnect::candidates(cx, &context_requests)?;
     let preconnected_origins = preconnect::preconnected(cx, &context_requests, &preconnect_candidates);
@@ -128,15 +126,6 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     let mut insight = Insight::new(state, Finding::NetworkDependencyTree(finding));
     insight.related_events = Some(RelatedEvents::Labelled(related));
     Ok(insight)
-}
-
-/// The requests of the NetworkRequests handler by start time (DevTools'
-/// `byTime`; a stable sort of the requests' order).
-fn by_time(cx: &Context<'_>) -> Vec<usize> {
-    let requests = &cx.data.network_requests().requests;
-    let mut order: Vec<usize> = (0..requests.len()).collect();
-    order.sort_by(|&a, &b| requests[a].ts.0.total_cmp(&requests[b].ts.0));
-    order
 }
 
 /// What tells a critical request: the navigation's document, or a request
