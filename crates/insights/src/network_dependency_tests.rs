@@ -138,7 +138,10 @@ fn the_document_link_header_and_link_elements_preconnect() {
     let dom = &f.preconnected_origins[0];
     assert_eq!(dom.url, "https://fonts.test/");
     assert!(dom.unused, "no request went to fonts.test");
-    assert!(matches!(&dom.source, PreconnectSource::Dom { .. }));
+    let PreconnectSource::Dom { node_id, .. } = &dom.source else {
+        panic!("{:?}", dom.source)
+    };
+    assert_eq!(node_id.as_f64(), Some(7.0));
     let from_header = &f.preconnected_origins[1];
     assert_eq!(from_header.url, "https://cdn.test");
     assert!(!from_header.unused);
@@ -209,4 +212,34 @@ fn a_late_first_request_to_another_origin_is_a_preconnect_candidate() {
         ),
     ]);
     assert!(f.preconnect_candidates.is_empty(), "{:?}", f.preconnect_candidates);
+}
+
+#[test]
+fn a_redirected_document_is_in_the_chain_once_per_hop_and_its_copies_are_dumped() {
+    // The document asked for at http://a.test/old first, redirected to
+    // https://a.test/.
+    let redirect = r#"{"name":"ResourceSendRequest","ph":"I","pid":2,"tid":3,"ts":2050,"args":{"data":{"requestId":"N1","url":"http://a.test/old","priority":"VeryHigh","frame":"F1","resourceType":"Document"}}}"#;
+    let text = trace(&[redirect.to_owned(), document(""), PAINTS.to_owned()].join(",\n"));
+    let options = tracekit::AnalyzeOptions::default().with_all_handlers(true);
+    let analysis = tracekit::analyze_bytes(text.as_bytes(), &options).unwrap();
+    let sets = crate::compute(&analysis).unwrap();
+    let insight = navigation_set(&sets)
+        .computed()
+        .find(|i| matches!(i.finding, Finding::NetworkDependencyTree(_)))
+        .unwrap();
+    let Finding::NetworkDependencyTree(f) = &insight.finding else {
+        unreachable!()
+    };
+    assert_eq!(f.root_nodes.len(), 1);
+    assert_eq!(f.root_nodes[0].request, EventRef::RedirectHop(0, 0));
+    assert_eq!(f.root_nodes[0].children[0].request, EventRef::Request(0));
+    assert_eq!(insight.state, State::Fail);
+    // The copy is a request of its own, its source event a copy of the
+    // last send.
+    let out = crate::sets_document(&analysis, &sets, true).unwrap();
+    assert!(out.contains(r#""$SyntheticNetworkRequest:2:3:2050""#), "{out}");
+    assert!(
+        out.contains(r#""rawSourceEvent":"$ResourceSendRequest:2:3:2100""#),
+        "{out}"
+    );
 }
