@@ -171,6 +171,7 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::DuplicatedJavaScript(f) => f.dump(model, cx),
         Finding::RenderBlocking(f) => f.dump(model, cx),
         Finding::NetworkDependencyTree(f) => f.dump(model, cx),
+        Finding::LegacyJavaScript(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
         Finding::DocumentLatency(f) => f.dump(model, cx),

@@ -25,6 +25,7 @@ pub mod image_delivery;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
+pub mod legacy_javascript;
 mod main_thread;
 mod millis_text;
 mod model;

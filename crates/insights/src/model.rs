@@ -229,6 +229,8 @@ pub enum Finding {
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
     /// LCP request discovery ([`crate::lcp_discovery`]).
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
+    /// Legacy JavaScript ([`crate::legacy_javascript`]).
+    LegacyJavaScript(crate::legacy_javascript::LegacyJavaScript),
     /// Modern HTTP ([`crate::modern_http`]).
     ModernHttp(crate::modern_http::ModernHttp),
     /// Network dependency tree ([`crate::network_dependency_tree`]).
@@ -257,6 +259,7 @@ impl Finding {
             Finding::ModernHttp(_) => &crate::modern_http::UI,
             Finding::DuplicatedJavaScript(_) => &crate::duplicated_javascript::UI,
             Finding::RenderBlocking(_) => &crate::render_blocking::UI,
+            Finding::LegacyJavaScript(_) => &crate::legacy_javascript::UI,
             Finding::NetworkDependencyTree(_) => &crate::network_dependency_tree::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
@@ -278,7 +281,11 @@ impl Finding {
     pub(crate) fn savings_member_always(&self) -> bool {
         matches!(
             self,
-            Finding::Cache(_) | Finding::DuplicatedJavaScript(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
+            Finding::Cache(_)
+                | Finding::DuplicatedJavaScript(_)
+                | Finding::ImageDelivery(_)
+                | Finding::LegacyJavaScript(_)
+                | Finding::ModernHttp(_)
         )
     }
 
@@ -314,6 +321,7 @@ impl Finding {
             },
             Finding::LcpDiscovery(_) => MetricShown::default(),
             Finding::NetworkDependencyTree(_) => MetricShown::default(),
+            Finding::LegacyJavaScript(_) => MetricShown::default(),
             Finding::Viewport(_) => MetricShown::default(),
             Finding::ForcedReflow(_) => MetricShown::default(),
             Finding::SlowCssSelector(_) => MetricShown::default(),

@@ -180,6 +180,7 @@ pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
     (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
+    (&crate::legacy_javascript::UI, crate::legacy_javascript::generate),
     (&crate::modern_http::UI, crate::modern_http::generate),
     (
         &crate::network_dependency_tree::UI,
