@@ -26,6 +26,8 @@ pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
 pub mod legacy_javascript;
+#[cfg(test)]
+mod legacy_javascript_tests;
 mod main_thread;
 mod millis_text;
 mod model;
