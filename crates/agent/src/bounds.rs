@@ -100,6 +100,8 @@ impl<'a> Spans<'a> {
                 Some(Window::span(c.ts.0, c.dur.0))
             }
             EventRef::Animation(_) => None,
+            // A hop of a redirect chain is drawn as its request.
+            EventRef::RedirectHop(at, _) => self.request(at),
             EventRef::Entity(e) => self.entity_event(e),
         }
     }

@@ -37,6 +37,9 @@ impl DumpCx<'_, '_> {
             }
             EventRef::Animation(i) => Value::Synthetic(self.data.animations().dump_animation(i, self.dump)),
             EventRef::Entity(e) => self.entity_event(e),
+            EventRef::RedirectHop(i, hop) => {
+                Value::Synthetic(self.data.network_requests().dump_redirect_hop(i, hop, self.dump))
+            }
         }
     }
 
@@ -167,6 +170,8 @@ fn finding_members(finding: &Finding, model: &mut Object, cx: &mut DumpCx<'_, '_
         Finding::ModernHttp(f) => f.dump(model, cx),
         Finding::DuplicatedJavaScript(f) => f.dump(model, cx),
         Finding::RenderBlocking(f) => f.dump(model, cx),
+        Finding::NetworkDependencyTree(f) => f.dump(model, cx),
+        Finding::LegacyJavaScript(f) => f.dump(model, cx),
         Finding::CharacterSet(f) => f.dump(model, cx),
         Finding::ClsCulprits(f) => f.dump(model, cx),
         Finding::DocumentLatency(f) => f.dump(model, cx),

@@ -25,10 +25,16 @@ pub mod image_delivery;
 pub mod inp_breakdown;
 pub mod lcp_breakdown;
 pub mod lcp_discovery;
+pub mod legacy_javascript;
+#[cfg(test)]
+mod legacy_javascript_tests;
 mod main_thread;
 mod millis_text;
 mod model;
 pub mod modern_http;
+#[cfg(test)]
+mod network_dependency_tests;
+pub mod network_dependency_tree;
 pub mod render_blocking;
 mod sets;
 pub mod slow_css_selector;

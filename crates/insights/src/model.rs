@@ -114,6 +114,10 @@ pub enum EventRef {
     /// An animation, by its index in
     /// [`Animations::animations`](tracekit_engine::Animations).
     Animation(usize),
+    /// Lantern's copy of a network request for one of its redirect hops:
+    /// the request's index in
+    /// [`NetworkRequests::requests`](tracekit_engine::NetworkRequests), the hop's.
+    RedirectHop(usize, u32),
     /// An event of a third-party entity, as the entity mappings hold it.
     Entity(tracekit_engine::handlers::page::EntityEvent),
 }
@@ -225,8 +229,12 @@ pub enum Finding {
     LcpBreakdown(crate::lcp_breakdown::LcpBreakdown),
     /// LCP request discovery ([`crate::lcp_discovery`]).
     LcpDiscovery(crate::lcp_discovery::LcpDiscovery),
+    /// Legacy JavaScript ([`crate::legacy_javascript`]).
+    LegacyJavaScript(crate::legacy_javascript::LegacyJavaScript),
     /// Modern HTTP ([`crate::modern_http`]).
     ModernHttp(crate::modern_http::ModernHttp),
+    /// Network dependency tree ([`crate::network_dependency_tree`]).
+    NetworkDependencyTree(crate::network_dependency_tree::NetworkDependencyTree),
     /// Render-blocking requests ([`crate::render_blocking`]).
     RenderBlocking(crate::render_blocking::RenderBlocking),
     /// Duplicated JavaScript ([`crate::duplicated_javascript`]).
@@ -251,6 +259,8 @@ impl Finding {
             Finding::ModernHttp(_) => &crate::modern_http::UI,
             Finding::DuplicatedJavaScript(_) => &crate::duplicated_javascript::UI,
             Finding::RenderBlocking(_) => &crate::render_blocking::UI,
+            Finding::LegacyJavaScript(_) => &crate::legacy_javascript::UI,
+            Finding::NetworkDependencyTree(_) => &crate::network_dependency_tree::UI,
             Finding::CharacterSet(_) => &crate::character_set::UI,
             Finding::ClsCulprits(_) => &crate::cls_culprits::UI,
             Finding::DocumentLatency(_) => &crate::document_latency::UI,
@@ -271,7 +281,11 @@ impl Finding {
     pub(crate) fn savings_member_always(&self) -> bool {
         matches!(
             self,
-            Finding::Cache(_) | Finding::DuplicatedJavaScript(_) | Finding::ImageDelivery(_) | Finding::ModernHttp(_)
+            Finding::Cache(_)
+                | Finding::DuplicatedJavaScript(_)
+                | Finding::ImageDelivery(_)
+                | Finding::LegacyJavaScript(_)
+                | Finding::ModernHttp(_)
         )
     }
 
@@ -306,6 +320,8 @@ impl Finding {
                 ..MetricShown::default()
             },
             Finding::LcpDiscovery(_) => MetricShown::default(),
+            Finding::NetworkDependencyTree(_) => MetricShown::default(),
+            Finding::LegacyJavaScript(_) => MetricShown::default(),
             Finding::Viewport(_) => MetricShown::default(),
             Finding::ForcedReflow(_) => MetricShown::default(),
             Finding::SlowCssSelector(_) => MetricShown::default(),

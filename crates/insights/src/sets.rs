@@ -180,7 +180,12 @@ pub(crate) const RUNNERS: &[(&Ui, Runner)] = &[
     (&crate::inp_breakdown::UI, crate::inp_breakdown::generate),
     (&crate::lcp_breakdown::UI, crate::lcp_breakdown::generate),
     (&crate::lcp_discovery::UI, crate::lcp_discovery::generate),
+    (&crate::legacy_javascript::UI, crate::legacy_javascript::generate),
     (&crate::modern_http::UI, crate::modern_http::generate),
+    (
+        &crate::network_dependency_tree::UI,
+        crate::network_dependency_tree::generate,
+    ),
     (&crate::render_blocking::UI, crate::render_blocking::generate),
     (&crate::slow_css_selector::UI, crate::slow_css_selector::generate),
     (&crate::third_parties::UI, crate::third_parties::generate),

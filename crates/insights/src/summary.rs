@@ -13,6 +13,8 @@ pub(crate) fn lines(finding: &Finding, cx: &TextCx<'_>) -> Vec<String> {
         Finding::ModernHttp(f) => f.summary(cx),
         Finding::DuplicatedJavaScript(f) => f.summary(cx),
         Finding::RenderBlocking(f) => f.summary(cx),
+        Finding::NetworkDependencyTree(f) => f.summary(cx),
+        Finding::LegacyJavaScript(f) => f.summary(cx),
         Finding::ClsCulprits(f) => f.summary(cx),
         Finding::LcpBreakdown(f) => f.summary(cx),
         Finding::LcpDiscovery(f) => f.summary(cx),

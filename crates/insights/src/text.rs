@@ -76,6 +76,14 @@ impl<'a> TextCx<'a> {
                 let cluster = &self.data.layout_shifts().clusters[c];
                 format!("layout shift cluster at {}", self.at(cluster.ts))
             }
+            EventRef::RedirectHop(i, hop) => {
+                let request = &self.data.network_requests().requests[i];
+                format!(
+                    "redirect {hop} of request {} at {}",
+                    strings.resolve(request.url),
+                    self.at(request.ts)
+                )
+            }
             EventRef::Animation(i) => {
                 let animation = &self.data.animations().animations[i];
                 format!("animation at {}", self.at(animation.ts))

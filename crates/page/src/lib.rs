@@ -13,6 +13,7 @@ pub mod extensions;
 pub mod images;
 mod js_sort;
 pub mod lcp;
+pub mod legacy_javascript;
 pub mod main_thread;
 pub mod metrics;
 pub mod navigations;

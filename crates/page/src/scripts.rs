@@ -18,6 +18,7 @@ use tracekit_events::json::{as_f64, as_str, js_truthy, member, object_members};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Sym, Wants};
 use tracekit_meta::MetaData;
 
+use crate::legacy_javascript::LegacyJavaScript;
 use crate::network::NetworkRequests;
 use crate::Map;
 
@@ -27,6 +28,11 @@ pub use url::complete_url;
 /// The longest source text kept whole, in UTF-16 units (the dump's limit
 /// for strings written as they are).
 const KEPT_WHOLE: usize = 1000;
+
+/// The size (of a source, in UTF-16 units, and of what its legacy
+/// JavaScript costs, in bytes) below which the Legacy JavaScript insight
+/// does not look.
+const LEGACY_THRESHOLD: u64 = 5000;
 
 /// The Scripts handler (see the module documentation).
 #[derive(Debug, Default)]
@@ -91,6 +97,11 @@ pub struct Script {
     /// The request that loaded the script: the first request of its URL,
     /// by position in [`NetworkRequests::requests`].
     pub request: Option<u32>,
+    /// The legacy JavaScript found in a source of 5,000 UTF-16 units or
+    /// more, when estimated to cost 5,000 bytes or more (what the Legacy
+    /// JavaScript insight reports; the detector needs the whole text,
+    /// which is not kept).
+    pub legacy_javascript: Option<Box<LegacyJavaScript>>,
 }
 
 /// A script's source text.
@@ -114,7 +125,13 @@ pub enum ScriptSource {
 enum Building {
     Missing,
     Short(String),
-    Long { length: u64, sha1: sha1_smol::Sha1 },
+    /// A text too long to keep: its length, hash and (until the
+    /// detector has read it) its text.
+    Long {
+        length: u64,
+        sha1: sha1_smol::Sha1,
+        text: String,
+    },
 }
 
 impl std::fmt::Debug for Building {
@@ -140,26 +157,42 @@ impl Building {
                 Building::Long {
                     length,
                     sha1: sha1_smol::Sha1::from(text.as_bytes()),
+                    text,
                 }
             }
-            Building::Long { length, mut sha1 } => {
+            Building::Long {
+                length,
+                mut sha1,
+                mut text,
+            } => {
                 sha1.update(piece.as_bytes());
+                text.push_str(piece);
                 Building::Long {
                     length: length + utf16_len(piece),
                     sha1,
+                    text,
                 }
             }
         }
     }
 
-    fn finish(self) -> ScriptSource {
+    /// The source, and its legacy JavaScript when it is long enough to
+    /// be looked at and costs enough.
+    fn finish(self) -> (ScriptSource, Option<Box<LegacyJavaScript>>) {
         match self {
-            Building::Missing => ScriptSource::Missing,
-            Building::Short(text) => ScriptSource::Text(text.into()),
-            Building::Long { length, sha1 } => ScriptSource::Long {
-                length,
-                sha1: sha1.digest().to_string().into(),
-            },
+            Building::Missing => (ScriptSource::Missing, None),
+            Building::Short(text) => (ScriptSource::Text(text.into()), None),
+            Building::Long { length, sha1, text } => {
+                let legacy = (length >= LEGACY_THRESHOLD)
+                    .then(|| crate::legacy_javascript::detect(&text))
+                    .filter(|found| found.estimated_byte_savings >= LEGACY_THRESHOLD as f64)
+                    .map(Box::new);
+                let source = ScriptSource::Long {
+                    length,
+                    sha1: sha1.digest().to_string().into(),
+                };
+                (source, legacy)
+            }
         }
     }
 }
@@ -298,7 +331,9 @@ impl Handler for ScriptsHandler {
             .flat_map(|frames| frames.values().filter_map(|f| f.url))
             .collect();
         for (script, source) in self.scripts.iter_mut().zip(self.sources) {
-            script.content = source.map(Building::finish);
+            let (content, legacy) = source.map(Building::finish).unzip();
+            script.content = content;
+            script.legacy_javascript = legacy.flatten();
             let url = script.url.filter(|u| *u != names::EMPTY);
             script.inline = url.is_some_and(|u| documents.contains(&u));
             script.request = url
@@ -393,6 +428,7 @@ impl ScriptsHandler {
                 length: None,
                 content: None,
                 request: None,
+                legacy_javascript: None,
             });
             self.sources.push(None);
         }

@@ -7,7 +7,9 @@ use tracekit_events::{names, Context, DevTools, EventIndex, Interner, Micros, Sk
 use tracekit_meta::MetaData;
 
 use super::gather::{Kind, RequestEvents, SendRequest, Timing};
-use super::{allowed, NetworkRequest, NetworkRequests, NetworkRequestsHandler, Redirect, RequestTimings};
+use super::{
+    allowed, NetworkRequest, NetworkRequests, NetworkRequestsHandler, Redirect, RedirectedSend, RequestTimings,
+};
 use crate::args::ArgKey;
 use crate::entities::{Entity, EntityEvent};
 use crate::value::JsValue;
@@ -22,6 +24,7 @@ pub(super) fn build(handler: NetworkRequestsHandler, meta: &MetaData, cx: &mut C
     let mut data = NetworkRequests {
         devtools,
         link_preconnects: handler.link_preconnects,
+        link_preconnect_args: handler.link_preconnect_args,
         ..NetworkRequests::default()
     };
     let mut initiated_by_url: Map<Sym, Vec<u32>> = Map::default();
@@ -62,6 +65,17 @@ pub(super) fn build(handler: NetworkRequestsHandler, meta: &MetaData, cx: &mut C
         }
         if let Some(initiator) = initiator_url(&request, devtools, &mut cx.interner) {
             initiated_by_url.entry(initiator).or_default().push(position);
+        }
+        if let Some(send) = events.sends.last().filter(|_| events.sends.len() > 1) {
+            if let Some(text) = &send.text {
+                let send = RedirectedSend {
+                    text: text.clone(),
+                    ts: send.ts,
+                    pid: send.pid,
+                    tid: send.tid,
+                };
+                data.redirected_sends.insert(position, send);
+            }
         }
         data.requests.push(request);
     }

@@ -120,8 +120,46 @@ impl NetworkRequests {
         })
     }
 
+    /// The synthetic event of Lantern's copy of the `i`-th request for
+    /// redirect hop `hop` (a redirected request is copied, its source
+    /// event with it, once per hop): the request's fields, its source
+    /// event a copy too. Registered once per request and hop.
+    pub fn dump_redirect_hop(&self, i: usize, hop: u32, dump: &mut Dump<'_>) -> SyntheticId {
+        let key = ((i as u64) << 24) | u64::from(hop);
+        dump.shared("SyntheticNetworkRequestRedirectHop", key, |d| {
+            let request = &self.requests[i];
+            let send = u32::try_from(i).ok().and_then(|at| self.redirected_sends.get(&at));
+            let raw = match send {
+                Some(send) => Value::Synthetic(d.synthetic(Synthetic {
+                    name: "ResourceSendRequest".into(),
+                    pid: Value::id(send.pid),
+                    tid: Value::id(send.tid),
+                    ts: send.ts.0,
+                    raw: None,
+                    profile_call: None,
+                    fields: Some(Value::Json(send.text.clone())),
+                })),
+                None => Value::Event(request.event),
+            };
+            Synthetic {
+                name: "SyntheticNetworkRequest".into(),
+                pid: Value::id(request.pid),
+                tid: Value::id(request.tid),
+                ts: request.ts.0,
+                raw: None,
+                profile_call: None,
+                fields: Some(self.request_fields_with_source(request, raw, d)),
+            }
+        })
+    }
+
     /// A request's fields, as DevTools' synthetic event has them.
     fn request_fields(&self, r: &NetworkRequest, dump: &Dump<'_>) -> Value {
+        self.request_fields_with_source(r, Value::Event(r.event), dump)
+    }
+
+    /// A request's fields with this `rawSourceEvent`.
+    fn request_fields_with_source(&self, r: &NetworkRequest, raw: Value, dump: &Dump<'_>) -> Value {
         let shows_urls = self.devtools >= DevTools::V2026_10;
         let stack_trace = match &r.stack_trace {
             JsValue::Raw(stack) if shows_urls => shown_stack(stack, true),
@@ -174,7 +212,7 @@ impl NetworkRequests {
             .with("tts", Value::Num(r.ts.0))
             .with("pid", Value::id(r.pid))
             .with("tid", Value::id(r.tid))
-            .with("rawSourceEvent", Value::Event(r.event))
+            .with("rawSourceEvent", raw)
             .into()
     }
 }

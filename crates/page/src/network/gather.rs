@@ -58,6 +58,9 @@ pub(super) struct SendRequest {
     pub request_method: JsValue,
     pub frame: JsValue,
     pub render_blocking: JsValue,
+    /// The whole event's JSON text, kept for a send after the first (the
+    /// last send of a redirected request, which Lantern copies per hop).
+    pub text: Option<Box<str>>,
     pub is_link_preload: JsValue,
     pub resource_type: JsValue,
     pub fetch_priority_hint: JsValue,
@@ -129,6 +132,14 @@ impl NetworkRequestsHandler {
     pub(super) fn gather(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         if event.name == names::LINK_PRECONNECT {
             self.link_preconnects.push(index);
+            let data = event.args.and_then(|a| member(a, "data"));
+            let [node_id, frame, url] = data.map_or([None; 3], |d| pick(d, ["node_id", "frame", "url"]));
+            let interner = &mut cx.interner;
+            self.link_preconnect_args.push(super::LinkPreconnect {
+                node_id: JsValue::read(node_id, interner),
+                frame: JsValue::read(frame, interner),
+                url: JsValue::read(url, interner),
+            });
             return;
         }
         let Some(data) = event.args.and_then(|a| member(a, "data")) else {
@@ -159,7 +170,11 @@ impl NetworkRequestsHandler {
                 Kind::WillSend
             }
             names::RESOURCE_SEND_REQUEST => {
-                request.sends.push(send_request(index, event, data, interner));
+                let mut send = send_request(index, event, data, interner);
+                if !request.sends.is_empty() {
+                    send.text = Some(event.text.into());
+                }
+                request.sends.push(send);
                 Kind::Send
             }
             names::RESOURCE_RECEIVE_RESPONSE => {
@@ -275,6 +290,7 @@ fn send_request(index: EventIndex, event: &Event<'_>, data: &str, interner: &mut
         fetch_priority_hint: read(hint),
         initiator: read(initiator),
         stack_trace: read(stack),
+        text: None,
     }
 }
 

@@ -61,6 +61,8 @@ pub struct NetworkRequestsHandler {
     web_sockets: Map<ArgKey, WebSocket>,
     /// The `LinkPreconnect` events.
     link_preconnects: Vec<EventIndex>,
+    /// What each `LinkPreconnect` event says.
+    link_preconnect_args: Vec<LinkPreconnect>,
 }
 
 /// The network requests of a trace.
@@ -83,11 +85,44 @@ pub struct NetworkRequests {
     pub web_sockets: Vec<WebSocket>,
     /// The `LinkPreconnect` events.
     pub link_preconnects: Vec<EventIndex>,
+    /// What each of [`NetworkRequests::link_preconnects`] says (for the
+    /// Network dependency tree insight's preconnected origins).
+    pub link_preconnect_args: Vec<LinkPreconnect>,
+    /// The last send of each request that was redirected, by position in
+    /// [`NetworkRequests::requests`]: Lantern copies the request (its
+    /// source event with it) for each redirect hop, and the Network
+    /// dependency tree insight shows those copies.
+    pub redirected_sends: Map<u32, RedirectedSend>,
     /// The third-party entity of each request and its events (the
     /// Renderer handler's events are not in it).
     pub entities: EntityMappings,
     /// The engine followed (the dump's shape differs by engine).
     devtools: DevTools,
+}
+
+/// What a `LinkPreconnect` event says (`args.data`).
+#[derive(Debug, Clone, Default)]
+pub struct LinkPreconnect {
+    /// The `<link>` element's `node_id`.
+    pub node_id: JsValue,
+    /// Its frame.
+    pub frame: JsValue,
+    /// The URL preconnected to.
+    pub url: JsValue,
+}
+
+/// The last `ResourceSendRequest` of a redirected request, as the trace
+/// has it.
+#[derive(Debug, Clone)]
+pub struct RedirectedSend {
+    /// The event's JSON text.
+    pub text: Box<str>,
+    /// Its time, process and thread.
+    pub ts: Micros,
+    /// Its process.
+    pub pid: Id,
+    /// Its thread.
+    pub tid: Id,
 }
 
 /// One network request (DevTools' `SyntheticNetworkRequest`). Values
