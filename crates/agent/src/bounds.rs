@@ -225,6 +225,29 @@ fn overlay_windows(insight: &Insight, spans: &Spans<'_>) -> Vec<Window> {
                 })
                 .collect()
         }
+        Finding::ModernHttp(f) => requests(&mut f.http1_requests.iter().copied()),
+        Finding::RenderBlocking(f) => requests(&mut f.requests.iter().copied()),
+        Finding::ImageDelivery(f) => requests(&mut f.images.iter().map(|i| i.request)),
+        Finding::Cache(f) => requests(&mut f.requests.iter().map(|r| r.request)),
+        Finding::LegacyJavaScript(f) => {
+            let scripts = &data.scripts().scripts;
+            requests(&mut f.scripts.iter().filter_map(|l| scripts.get(l.script)?.request.map(|r| r as usize)))
+        }
+        Finding::NetworkDependencyTree(f) => {
+            // Every request of the chains, depth first, as the panel
+            // outlines them.
+            fn walk(nodes: &[tracekit_insights::network_dependency_tree::CriticalNode], out: &mut Vec<EventRef>) {
+                for node in nodes {
+                    out.push(node.request);
+                    walk(&node.children, out);
+                }
+            }
+            let mut entries = Vec::new();
+            walk(&f.root_nodes, &mut entries);
+            entries.into_iter().filter_map(|e| spans.event_ref(e)).collect()
+        }
+        // Without source maps nothing is duplicated, so nothing is drawn.
+        Finding::DuplicatedJavaScript(_) => Vec::new(),
         _ => Vec::new(),
     }
 }
