@@ -231,7 +231,12 @@ fn overlay_windows(insight: &Insight, spans: &Spans<'_>) -> Vec<Window> {
         Finding::Cache(f) => requests(&mut f.requests.iter().map(|r| r.request)),
         Finding::LegacyJavaScript(f) => {
             let scripts = &data.scripts().scripts;
-            requests(&mut f.scripts.iter().filter_map(|l| scripts.get(l.script)?.request.map(|r| r as usize)))
+            requests(
+                &mut f
+                    .scripts
+                    .iter()
+                    .filter_map(|l| scripts.get(l.script)?.request.map(|r| r as usize)),
+            )
         }
         Finding::NetworkDependencyTree(f) => {
             // Every request of the chains, depth first, as the panel

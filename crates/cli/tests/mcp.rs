@@ -46,11 +46,29 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     let tools = seen["tools"].as_object().unwrap();
     let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
     names.sort_unstable();
-    assert_eq!(names, ["call_tree", "network_requests"]);
+    assert_eq!(
+        names,
+        [
+            "analyze_insight",
+            "call_tree",
+            "event",
+            "network_requests",
+            "trace_summary"
+        ]
+    );
     for (name, tool) in tools {
         let schema = &tool["schema"];
         assert_eq!(schema["type"], "object", "{name}");
-        assert_eq!(schema["required"], serde_json::json!(["path"]), "{name}");
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert!(required.contains(&"path"), "{name}: {required:?}");
+        for field in &required {
+            assert!(schema["properties"][field]["description"].is_string(), "{name}.{field}");
+        }
         assert!(schema["properties"]["path"]["description"].is_string(), "{name}");
         assert!(tool["description"].as_str().unwrap().len() > 50, "{name}");
     }
@@ -89,6 +107,31 @@ fn the_python_sdk_lists_and_calls_every_tool() {
     // The whole call tree fits the default budget of 25,000 tokens.
     let whole = seen["whole"]["text"].as_str().unwrap();
     assert_eq!(whole, tracekit(&["calltree", page, "-q"]));
+    // chrome-devtools-mcp's texts, as its own code writes them (the
+    // goldens of `cargo xtask oracle --agent`, a line added at the end).
+    let golden =
+        |name: &str| std::fs::read_to_string(tools::root().join("fixtures/expected/2026-10/agent").join(name)).unwrap();
+    for name in ["causes", "page-load"] {
+        let answer = &seen["summary"][name];
+        assert_eq!(answer["error"], false, "{name}");
+        assert_eq!(
+            format!("{}\n", answer["text"].as_str().unwrap()),
+            golden(&format!("{name}.summary.txt")),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        format!("{}\n", seen["insight"]["text"].as_str().unwrap()),
+        golden("causes.insight.NO_NAVIGATION.INPBreakdown.txt")
+    );
+    assert_eq!(
+        format!("{}\n", seen["event"]["text"].as_str().unwrap()),
+        golden("causes.calltree.r-2212.txt")
+    );
+    for k in ["bad_insight", "bad_key"] {
+        assert_eq!(seen[k]["error"], true, "{k}");
+        assert_eq!(seen[k]["text"].as_str().unwrap().lines().count(), 1, "{k}: {}", seen[k]);
+    }
     // Bad requests: one line each, the tool's error.
     let bad = &seen["bad"];
     let line = |k: &str| {
@@ -151,8 +194,10 @@ fn the_typescript_sdk_lists_and_calls_the_tools() {
     let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(seen["server"]["name"], "tracekit");
     let tools = seen["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 2);
-    assert!(tools.iter().all(|t| t["required"] == serde_json::json!(["path"])));
+    assert_eq!(tools.len(), 5);
+    assert!(tools
+        .iter()
+        .all(|t| t["required"].as_array().unwrap().contains(&"path".into())));
     let main = root.join("fixtures/traces/main-thread.json.gz");
     let expected = tracekit(&[
         "calltree",

@@ -5,6 +5,8 @@ use tracekit::query::{Query, Window};
 use tracekit::views::{GroupBy, TextRows, View, ViewOptions};
 use tracekit::{Analysis, Millis};
 
+use super::traces::Loaded;
+
 /// About this many characters make a token, for the budget: a rough
 /// measure that errs on the side of cutting (English text and numbers run
 /// at 3.5 to 4.5 in the tokenizers agents use).
@@ -99,6 +101,59 @@ pub fn call_tree(analysis: &Analysis, args: &CallTreeArgs) -> Result<String, Str
         View::TopDown
     };
     tracekit::views::write_text(analysis, view, &options).map_err(|e| e.to_string())
+}
+
+/// What `trace_summary` is asked.
+#[derive(Debug, Default, Clone, serde::Deserialize, schemars::JsonSchema)]
+pub struct SummaryArgs {
+    /// The trace file (a path under the server's roots).
+    pub path: String,
+}
+
+/// What `analyze_insight` is asked.
+#[derive(Debug, Default, Clone, serde::Deserialize, schemars::JsonSchema)]
+pub struct InsightArgs {
+    /// The trace file (a path under the server's roots).
+    pub path: String,
+    /// The insight set's id, as the summary lists it (`NAVIGATION_0`,
+    /// `NO_NAVIGATION`).
+    pub insight_set_id: String,
+    /// The insight's name, as the summary lists it (`INPBreakdown`, ...).
+    pub insight_name: String,
+}
+
+/// What `event` is asked.
+#[derive(Debug, Default, Clone, serde::Deserialize, schemars::JsonSchema)]
+pub struct EventArgs {
+    /// The trace file (a path under the server's roots).
+    pub path: String,
+    /// The event's key, as the summary and the call trees give them
+    /// (`r-123`, `s-45`, `p-1-2-3-4`).
+    pub key: String,
+}
+
+/// chrome-devtools-mcp's performance summary of a trace, byte for byte
+/// (its desktop scope, CPU 1x, the trace's own network conditions).
+pub fn trace_summary(loaded: &Loaded) -> Result<String, String> {
+    let sets = loaded.sets()?;
+    Ok(tracekit::agent::trace_summary(
+        &loaded.analysis,
+        sets,
+        &tracekit::agent::Throttling::default(),
+    ))
+}
+
+/// chrome-devtools-mcp's analysis of one insight of a set.
+pub fn analyze_insight(loaded: &Loaded, args: &InsightArgs) -> Result<String, String> {
+    let sets = loaded.sets()?;
+    tracekit::agent::insight_text(&loaded.analysis, sets, &args.insight_set_id, &args.insight_name)
+        .map_err(|e| e.to_string())
+}
+
+/// DevTools' AI call tree of the event `key`.
+pub fn event(loaded: &Loaded, args: &EventArgs) -> Result<String, String> {
+    let key: tracekit::agent::EventKey = args.key.parse().map_err(|e: tracekit::agent::BadKey| e.to_string())?;
+    tracekit::agent::call_tree(&loaded.analysis, key).map_err(|e| e.to_string())
 }
 
 /// What `network_requests` is asked.

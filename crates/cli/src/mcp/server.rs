@@ -12,10 +12,9 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
 use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, RoleServer, ServerHandler};
-use tracekit::Analysis;
 
-use super::answers::{self, CallTreeArgs, NetworkArgs};
-use super::traces::{Roots, TraceCache};
+use super::answers::{self, CallTreeArgs, EventArgs, InsightArgs, NetworkArgs, SummaryArgs};
+use super::traces::{Loaded, Roots, TraceCache};
 
 /// The server: where it may read, what it has loaded, its budget.
 #[derive(Clone)]
@@ -89,7 +88,7 @@ impl Server {
         path: &str,
         context: &RequestContext<RoleServer>,
         narrow_with: &'static str,
-        make: impl FnOnce(&Analysis) -> Result<String, String> + Send + 'static,
+        make: impl FnOnce(&Loaded) -> Result<String, String> + Send + 'static,
     ) -> CallToolResult {
         let roots = match self.roots(context).await {
             Ok(r) => r,
@@ -109,6 +108,56 @@ impl Server {
     }
 
     #[tool(
+        description = "The performance summary of a trace, as chrome-devtools-mcp's performance tools give it: the \
+                       URL and bounds, each insight set (per navigation) with its metrics (LCP and its breakdown, \
+                       INP, CLS, with event keys) and its insights worth a look (bounds, estimated savings, example \
+                       questions). Ask analyze_insight about one of them, event about an event key."
+    )]
+    async fn trace_summary(
+        &self,
+        Parameters(args): Parameters<SummaryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        Ok(self
+            .on_trace(&args.path, &context, "the other tools", answers::trace_summary)
+            .await)
+    }
+
+    #[tool(
+        description = "One insight of an insight set analysed, as chrome-devtools-mcp's performance_analyze_insight \
+                       gives it: insight_set_id and insight_name as trace_summary lists them."
+    )]
+    async fn analyze_insight(
+        &self,
+        Parameters(args): Parameters<InsightArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let path = args.path.clone();
+        Ok(self
+            .on_trace(&path, &context, "another insight", move |t| {
+                answers::analyze_insight(t, &args)
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "The call tree of one event of a trace, by its event key (r-N, s-N, p-...) as the summary and \
+                       the call trees give them, in DevTools' AI call tree format."
+    )]
+    async fn event(
+        &self,
+        Parameters(args): Parameters<EventArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let path = args.path.clone();
+        Ok(self
+            .on_trace(&path, &context, "an event deeper in the tree", move |t| {
+                answers::event(t, &args)
+            })
+            .await)
+    }
+
+    #[tool(
         description = "The Call Tree (top-down) or the Bottom-Up of a trace's threads, as the DevTools Performance \
                        panel aggregates them: a line per node with its self and total ms and percent of the window. \
                        Narrow it with thread, window, max_depth, min_percent."
@@ -124,7 +173,7 @@ impl Server {
                 &path,
                 &context,
                 "`thread`, `window`, `max_depth` or `min_percent`",
-                move |a| answers::call_tree(a, &args),
+                move |t| answers::call_tree(&t.analysis, &args),
             )
             .await)
     }
@@ -140,8 +189,8 @@ impl Server {
     ) -> Result<CallToolResult, McpError> {
         let path = args.path.clone();
         Ok(self
-            .on_trace(&path, &context, "`filter` or `window`", move |a| {
-                answers::network_requests(a, &args)
+            .on_trace(&path, &context, "`filter` or `window`", move |t| {
+                answers::network_requests(&t.analysis, &args)
             })
             .await)
     }

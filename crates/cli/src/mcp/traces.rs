@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use tracekit::insights::InsightSets;
 use tracekit::{Analysis, AnalyzeOptions};
 
 use crate::input::{load, Input};
@@ -58,9 +59,28 @@ impl Roots {
     }
 }
 
+/// A trace loaded for the tools: the analysis (with every handler, the
+/// events' details and what grouping reads), and its insight sets, made
+/// when a tool first asks for them.
+pub struct Loaded {
+    /// The analysis.
+    pub analysis: Analysis,
+    sets: std::sync::OnceLock<Result<InsightSets, String>>,
+}
+
+impl Loaded {
+    /// The insight sets (DevTools' insights), made once.
+    pub fn sets(&self) -> Result<&InsightSets, String> {
+        self.sets
+            .get_or_init(|| tracekit::insights::compute(&self.analysis).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
 /// A loaded trace and what its file was when loaded.
 struct Entry {
-    analysis: Arc<Analysis>,
+    analysis: Arc<Loaded>,
     stamp: Stamp,
     /// The estimate of its memory: its input's bytes.
     bytes: usize,
@@ -107,7 +127,7 @@ impl TraceCache {
     /// The analysis of the file at `path` (canonical), with every handler:
     /// from the cache when its file has not changed, else loaded (the
     /// one-line error of the command when it cannot be).
-    pub fn get(&self, path: &Path) -> Result<Arc<Analysis>, String> {
+    pub fn get(&self, path: &Path) -> Result<Arc<Loaded>, String> {
         let now = stamp(path)?;
         let tick = self.clock.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Some(entry) = self.lock().get_mut(path) {
@@ -117,7 +137,13 @@ impl TraceCache {
             }
         }
         let input = Input::new(path);
-        let options = AnalyzeOptions::default().with_all_handlers(true);
+        // What every tool reads: the handlers' data (the page, the
+        // insights), the events' details (the agent's call trees name
+        // them) and what grouping by URL or frame reads.
+        let options = AnalyzeOptions::default()
+            .with_all_handlers(true)
+            .with_details(true)
+            .with_group_args(true);
         let analysis = load(&input, &options, true)
             .map_err(|error| crate::error::CliError::Load {
                 file: input.name(),
@@ -125,8 +151,11 @@ impl TraceCache {
             })
             .map_err(|e| e.to_string())?
             .analysis;
-        let analysis = Arc::new(analysis);
         let bytes = analysis.input_bytes();
+        let analysis = Arc::new(Loaded {
+            analysis,
+            sets: std::sync::OnceLock::new(),
+        });
         let mut entries = self.lock();
         entries.insert(
             path.to_path_buf(),
@@ -228,7 +257,7 @@ mod tests {
         let longer = TRACE.replace("5000", "7000000");
         std::fs::write(&b, &longer).unwrap();
         let again = cache.get(&b).unwrap();
-        assert!(again.bounds().max.0 > 7_000_000.0);
+        assert!(again.analysis.bounds().max.0 > 7_000_000.0);
         std::fs::write(&a, "not a trace").unwrap();
         assert!(cache.get(&a).is_err());
     }

@@ -35,6 +35,24 @@ async def main():
             )
             out["network"] = text_of(await call("network_requests", {"path": "traces/page-load.json.gz", "filter": "PNG"}))
             out["whole"] = text_of(await call("call_tree", {"path": "traces/page-load.json.gz"}))
+            out["summary"] = {
+                name: text_of(await call("trace_summary", {"path": f"traces/{name}.json.gz"}))
+                for name in ["causes", "page-load"]
+            }
+            out["insight"] = text_of(
+                await call(
+                    "analyze_insight",
+                    {"path": "traces/causes.json.gz", "insight_set_id": "NO_NAVIGATION", "insight_name": "INPBreakdown"},
+                )
+            )
+            out["event"] = text_of(await call("event", {"path": "traces/causes.json.gz", "key": "r-2212"}))
+            out["bad_insight"] = text_of(
+                await call(
+                    "analyze_insight",
+                    {"path": "traces/causes.json.gz", "insight_set_id": "NAVIGATION_9", "insight_name": "INPBreakdown"},
+                )
+            )
+            out["bad_key"] = text_of(await call("event", {"path": "traces/causes.json.gz", "key": "q-1"}))
             bad = {
                 "outside": {"path": "../Cargo.toml"},
                 "missing": {"path": "traces/nope.json"},
