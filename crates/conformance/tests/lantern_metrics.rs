@@ -134,3 +134,54 @@ fn lantern_savings_of_fewer_bytes_are_devtools_ones() {
     );
     assert!(total.differences.is_empty(), "{}", total.differences.join("\n"));
 }
+
+/// The simulated metrics an insight set exposes are DevTools' Lantern
+/// metrics of its navigation (the goldens' `metrics`).
+#[test]
+fn insight_sets_expose_the_simulated_metrics() {
+    std::env::set_current_dir(root()).unwrap();
+    let devtools = DevTools::LATEST;
+    let mut compared = 0;
+    for (file, data_golden) in data_fixtures(devtools).unwrap() {
+        let golden = lantern_dir(devtools).join(data_golden.strip_prefix(data_dir(devtools)).unwrap());
+        let Ok(text) = std::fs::read_to_string(&golden) else {
+            continue;
+        };
+        let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let analysis = tracekit_conformance::data::load_with_all_handlers(&file, devtools).unwrap();
+        let sets = tracekit::insights::compute(&analysis).unwrap();
+        for entry in expected.as_array().unwrap() {
+            let navigation = entry["navigation"].as_u64().unwrap();
+            let set = sets
+                .sets
+                .iter()
+                .find(|s| s.navigation.is_some_and(|n| u64::from(n.event) == navigation));
+            let Some(set) = set else { continue };
+            let metrics = &entry["metrics"];
+            match set.simulated {
+                None => assert!(
+                    metrics["totalBlockingTime"].is_null(),
+                    "{}: {navigation}",
+                    file.display()
+                ),
+                Some(m) => {
+                    compared += 1;
+                    for (ours, key) in [
+                        (m.fcp, "firstContentfulPaint"),
+                        (m.lcp, "largestContentfulPaint"),
+                        (m.tti, "interactive"),
+                        (m.tbt, "totalBlockingTime"),
+                    ] {
+                        let theirs = metrics[key]["timing"].as_f64().unwrap();
+                        assert!(
+                            (ours - theirs).abs() < 0.0011,
+                            "{} {key}: {ours} != {theirs}",
+                            file.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared >= 5, "{compared}");
+}

@@ -45,6 +45,25 @@ pub struct InsightSet {
     /// Each insight in DevTools' order, or the error that kept it from
     /// being computed.
     pub insights: Vec<Result<Insight, InsightError>>,
+    /// Lantern's simulation of the navigation's load (what DevTools
+    /// computes for the savings and does not show; Lighthouse reports
+    /// these): `None` without a navigation or where Lantern cannot
+    /// simulate it.
+    pub simulated: Option<SimulatedMetrics>,
+}
+
+/// The metrics of a page load as Lantern simulates them, ms (each the
+/// blend of its optimistic and pessimistic estimates Lighthouse reports).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulatedMetrics {
+    /// First contentful paint.
+    pub fcp: f64,
+    /// Largest contentful paint.
+    pub lcp: f64,
+    /// Time to interactive.
+    pub tti: f64,
+    /// Total blocking time.
+    pub tbt: f64,
 }
 
 impl InsightSet {
@@ -305,6 +324,12 @@ impl InsightSets {
             SetId::Navigation(_) => SetId::Navigation(self.sets.len()),
             SetId::NoNavigation => SetId::NoNavigation,
         };
+        let simulated = cx.lantern().map(|l| SimulatedMetrics {
+            fcp: l.metrics.first_contentful_paint.timing,
+            lcp: l.metrics.largest_contentful_paint.timing,
+            tti: l.metrics.interactive.timing,
+            tbt: l.metrics.total_blocking_time.timing,
+        });
         self.sets.push(InsightSet {
             id,
             url: url.as_str().to_owned(),
@@ -312,6 +337,7 @@ impl InsightSets {
             bounds: cx.bounds,
             navigation: cx.navigation.copied(),
             insights,
+            simulated,
         });
     }
 }

@@ -122,6 +122,16 @@ fn set_text(set: &InsightSet, cx: &TextCx<'_>, out: &mut String) {
         cx.at(set.bounds.min),
         cx.at(set.bounds.max)
     );
+    if let Some(m) = set.simulated {
+        let _ = writeln!(
+            out,
+            "  simulated by Lantern, as Lighthouse reports it: FCP {}, LCP {}, TTI {}, TBT {}",
+            ms(m.fcp),
+            ms(m.lcp),
+            ms(m.tti),
+            ms(m.tbt)
+        );
+    }
     let mut shown: Vec<&Insight> = set.computed().filter(|i| i.state != State::Pass).collect();
     // Failing first, then informative; DevTools' order within each.
     shown.sort_by_key(|i| i.state != State::Fail);
