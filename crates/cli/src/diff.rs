@@ -92,16 +92,19 @@ fn measure_one(path: &Path, common: &Common, stacks: bool) -> Result<(Run, Optio
     // The Bottom-Up and Summary of every thread, and the stacks: the
     // `views` stage of --timings.
     let views_span = tracing::info_span!("views").entered();
-    let run = tracekit_diff::measure(&analysis, options.max_nodes).map_err(|error| match error {
-        tracekit_diff::MeasureError::View(error) => CliError::View {
-            file: input.name(),
-            error,
-        },
-        error => CliError::Data {
-            file: input.name(),
-            message: error.to_string(),
-        },
-    })?;
+    let run =
+        tracekit_diff::measure_with(&analysis, options.max_nodes, options.parallelism).map_err(
+            |error| match error {
+                tracekit_diff::MeasureError::View(error) => CliError::View {
+                    file: input.name(),
+                    error,
+                },
+                error => CliError::Data {
+                    file: input.name(),
+                    message: error.to_string(),
+                },
+            },
+        )?;
     let stacks = stacks.then(|| {
         let mut s = Stacks::default();
         s.add(&analysis);

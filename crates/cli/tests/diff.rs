@@ -492,8 +492,19 @@ fn requests_bytes_and_third_parties_are_keys() {
             "{name}"
         );
     }
-    // Against another run: a third party's time as a threshold.
+    // Against another run: a third party's time as a threshold. The
+    // threads measured at once or one after the other: the same report.
     let rows = rows_of(&dir, "page-load.json.gz", "page-load-mobile.json.gz");
+    let args = [
+        "diff",
+        "page-load.json.gz",
+        "page-load-mobile.json.gz",
+        "--format",
+        "json",
+    ];
+    let (_, parallel, _) = run(&dir, &args);
+    let (_, sequential, _) = run(&dir, &[&args[..], &["--threads", "1"]].concat());
+    assert_eq!(parallel, sequential);
     let before = base_of(&rows, "third-party", "a.test", "self").unwrap();
     let after = rows
         .iter()

@@ -6,8 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use tracekit::views::{summary::thread_summary, thread_views_to_depth, GroupBy, ViewError, Window};
-use tracekit::{Analysis, InputKind, Thread};
+use tracekit::{Analysis, InputKind, Parallelism, Thread};
 
 /// What a key measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -208,17 +209,47 @@ fn worker_url<'a>(analysis: &'a Analysis, thread: &Thread<'_>) -> Option<&'a str
 /// cannot count the third parties of (a received-data event without its
 /// data).
 pub fn measure(analysis: &Analysis, max_nodes: usize) -> Result<Run, MeasureError> {
-    let mut values: BTreeMap<Key, f64> = BTreeMap::new();
+    measure_with(analysis, max_nodes, Parallelism::Sequential)
+}
+
+/// Some keys' values, in the order they were measured.
+type Values = Vec<(Key, f64)>;
+
+/// [`measure`], with the threads (and the third parties beside them)
+/// measured on rayon's pool when `parallelism` is
+/// [`Parallelism::Rayon`]: the same run either way (each thread's values
+/// are added up in the threads' order).
+///
+/// # Errors
+///
+/// Those of [`measure`].
+pub fn measure_with(analysis: &Analysis, max_nodes: usize, parallelism: Parallelism) -> Result<Run, MeasureError> {
     let window = Window::new(analysis.bounds(), None);
-    if window.is_finite() {
-        for thread in analysis.threads() {
-            let role = thread_role(analysis, &thread);
-            measure_thread(analysis, &thread, &role, window, max_nodes, &mut values)?;
+    let threads: Vec<Thread<'_>> = if window.is_finite() {
+        analysis.threads().collect()
+    } else {
+        Vec::new()
+    };
+    let one = |thread: &Thread<'_>| {
+        let role = thread_role(analysis, thread);
+        let mut values = Vec::new();
+        measure_thread(analysis, thread, &role, window, max_nodes, &mut values).map(|()| values)
+    };
+    let (per_thread, third): (Vec<Result<Values, ViewError>>, _) = match parallelism {
+        Parallelism::Rayon => rayon::join(|| threads.par_iter().map(one).collect(), || third_parties(analysis)),
+        Parallelism::Sequential => (threads.iter().map(one).collect(), third_parties(analysis)),
+    };
+    let mut values: BTreeMap<Key, f64> = BTreeMap::new();
+    for thread in per_thread {
+        for (key, v) in thread? {
+            *values.entry(key).or_insert(0.0) += v;
         }
     }
     page_metrics(analysis, &mut values);
     requests_and_bytes(analysis, &mut values);
-    third_parties(analysis, &mut values)?;
+    for (key, v) in third? {
+        *values.entry(key).or_insert(0.0) += v;
+    }
     Ok(Run {
         kind: analysis.kind(),
         values,
@@ -231,7 +262,7 @@ fn measure_thread(
     role: &str,
     window: Window,
     max_nodes: usize,
-    values: &mut BTreeMap<Key, f64>,
+    values: &mut Vec<(Key, f64)>,
 ) -> Result<(), ViewError> {
     let mut add = |kind: Kind, name: &str, quantity: Quantity, v: f64| {
         // Sums of clipped times leave residues of a few 1e-12 ms where there was no time.
@@ -242,7 +273,7 @@ fn measure_thread(
                 name: name.to_owned(),
                 quantity,
             };
-            *values.entry(key).or_insert(0.0) += v;
+            values.push((key, v));
         }
     };
     let views = thread_views_to_depth(analysis, thread.track(), window, Some(1), GroupBy::None, max_nodes)?;
@@ -321,9 +352,10 @@ fn requests_and_bytes(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) {
 /// Each entity's main thread time and transferred bytes over the whole
 /// trace, as DevTools' 3rd parties insight counts them (the first party
 /// among them: a change of the site's own share is as telling).
-fn third_parties(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) -> Result<(), MeasureError> {
+fn third_parties(analysis: &Analysis) -> Result<Vec<(Key, f64)>, MeasureError> {
+    let mut values = Vec::new();
     if analysis.kind() != InputKind::ChromeTrace || !analysis.has_all_handlers() {
-        return Ok(());
+        return Ok(values);
     }
     let found = tracekit::insights::third_parties_of_trace(analysis).map_err(MeasureError::ThirdParties)?;
     for summary in found.summaries {
@@ -333,11 +365,11 @@ fn third_parties(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) -> Result
             (Quantity::TransferSize, summary.transfer_size),
         ] {
             if v.is_finite() && v != 0.0 {
-                *values.entry(page_key(Kind::ThirdParty, name, quantity)).or_insert(0.0) += v;
+                values.push((page_key(Kind::ThirdParty, name, quantity), v));
             }
         }
     }
-    Ok(())
+    Ok(values)
 }
 
 /// Why a run cannot be measured.

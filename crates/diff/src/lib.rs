@@ -30,5 +30,7 @@ mod tests;
 
 pub use compare::{compare, CompareError, Options, Presence, Report, Row, Stats};
 pub use folded::Stacks;
-pub use keys::{measure, thread_role, Key, Kind, MeasureError, Quantity, Run, ValueUnit, BYTES, REQUESTS};
+pub use keys::{
+    measure, measure_with, thread_role, Key, Kind, MeasureError, Quantity, Run, ValueUnit, BYTES, REQUESTS,
+};
 pub use threshold::{crossed, Target, Threshold, ThresholdError, Unit};
