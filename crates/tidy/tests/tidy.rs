@@ -200,6 +200,8 @@ const LAYERS: &[Layer] = &[
     // The foundation: the CPU profile model, the trace events.
     only("tracekit-cpuprofile", "foundation", &["tracekit-events"]),
     only("tracekit-events", "foundation", &[]),
+    // Source maps: no workspace crate, bytes in, original names out.
+    only("tracekit-sourcemaps", "foundation", &[]),
     // Tools and test support: anything.
     tool("tracekit-conformance"),
     tool("xtask"),
@@ -222,6 +224,7 @@ const OWN_LINTS: &[(&str, &str)] = &[(
 /// (`Parallelism::Rayon`), on the caller's pool.
 const LIBRARY_CRATES: &[&str] = &[
     "tracekit-events",
+    "tracekit-sourcemaps",
     "tracekit-cpuprofile",
     "tracekit-meta",
     "tracekit-samples",

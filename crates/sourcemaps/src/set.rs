@@ -1,0 +1,119 @@
+//! The maps a user gave, and which of them is a script's: by the script's
+//! source map URL, then by the map's `file`, then by file name.
+
+use crate::map::{MapError, SourceMap};
+
+/// The source maps given for one analysis, each under the name it came
+/// by (a path or a URL), whether it parsed or not.
+#[derive(Debug, Default)]
+pub struct SourceMaps {
+    maps: Vec<Given>,
+}
+
+/// One map as given.
+#[derive(Debug)]
+struct Given {
+    /// The path or URL it was given under.
+    name: String,
+    /// The last segment of `name` (the file name).
+    file_name: String,
+    /// The last segment of the map's `file`, when it parsed and has one.
+    file: Option<String>,
+    map: Result<SourceMap, MapError>,
+}
+
+/// Which of the maps a script's is, and by which rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchedBy {
+    /// Its resolved source map URL ends with the map's file name.
+    SourceMapUrl,
+    /// The map's `file` is the script's file name.
+    File,
+    /// The map's file name is the script's file name with `.map`.
+    FileName,
+}
+
+/// The last path segment of a URL or a path, without query or fragment.
+pub(crate) fn last_segment(url: &str) -> &str {
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    let path = &url[..end];
+    let path = path.trim_end_matches('/');
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+impl SourceMaps {
+    /// No maps.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a map from its bytes, under the path or URL it came by. One
+    /// that does not parse is kept, to be reported.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) {
+        let map = SourceMap::parse(bytes);
+        let file = map
+            .as_ref()
+            .ok()
+            .and_then(SourceMap::file)
+            .map(|f| last_segment(f).to_owned())
+            .filter(|f| !f.is_empty());
+        self.maps.push(Given {
+            name: name.to_owned(),
+            file_name: last_segment(name).to_owned(),
+            file,
+            map,
+        });
+    }
+
+    /// How many maps were given.
+    pub fn len(&self) -> usize {
+        self.maps.len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.maps.is_empty()
+    }
+
+    /// The name map `index` was given under.
+    pub fn name(&self, index: usize) -> &str {
+        &self.maps[index].name
+    }
+
+    /// Map `index`, or why it did not parse.
+    pub fn get(&self, index: usize) -> Result<&SourceMap, &MapError> {
+        self.maps[index].map.as_ref()
+    }
+
+    /// The map of a script, by its URL and its source map URL resolved
+    /// against it (when it has one): first a map whose name is that URL's
+    /// file name, then one whose `file` is the script's file name, then
+    /// one named as the script with `.map`. The first given wins a tie.
+    pub fn find(&self, script_url: &str, source_map_url: Option<&str>) -> Option<(usize, MatchedBy)> {
+        if let Some(map_url) = source_map_url.filter(|u| !u.starts_with("data:")) {
+            let wanted = last_segment(map_url);
+            if let Some(i) = self
+                .maps
+                .iter()
+                .position(|m| !wanted.is_empty() && m.file_name == wanted)
+            {
+                return Some((i, MatchedBy::SourceMapUrl));
+            }
+        }
+        let script = last_segment(script_url);
+        if script.is_empty() {
+            return None;
+        }
+        if let Some(i) = self.maps.iter().position(|m| m.file.as_deref() == Some(script)) {
+            return Some((i, MatchedBy::File));
+        }
+        let with_map = format!("{script}.map");
+        self.maps
+            .iter()
+            .position(|m| m.file_name == with_map)
+            .map(|i| (i, MatchedBy::FileName))
+    }
+}
+
+#[cfg(test)]
+mod tests;
