@@ -139,6 +139,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-causes",
             "tracekit-timeline",
             "tracekit-frames",
+            "tracekit-sourcemaps",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
