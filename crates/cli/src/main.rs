@@ -36,6 +36,7 @@ mod metrics;
 mod network;
 mod output;
 mod query;
+mod sourcemaps;
 mod summary;
 mod timings;
 mod tracks;

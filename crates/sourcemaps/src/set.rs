@@ -88,15 +88,21 @@ impl SourceMaps {
     /// The map of a script, by its URL and its source map URL resolved
     /// against it (when it has one): first a map whose name is that URL's
     /// file name, then one whose `file` is the script's file name, then
-    /// one named as the script with `.map`. The first given wins a tie.
+    /// one named as the script with `.map`. A map that parsed wins over
+    /// one that did not (which is only returned, to be reported, when no
+    /// good map matches); then the first given.
     pub fn find(&self, script_url: &str, source_map_url: Option<&str>) -> Option<(usize, MatchedBy)> {
+        self.find_among(script_url, source_map_url, true)
+            .or_else(|| self.find_among(script_url, source_map_url, false))
+    }
+
+    /// [`Self::find`] among the maps that parsed (`parsed`) or the others.
+    fn find_among(&self, script_url: &str, source_map_url: Option<&str>, parsed: bool) -> Option<(usize, MatchedBy)> {
+        let position =
+            |test: &dyn Fn(&Given) -> bool| self.maps.iter().position(|m| m.map.is_ok() == parsed && test(m));
         if let Some(map_url) = source_map_url.filter(|u| !u.starts_with("data:")) {
             let wanted = last_segment(map_url);
-            if let Some(i) = self
-                .maps
-                .iter()
-                .position(|m| !wanted.is_empty() && m.file_name == wanted)
-            {
+            if let Some(i) = position(&|m| !wanted.is_empty() && m.file_name == wanted) {
                 return Some((i, MatchedBy::SourceMapUrl));
             }
         }
@@ -104,14 +110,11 @@ impl SourceMaps {
         if script.is_empty() {
             return None;
         }
-        if let Some(i) = self.maps.iter().position(|m| m.file.as_deref() == Some(script)) {
+        if let Some(i) = position(&|m| m.file.as_deref() == Some(script)) {
             return Some((i, MatchedBy::File));
         }
         let with_map = format!("{script}.map");
-        self.maps
-            .iter()
-            .position(|m| m.file_name == with_map)
-            .map(|i| (i, MatchedBy::FileName))
+        position(&|m| m.file_name == with_map).map(|i| (i, MatchedBy::FileName))
     }
 }
 

@@ -33,3 +33,18 @@ fn last_segments() {
     assert_eq!(last_segment("C:\\maps\\b.js.map"), "b.js.map");
     assert_eq!(last_segment("b.js"), "b.js");
 }
+
+#[test]
+fn a_map_that_parsed_wins_over_one_that_did_not() {
+    let mut maps = SourceMaps::new();
+    maps.add("broken/bundle.js.map", b"{");
+    assert_eq!(
+        maps.find("https://x.test/bundle.js", None),
+        Some((0, MatchedBy::FileName))
+    );
+    maps.add("bundle.js.map", MAP);
+    assert_eq!(
+        maps.find("https://x.test/bundle.js", None),
+        Some((1, MatchedBy::FileName))
+    );
+}

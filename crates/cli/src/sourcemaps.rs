@@ -1,0 +1,73 @@
+//! `--source-maps`: the maps read from files and directories and applied
+//! to an analysis, their problems printed as warnings.
+
+use std::path::{Path, PathBuf};
+
+use tracekit::{Analysis, SourceMaps};
+
+use crate::args::SourceMapsArg;
+use crate::error::CliError;
+use crate::input::Input;
+
+/// The `.map` files of `path`: itself if it is a file (whatever its
+/// name), else the `.map` files under it, in name order.
+fn map_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let error = |error| CliError::SourceMaps {
+        path: path.to_owned(),
+        error,
+    };
+    if !path.is_dir() {
+        out.push(path.to_owned());
+        return Ok(());
+    }
+    let mut dirs = vec![path.to_owned()];
+    let mut found = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(error)? {
+            let entry = entry.map_err(error)?;
+            let entry_path = entry.path();
+            if entry.file_type().map_err(error)?.is_dir() {
+                dirs.push(entry_path);
+            } else if entry_path.extension().is_some_and(|e| e == "map") {
+                found.push(entry_path);
+            }
+        }
+    }
+    found.sort();
+    out.extend(found);
+    Ok(())
+}
+
+/// Reads the maps the arguments name.
+pub fn read(arg: &SourceMapsArg) -> Result<SourceMaps, CliError> {
+    let mut files = Vec::new();
+    for path in &arg.source_maps {
+        map_files(path, &mut files)?;
+    }
+    let mut maps = SourceMaps::new();
+    for file in files {
+        let bytes = std::fs::read(&file).map_err(|error| CliError::SourceMaps {
+            path: file.clone(),
+            error,
+        })?;
+        maps.add(&file.to_string_lossy(), &bytes);
+    }
+    Ok(maps)
+}
+
+/// Applies the maps the arguments name to `analysis` (nothing without
+/// them, or with `--no-source-maps`), and prints their problems as
+/// warnings unless `quiet`.
+pub fn apply(arg: &SourceMapsArg, input: &Input, analysis: &mut Analysis, quiet: bool) -> Result<(), CliError> {
+    if !arg.wanted() {
+        return Ok(());
+    }
+    let maps = read(arg)?;
+    let report = analysis.apply_source_maps(&maps);
+    if !quiet {
+        for problem in &report.problems {
+            eprintln!("tracekit: warning: {}: source maps: {problem}", input.name());
+        }
+    }
+    Ok(())
+}
