@@ -258,7 +258,8 @@ pub struct SourceMapsArg {
     /// the JavaScript functions their original names, files and lines
     #[arg(long = "source-maps", num_args = 1.., value_name = "PATH")]
     pub source_maps: Vec<PathBuf>,
-    /// Show the names of the profile as they are, even with --source-maps
+    /// Show the names of the profile as they are: neither the maps of
+    /// --source-maps nor those an enhanced trace carries
     #[arg(long = "no-source-maps")]
     pub no_source_maps: bool,
 }

@@ -109,7 +109,8 @@ fn section(args: &CalltreeArgs, path: &std::path::Path, common: &Common) -> Resu
         .with_group_args(group_by.reads_args());
     let options = args.source_maps.options(options);
     let (input, mut analysis) = load_one(path, &options, common.quiet)?;
-    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet)?;
+    let embedded = !matches!(args.format, CalltreeFormat::Conformance);
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, embedded)?;
     let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
     let rows = tracekit::views::TextRows::new()
         .top(args.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))

@@ -68,7 +68,7 @@ pub fn run(args: ConvertArgs, common: &Common) -> Result<(), CliError> {
     }
     let options = args.source_maps.options(args.processes.options(&common.options));
     let (input, mut analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, true)?;
     let query = args.query.selection().with_nodes(args.nodes).query(&input, &analysis)?;
     crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("export").entered();

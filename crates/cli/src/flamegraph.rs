@@ -37,7 +37,7 @@ const OUTPUT_HELP: &str = "Write the SVG (or the folded stacks) to this file ins
 pub fn run(args: FlamegraphArgs, common: &Common) -> Result<(), CliError> {
     let options = args.source_maps.options(args.processes.options(&common.options));
     let (input, mut analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, true)?;
     let selection = args.query.selection().with_nodes(args.nodes);
     let query = selection.query(&input, &analysis)?;
     crate::query::report_hidden(&input, &analysis, &query, common.quiet);

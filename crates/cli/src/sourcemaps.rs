@@ -38,13 +38,12 @@ fn map_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads the maps the arguments name.
-pub fn read(arg: &SourceMapsArg) -> Result<SourceMaps, CliError> {
+/// Reads the maps the arguments name into `maps`.
+fn read(arg: &SourceMapsArg, maps: &mut SourceMaps) -> Result<(), CliError> {
     let mut files = Vec::new();
     for path in &arg.source_maps {
         map_files(path, &mut files)?;
     }
-    let mut maps = SourceMaps::new();
     for file in files {
         let bytes = std::fs::read(&file).map_err(|error| CliError::SourceMaps {
             path: file.clone(),
@@ -52,17 +51,32 @@ pub fn read(arg: &SourceMapsArg) -> Result<SourceMaps, CliError> {
         })?;
         maps.add(&file.to_string_lossy(), &bytes);
     }
-    Ok(maps)
+    Ok(())
 }
 
-/// Applies the maps the arguments name to `analysis` (nothing without
-/// them, or with `--no-source-maps`), and prints their problems as
-/// warnings unless `quiet`.
-pub fn apply(arg: &SourceMapsArg, input: &Input, analysis: &mut Analysis, quiet: bool) -> Result<(), CliError> {
-    if !arg.wanted() {
+/// Applies to `analysis` the maps an enhanced trace carries (unless
+/// `!embedded`: a dump compared with DevTools' engine, which does not
+/// resolve names) and those the arguments name, nothing with
+/// `--no-source-maps`; prints their problems as warnings unless `quiet`.
+pub fn apply(
+    arg: &SourceMapsArg,
+    input: &Input,
+    analysis: &mut Analysis,
+    quiet: bool,
+    embedded: bool,
+) -> Result<(), CliError> {
+    if arg.no_source_maps {
         return Ok(());
     }
-    let maps = read(arg)?;
+    let mut maps = if embedded {
+        analysis.embedded_source_maps()
+    } else {
+        SourceMaps::new()
+    };
+    read(arg, &mut maps)?;
+    if maps.is_empty() {
+        return Ok(());
+    }
     let report = analysis.apply_source_maps(&maps);
     if !quiet {
         for problem in &report.problems {

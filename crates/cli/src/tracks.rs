@@ -96,7 +96,7 @@ fn section(
         .with_details(details);
     let options = args.source_maps.options(options);
     let (input, mut analysis) = load_one(path, &options, common.quiet)?;
-    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, details)?;
     let why = if args.why {
         why(&input.name(), &analysis, common.quiet)
     } else {

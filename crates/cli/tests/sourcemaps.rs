@@ -143,3 +143,14 @@ fn a_missing_map_file_is_an_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn an_enhanced_traces_own_maps_apply_unless_turned_off() {
+    let trace = "sourcemaps/enhanced-trace.json";
+    let (code, stdout, stderr) = run(&["tracks", trace]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    assert!(stdout.contains("js render app.js:1:10"), "{stdout}");
+    let (code, stdout, _) = run(&["tracks", trace, "--no-source-maps"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("js a bundle.js:1:11"), "{stdout}");
+}

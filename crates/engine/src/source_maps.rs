@@ -12,6 +12,7 @@ use crate::Analysis;
 /// its URL, and its text when the trace kept it whole.
 struct ScriptInfo {
     source_map_url: Option<String>,
+    declared_source_map_url: Option<String>,
     text: Option<String>,
 }
 
@@ -52,6 +53,7 @@ impl Analysis {
                         line,
                         column,
                         source_map_url: script.and_then(|s| s.source_map_url.as_deref()),
+                        declared_source_map_url: script.and_then(|s| s.declared_source_map_url.as_deref()),
                         script: script.and_then(|s| s.text.as_deref()),
                     };
                     let Some(original) = resolver.resolve(&frame) else {
@@ -74,6 +76,19 @@ impl Analysis {
         resolver.finish()
     }
 
+    /// The source maps the trace carries (an enhanced trace's
+    /// `metadata.sourceMaps`, as DevTools' "Save trace" with source maps
+    /// writes it), for [`Self::apply_source_maps`]; none for other traces.
+    /// Each matches the script it was saved for, by the source map URL the
+    /// script declared (with all handlers) or by the script's URL.
+    pub fn embedded_source_maps(&self) -> SourceMaps {
+        let mut maps = SourceMaps::new();
+        if let Some(metadata) = self.metadata.as_deref() {
+            maps.add_trace_metadata(metadata);
+        }
+        maps
+    }
+
     /// The scripts of the trace (with all handlers) by their script id and
     /// URL, as a profile's frames name them.
     fn scripts_by_frame(&self) -> AHashMap<(Sym, Sym), ScriptInfo> {
@@ -91,9 +106,15 @@ impl Analysis {
                 .resolved_source_map_url
                 .or(script.source_map_url)
                 .map(|u| self.strings.resolve(u).to_owned());
-            by_frame
-                .entry((script.script_id, url))
-                .or_insert(ScriptInfo { source_map_url, text });
+            let declared_source_map_url = script
+                .source_map_url
+                .filter(|_| !script.source_map_url_elided)
+                .map(|u| self.strings.resolve(u).to_owned());
+            by_frame.entry((script.script_id, url)).or_insert(ScriptInfo {
+                source_map_url,
+                declared_source_map_url,
+                text,
+            });
         }
         by_frame
     }

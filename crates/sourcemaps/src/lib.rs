@@ -12,13 +12,21 @@
 //!     br#"{"version":3,"file":"bundle.js","sources":["app.js"],"names":["render"],"mappings":"AAAA,SAASA"}"#,
 //! );
 //! let mut resolver = Resolver::new(&maps);
-//! let frame = Frame { url: "https://x.test/bundle.js", line: 0, column: 10, source_map_url: None, script: None };
+//! let frame = Frame {
+//!     url: "https://x.test/bundle.js",
+//!     line: 0,
+//!     column: 10,
+//!     source_map_url: None,
+//!     declared_source_map_url: None,
+//!     script: None,
+//! };
 //! let original = resolver.resolve(&frame).unwrap();
 //! assert_eq!(original.name.as_deref(), Some("render"));
 //! assert_eq!(original.url, "https://x.test/app.js");
 //! assert_eq!(resolver.finish().frames_renamed, 1);
 //! ```
 
+mod embedded;
 mod map;
 mod resolver;
 mod set;

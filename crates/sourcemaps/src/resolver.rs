@@ -18,6 +18,9 @@ pub struct Frame<'a> {
     pub column: u32,
     /// The script's source map URL resolved against its URL, when known.
     pub source_map_url: Option<&'a str>,
+    /// The script's source map URL as it declared it, when known: what an
+    /// enhanced trace's maps are saved under.
+    pub declared_source_map_url: Option<&'a str>,
     /// The script's text, when known.
     pub script: Option<&'a str>,
 }
@@ -125,7 +128,10 @@ impl<'m> Resolver<'m> {
         if let Some(known) = self.by_script.get(frame.url) {
             return *known;
         }
-        let found = self.maps.find(frame.url, frame.source_map_url).map(|(i, _)| i);
+        let found = self
+            .maps
+            .find_declared(frame.url, frame.source_map_url, frame.declared_source_map_url)
+            .map(|(i, _)| i);
         if found.is_none() {
             if let Some(map_url) = frame.source_map_url {
                 if self.missing_reported.insert(map_url.to_owned()) {

@@ -20,11 +20,17 @@ struct Given {
     /// The last segment of the map's `file`, when it parsed and has one.
     file: Option<String>,
     map: Result<SourceMap, MapError>,
+    /// For a map an enhanced trace carries, the script's URL and source
+    /// map URL (none for an inline `data:` map) it was saved for.
+    embedded: Option<(String, Option<String>)>,
 }
 
 /// Which of the maps a script's is, and by which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchedBy {
+    /// An enhanced trace saved it for the script's source map URL, or for
+    /// the script's URL.
+    Embedded,
     /// Its resolved source map URL ends with the map's file name.
     SourceMapUrl,
     /// The map's `file` is the script's file name.
@@ -50,6 +56,22 @@ impl SourceMaps {
     /// Adds a map from its bytes, under the path or URL it came by. One
     /// that does not parse is kept, to be reported.
     pub fn add(&mut self, name: &str, bytes: &[u8]) {
+        self.push(name, bytes, None);
+    }
+
+    /// Adds a map an enhanced trace saved for a script: `script_url`, and
+    /// `source_map_url` as the script declared it (none for an inline
+    /// `data:` map).
+    pub fn add_embedded(&mut self, script_url: &str, source_map_url: Option<&str>, bytes: &[u8]) {
+        let name = source_map_url.unwrap_or(script_url);
+        self.push(
+            name,
+            bytes,
+            Some((script_url.to_owned(), source_map_url.map(str::to_owned))),
+        );
+    }
+
+    fn push(&mut self, name: &str, bytes: &[u8], embedded: Option<(String, Option<String>)>) {
         let map = SourceMap::parse(bytes);
         let file = map
             .as_ref()
@@ -62,6 +84,7 @@ impl SourceMaps {
             file_name: last_segment(name).to_owned(),
             file,
             map,
+            embedded,
         });
     }
 
@@ -92,6 +115,32 @@ impl SourceMaps {
     /// one that did not (which is only returned, to be reported, when no
     /// good map matches); then the first given.
     pub fn find(&self, script_url: &str, source_map_url: Option<&str>) -> Option<(usize, MatchedBy)> {
+        self.find_declared(script_url, source_map_url, None)
+    }
+
+    /// [`Self::find`], first among the maps of an enhanced trace: the one
+    /// saved for the source map URL the script declared (`declared`, not
+    /// resolved, as DevTools keys them), else one saved for the script's
+    /// URL.
+    pub fn find_declared(
+        &self,
+        script_url: &str,
+        source_map_url: Option<&str>,
+        declared: Option<&str>,
+    ) -> Option<(usize, MatchedBy)> {
+        let embedded = |test: &dyn Fn(&str, Option<&str>) -> bool| {
+            self.maps.iter().position(|m| {
+                m.embedded
+                    .as_ref()
+                    .is_some_and(|(url, map_url)| test(url, map_url.as_deref()))
+            })
+        };
+        let by_map_url = declared
+            .filter(|d| !d.starts_with("data:"))
+            .and_then(|d| embedded(&|_, map_url| map_url == Some(d)));
+        if let Some(i) = by_map_url.or_else(|| embedded(&|url, _| !url.is_empty() && url == script_url)) {
+            return Some((i, MatchedBy::Embedded));
+        }
         self.find_among(script_url, source_map_url, true)
             .or_else(|| self.find_among(script_url, source_map_url, false))
     }

@@ -81,3 +81,38 @@ fn positions_are_whole_non_negative_numbers() {
     assert_eq!(position(Some(1.5)), None);
     assert_eq!(position(None), None);
 }
+
+/// An enhanced trace: a `CpuProfile` event whose frames are in bundle.js,
+/// and the map DevTools saved for it in `metadata.sourceMaps`.
+const ENHANCED: &str = r#"{"metadata":{"source":"DevTools","sourceMaps":[{"url":"https://a.test/bundle.js","sourceMapUrl":"bundle.js.map",
+ "sourceMap":{"version":3,"file":"bundle.js","sources":["app.js"],"names":["render"],"mappings":"AAAA,SAASA,cAAAA"}}]},
+"traceEvents":[
+{"name":"thread_name","ph":"M","pid":1,"tid":1,"ts":0,"cat":"__metadata","args":{"name":"CrRendererMain"}},
+{"name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","ph":"I","s":"t","pid":9,"tid":9,"ts":0,"args":{"data":{"frames":[{"frame":"F1","url":"https://a.test/","name":"","processId":1,"isOutermostMainFrame":true,"isInPrimaryMainFrame":true}]}}},
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":0,"dur":100,"args":{}},
+{"name":"CpuProfile","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":0,"dur":100,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[
+ {"id":1,"callFrame":{"functionName":"(root)","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
+ {"id":2,"callFrame":{"functionName":"(program)","scriptId":0,"url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":3,"callFrame":{"functionName":"a","scriptId":1,"url":"https://a.test/bundle.js","lineNumber":0,"columnNumber":10}}],
+ "startTime":0,"endTime":100,"samples":[3,3,2,3],"timeDeltas":[10,20,20,20]}}}}]}"#;
+
+#[test]
+fn an_enhanced_traces_own_maps() {
+    for all_handlers in [false, true] {
+        let options = AnalyzeOptions::default().with_all_handlers(all_handlers);
+        let mut analysis = analyze_bytes(ENHANCED.as_bytes(), &options).unwrap();
+        let maps = analysis.embedded_source_maps();
+        assert_eq!(maps.len(), 1);
+        let report = analysis.apply_source_maps(&maps);
+        assert_eq!(report.frames_renamed, 1, "{report:?}");
+        let renamed = (
+            "render".to_owned(),
+            "https://a.test/app.js".to_owned(),
+            Some(0.0),
+            Some(9.0),
+        );
+        assert_eq!(frames(&analysis), [renamed]);
+    }
+    let plain = analyze_bytes(PROFILE.as_bytes(), &AnalyzeOptions::default()).unwrap();
+    assert!(plain.embedded_source_maps().is_empty());
+}

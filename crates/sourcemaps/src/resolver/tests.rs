@@ -9,6 +9,7 @@ fn frame(url: &str, line: u32, column: u32) -> Frame<'_> {
         line,
         column,
         source_map_url: None,
+        declared_source_map_url: None,
         script: None,
     }
 }
