@@ -51,3 +51,56 @@ fn problems_are_reported_once_per_map() {
     assert!(report.problems[2].contains("lost.js.map was not given"));
     assert_eq!(report.problems[3], "unused.js.map: matched no script of the profile");
 }
+
+/// A map of 24 MB (2,000 lines of 2,000 named mappings) and 100,000
+/// distinct frames: the figures of `docs/sourcemaps.md`. Timed, so
+/// ignored by default: `cargo test --release -p tracekit-sourcemaps -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, for --release"]
+fn a_ten_megabyte_map_and_a_hundred_thousand_frames() {
+    let lines = 2_000;
+    let per_line = 2_000;
+    let names: Vec<String> = (0..per_line).map(|i| format!("\"function{i}\"")).collect();
+    let mut mappings = String::new();
+    for line in 0..lines {
+        if line > 0 {
+            mappings.push(';');
+        }
+        for i in 0..per_line {
+            if i > 0 {
+                mappings.push(',');
+            }
+            // Generated column +5, same source, original line +1 at the
+            // first segment of a line, column 0, the next name (or back
+            // to the first one at a line's start).
+            let first = i == 0;
+            mappings.push_str(match (first, line) {
+                (true, 0) => "AAAAA",
+                (true, _) => "AACA/8D",
+                _ => "KAAAC",
+            });
+        }
+    }
+    let map = format!(
+        r#"{{"version":3,"file":"big.js","sources":["big.src.js"],"names":[{}],"mappings":"{mappings}"}}"#,
+        names.join(",")
+    );
+    let mut maps = SourceMaps::new();
+    let start = std::time::Instant::now();
+    maps.add("big.js.map", map.as_bytes());
+    let parsed = start.elapsed();
+    assert!(maps.get(0).is_ok());
+    let mut resolver = Resolver::new(&maps);
+    let start = std::time::Instant::now();
+    let mut renamed = 0;
+    for n in 0..100_000u32 {
+        let frame = frame("https://x.test/big.js", n % lines, (n / lines) * 5 * 40 + 1);
+        renamed += usize::from(resolver.resolve(&frame).and_then(|o| o.name).is_some());
+    }
+    let resolved = start.elapsed();
+    eprintln!(
+        "map of {:.1} MB parsed in {parsed:?}; 100,000 frames resolved in {resolved:?}",
+        map.len() as f64 / 1e6
+    );
+    assert_eq!(renamed, 100_000);
+}
