@@ -127,6 +127,12 @@ fn tracks_flame_graph_and_exports_carry_the_names() {
     assert_eq!(code, Some(0));
     assert!(speedscope.contains("\"name\":\"sieveOfEratosthenes\""), "{speedscope}");
     assert!(speedscope.contains("src/primes.js"), "{speedscope}");
+    let (code, chart, _) = run(&[&["chart", profile, "-o", "-"][..], &maps].concat());
+    assert_eq!(code, Some(0));
+    assert!(
+        chart.contains("countWordFrequencies"),
+        "the chart has not the original names"
+    );
 }
 
 #[test]
