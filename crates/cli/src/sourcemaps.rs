@@ -50,6 +50,14 @@ fn read(arg: &SourceMapsArg, maps: &mut SourceMaps) -> Result<(), CliError> {
             error,
         })?;
         maps.add(&file.to_string_lossy(), &bytes);
+        // The generated script beside its map (`bundle.js` of
+        // `bundle.js.map`) lets the names be checked as DevTools checks
+        // them; without it they are taken unchecked.
+        if file.extension().is_some_and(|e| e == "map") {
+            if let Ok(text) = std::fs::read_to_string(file.with_extension("")) {
+                maps.set_script(text);
+            }
+        }
     }
     Ok(())
 }

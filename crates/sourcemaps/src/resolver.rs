@@ -91,7 +91,7 @@ impl<'m> Resolver<'m> {
             Ok(map) => match map.resolve(
                 frame.line,
                 frame.column,
-                frame.script,
+                frame.script.or(self.maps.script(index)),
                 frame.source_map_url.or(Some(frame.url)),
             ) {
                 Ok(answer) => answer,

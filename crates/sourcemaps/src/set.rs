@@ -20,6 +20,8 @@ struct Given {
     /// The last segment of the map's `file`, when it parsed and has one.
     file: Option<String>,
     map: Result<SourceMap, MapError>,
+    /// The generated script's text, when given with the map.
+    script: Option<String>,
     /// For a map an enhanced trace carries, the script's URL and source
     /// map URL (none for an inline `data:` map) it was saved for.
     embedded: Option<(String, Option<String>)>,
@@ -85,7 +87,22 @@ impl SourceMaps {
             file,
             map,
             embedded,
+            script: None,
         });
+    }
+
+    /// Gives the last map added the text of its generated script (read
+    /// beside it, say), so that its names are checked as DevTools checks
+    /// them (docs/sourcemaps.md) for the frames whose trace has no text.
+    pub fn set_script(&mut self, text: String) {
+        if let Some(last) = self.maps.last_mut() {
+            last.script = Some(text);
+        }
+    }
+
+    /// The generated script's text given with map `index`, if any.
+    pub fn script(&self, index: usize) -> Option<&str> {
+        self.maps[index].script.as_deref()
     }
 
     /// How many maps were given.

@@ -104,3 +104,33 @@ fn a_ten_megabyte_map_and_a_hundred_thousand_frames() {
     );
     assert_eq!(renamed, 100_000);
 }
+
+#[test]
+fn a_script_given_with_its_map_checks_the_names() {
+    let mut maps = SourceMaps::new();
+    maps.add("bundle.js.map", GOOD);
+    let mut resolver = Resolver::new(&maps);
+    // Column 9 is the name `a`, not a `(`: with the text, no name.
+    assert_eq!(
+        resolver
+            .resolve(&frame("https://x.test/bundle.js", 0, 9))
+            .unwrap()
+            .name
+            .as_deref(),
+        Some("render")
+    );
+    maps.set_script("function a(){}".to_owned());
+    let mut resolver = Resolver::new(&maps);
+    assert_eq!(
+        resolver.resolve(&frame("https://x.test/bundle.js", 0, 9)).unwrap().name,
+        None
+    );
+    assert_eq!(
+        resolver
+            .resolve(&frame("https://x.test/bundle.js", 0, 10))
+            .unwrap()
+            .name
+            .as_deref(),
+        Some("render")
+    );
+}
