@@ -225,6 +225,16 @@ fn overlay_windows(insight: &Insight, spans: &Spans<'_>) -> Vec<Window> {
                 })
                 .collect()
         }
+        other => network_windows(other, spans),
+    }
+}
+
+/// The windows of the insights about the page's requests: each request
+/// the panel outlines.
+fn network_windows(finding: &Finding, spans: &Spans<'_>) -> Vec<Window> {
+    let data = spans.data;
+    let requests = |list: &mut dyn Iterator<Item = usize>| list.filter_map(|r| spans.request(r)).collect();
+    match finding {
         Finding::ModernHttp(f) => requests(&mut f.http1_requests.iter().copied()),
         Finding::RenderBlocking(f) => requests(&mut f.requests.iter().copied()),
         Finding::ImageDelivery(f) => requests(&mut f.images.iter().map(|i| i.request)),
@@ -252,7 +262,6 @@ fn overlay_windows(insight: &Insight, spans: &Spans<'_>) -> Vec<Window> {
             entries.into_iter().filter_map(|e| spans.event_ref(e)).collect()
         }
         // Without source maps nothing is duplicated, so nothing is drawn.
-        Finding::DuplicatedJavaScript(_) => Vec::new(),
         _ => Vec::new(),
     }
 }

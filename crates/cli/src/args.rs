@@ -250,3 +250,33 @@ macro_rules! value_enum_mirror {
     };
 }
 pub(crate) use value_enum_mirror;
+
+// The source maps of a command that prints names (`docs/sourcemaps.md`).
+#[derive(clap::Args)]
+pub struct SourceMapsArg {
+    /// Source maps (.map files, or directories searched for them) giving
+    /// the JavaScript functions their original names, files and lines
+    #[arg(long = "source-maps", num_args = 1.., value_name = "PATH")]
+    pub source_maps: Vec<PathBuf>,
+    /// Show the names of the profile as they are: neither the maps of
+    /// --source-maps nor those an enhanced trace carries
+    #[arg(long = "no-source-maps")]
+    pub no_source_maps: bool,
+}
+
+impl SourceMapsArg {
+    /// Whether maps are to be applied.
+    pub fn wanted(&self) -> bool {
+        !self.no_source_maps && !self.source_maps.is_empty()
+    }
+
+    /// The options of the load: with maps, every handler runs, so that the
+    /// scripts' source map URLs are known.
+    pub fn options(&self, options: AnalyzeOptions) -> AnalyzeOptions {
+        if self.wanted() {
+            options.with_all_handlers(true)
+        } else {
+            options
+        }
+    }
+}

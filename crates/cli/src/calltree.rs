@@ -5,7 +5,8 @@ use clap::ValueEnum;
 use tracekit::views::{GroupBy, View};
 
 use crate::args::{
-    help, value_enum_mirror, DepthArg, MinDurationArg, OutputArg, ProcessesArg, QueryArgs, TracesArg, UrlsArg,
+    help, value_enum_mirror, DepthArg, MinDurationArg, OutputArg, ProcessesArg, QueryArgs, SourceMapsArg, TracesArg,
+    UrlsArg,
 };
 use crate::cli::Common;
 use crate::error::CliError;
@@ -43,6 +44,8 @@ pub struct CalltreeArgs {
     /// does; group nodes are the first level.
     #[arg(long, value_enum, value_name = "KIND", default_value_t = CalltreeGroupBy::None)]
     group_by: CalltreeGroupBy,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 /// `--window` of `calltree`.
@@ -104,7 +107,10 @@ fn section(args: &CalltreeArgs, path: &std::path::Path, common: &Common) -> Resu
         .processes
         .options(&common.options)
         .with_group_args(group_by.reads_args());
-    let (input, analysis) = load_one(path, &options, common.quiet)?;
+    let options = args.source_maps.options(options);
+    let (input, mut analysis) = load_one(path, &options, common.quiet)?;
+    let embedded = !matches!(args.format, CalltreeFormat::Conformance);
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, embedded)?;
     let query = (args.query.selection().with_depth(args.depth)).aggregated_query(&input, &analysis, "aggregate")?;
     let rows = tracekit::views::TextRows::new()
         .top(args.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))

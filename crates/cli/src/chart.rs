@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 
-use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg};
+use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, SourceMapsArg, TraceArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -22,6 +22,8 @@ pub struct ChartArgs {
     processes: ProcessesArg,
     #[command(flatten)]
     nodes: NodeArgs,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 /// `-o` of `chart`.
@@ -43,7 +45,8 @@ pub fn run(args: ChartArgs, common: &Common) -> Result<(), CliError> {
         .options(&common.options)
         .with_all_handlers(true)
         .with_details(true);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let (input, mut analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, true)?;
     let query = args.query.selection().with_nodes(args.nodes).query(&input, &analysis)?;
     crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     // The page is titled by the trace's file name.

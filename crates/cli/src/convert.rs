@@ -3,7 +3,7 @@
 use clap::ValueEnum;
 
 use crate::args::{
-    help, value_enum_mirror, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP,
+    help, value_enum_mirror, NodeArgs, OutputArg, ProcessesArg, QueryArgs, SourceMapsArg, TraceArg, CLIPPED_WINDOW_HELP,
 };
 use crate::cli::Common;
 use crate::error::CliError;
@@ -26,6 +26,8 @@ pub struct ConvertArgs {
     processes: ProcessesArg,
     #[command(flatten)]
     nodes: NodeArgs,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 /// `-o` of `convert`.
@@ -64,8 +66,9 @@ pub fn run(args: ConvertArgs, common: &Common) -> Result<(), CliError> {
             .unwrap_or_default();
         return Err(CliError::BinaryToTerminal { format });
     }
-    let options = args.processes.options(&common.options);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let options = args.source_maps.options(args.processes.options(&common.options));
+    let (input, mut analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, true)?;
     let query = args.query.selection().with_nodes(args.nodes).query(&input, &analysis)?;
     crate::query::report_hidden(&input, &analysis, &query, common.quiet);
     let _span = tracing::info_span!("export").entered();

@@ -65,6 +65,8 @@ pub enum CliError {
     NoSubcommand(String),
     /// The man page could not be rendered.
     Man(io::Error),
+    /// A `--source-maps` file or directory could not be read.
+    SourceMaps { path: PathBuf, error: io::Error },
     /// The errors were printed as they came (`info`, `export`): the status
     /// is 1, with nothing more to say.
     AlreadyReported,
@@ -119,6 +121,9 @@ impl fmt::Display for CliError {
             CliError::ThresholdCrossed(what) => write!(f, "threshold crossed: {what}"),
             CliError::NoSubcommand(name) => write!(f, "no subcommand {name}"),
             CliError::Man(error) => write!(f, "writing the man page: {error}"),
+            CliError::SourceMaps { path, error } => {
+                write!(f, "{}: cannot read the source maps: {error}", path.display())
+            }
             CliError::AlreadyReported => f.write_str("the errors above"),
         }
     }

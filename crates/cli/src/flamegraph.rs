@@ -1,7 +1,7 @@
 //! `tracekit flamegraph`: a flame graph (SVG) of the calls of every
 //! thread, drawn by inferno, or the folded stacks it is drawn from.
 
-use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, TraceArg, CLIPPED_WINDOW_HELP};
+use crate::args::{help, NodeArgs, OutputArg, ProcessesArg, QueryArgs, SourceMapsArg, TraceArg, CLIPPED_WINDOW_HELP};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -27,14 +27,17 @@ pub struct FlamegraphArgs {
     processes: ProcessesArg,
     #[command(flatten)]
     nodes: NodeArgs,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 /// `-o` of `flamegraph`.
 const OUTPUT_HELP: &str = "Write the SVG (or the folded stacks) to this file instead of standard output";
 
 pub fn run(args: FlamegraphArgs, common: &Common) -> Result<(), CliError> {
-    let options = args.processes.options(&common.options);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let options = args.source_maps.options(args.processes.options(&common.options));
+    let (input, mut analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, true)?;
     let selection = args.query.selection().with_nodes(args.nodes);
     let query = selection.query(&input, &analysis)?;
     crate::query::report_hidden(&input, &analysis, &query, common.quiet);

@@ -37,6 +37,7 @@ mod metrics;
 mod network;
 mod output;
 mod query;
+mod sourcemaps;
 mod summary;
 mod timings;
 mod tracks;

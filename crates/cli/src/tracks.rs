@@ -3,7 +3,9 @@
 
 use clap::ValueEnum;
 
-use crate::args::{DepthArg, MinDurationArg, OutputArg, ProcessesArg, ThreadArg, TracesArg, UrlsArg, WindowArg};
+use crate::args::{
+    DepthArg, MinDurationArg, OutputArg, ProcessesArg, SourceMapsArg, ThreadArg, TracesArg, UrlsArg, WindowArg,
+};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_one;
@@ -30,6 +32,8 @@ pub struct TracksArgs {
     min_duration: MinDurationArg,
     #[command(flatten)]
     urls: UrlsArg,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
     /// Print on stderr what was skipped or repaired while loading.
     #[arg(long)]
     stats: bool,
@@ -90,7 +94,9 @@ fn section(
         .options(&common.options)
         .with_all_handlers(args.why)
         .with_details(details);
-    let (input, analysis) = load_one(path, &options, common.quiet)?;
+    let options = args.source_maps.options(options);
+    let (input, mut analysis) = load_one(path, &options, common.quiet)?;
+    crate::sourcemaps::apply(&args.source_maps, &input, &mut analysis, common.quiet, details)?;
     let why = if args.why {
         why(&input.name(), &analysis, common.quiet)
     } else {

@@ -27,6 +27,7 @@ pub mod query;
 mod registry;
 #[cfg(feature = "serde")]
 mod serde_impls;
+mod source_maps;
 pub mod styles;
 
 pub use engine::{Analysis, ProcessMap};
@@ -54,6 +55,9 @@ pub use tracekit_page::{MainThreadEvents, MainThreadEventsHandler};
 pub use tracekit_renderer::{CpuSample, JsFrame, NodeKind, ProcessTracks, RendererHandler, ThreadTrack, TrackNode};
 pub use tracekit_renderer::{DomUpdate, DomUpdateKind};
 pub use tracekit_samples::SamplesHandler;
+/// Source maps on their own: one map parsed and asked, frames resolved.
+pub use tracekit_sourcemaps as sourcemaps;
+pub use tracekit_sourcemaps::{SourceMapReport, SourceMaps};
 pub use tracekit_timeline::{
     AnimationFrames, AnimationFramesHandler, Animations, AnimationsHandler, Interaction, LayoutShift,
     LayoutShiftCluster, LayoutShifts, LayoutShiftsHandler, UserInteractions, UserInteractionsHandler,

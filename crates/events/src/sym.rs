@@ -211,6 +211,19 @@ impl Strings {
         self.strings.iter().map(|s| &**s)
     }
 
+    /// The symbol of `s`, added to the table if it is new: for the names
+    /// a step after loading gives (source maps' original names and URLs).
+    /// `None` when the table is full (2^32 strings).
+    pub fn add(&mut self, s: &str) -> Option<Sym> {
+        if let Some(&sym) = self.index.get(s) {
+            return Some(sym);
+        }
+        let sym = Sym(u32::try_from(self.strings.len()).ok()?);
+        self.strings.push(s.into());
+        self.index.insert(s.into(), sym);
+        Some(sym)
+    }
+
     /// Whether there is no string (never true of a trace's table, which
     /// holds the [`names`] the handlers test for).
     pub fn is_empty(&self) -> bool {
@@ -464,6 +477,17 @@ mod tests {
                 strings.len()
             )
         );
+    }
+
+    #[test]
+    fn strings_added_after_loading_are_new_symbols_or_old_ones() {
+        let mut interner = Interner::new();
+        let old = interner.intern("a");
+        let mut strings = interner.into_strings();
+        assert_eq!(strings.add("a"), Some(old));
+        let new = strings.add("render").unwrap();
+        assert_eq!(strings.resolve(new), "render");
+        assert_eq!(strings.lookup("render"), Some(new));
     }
 
     #[test]

@@ -142,6 +142,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-causes",
             "tracekit-timeline",
             "tracekit-frames",
+            "tracekit-sourcemaps",
         ],
     ),
     // The handler crates, top to bottom: each may use the foundation and
@@ -203,6 +204,8 @@ const LAYERS: &[Layer] = &[
     // The foundation: the CPU profile model, the trace events.
     only("tracekit-cpuprofile", "foundation", &["tracekit-events"]),
     only("tracekit-events", "foundation", &[]),
+    // Source maps: no workspace crate, bytes in, original names out.
+    only("tracekit-sourcemaps", "foundation", &[]),
     // Tools and test support: anything.
     tool("tracekit-conformance"),
     tool("xtask"),
@@ -225,6 +228,7 @@ const OWN_LINTS: &[(&str, &str)] = &[(
 /// (`Parallelism::Rayon`), on the caller's pool.
 const LIBRARY_CRATES: &[&str] = &[
     "tracekit-events",
+    "tracekit-sourcemaps",
     "tracekit-cpuprofile",
     "tracekit-meta",
     "tracekit-samples",
