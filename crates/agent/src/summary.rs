@@ -44,7 +44,7 @@ impl Default for Throttling {
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct FileMetadata {
-    network_throttling: Option<serde_json::Value>,
+    network_throttling: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// The summary of a trace (`getTraceSummary`), without the tool's line
@@ -93,13 +93,10 @@ fn network_text(analysis: &Analysis, throttling: &Throttling) -> String {
         .metadata()
         .and_then(|m| serde_json::from_str(m).ok())
         .unwrap_or_default();
-    match file.network_throttling {
-        None | Some(serde_json::Value::Null) => "none".to_owned(),
-        Some(serde_json::Value::String(s)) => s,
-        Some(serde_json::Value::Number(n)) => js_number_string(n.as_f64().unwrap_or(f64::NAN)),
-        Some(serde_json::Value::Bool(b)) => b.to_string(),
-        Some(serde_json::Value::Array(_)) => String::new(),
-        Some(serde_json::Value::Object(_)) => "[object Object]".to_owned(),
+    // `networkThrottling ?? 'none'`, written as JavaScript's `String()`.
+    match file.network_throttling.as_deref().map(|raw| raw.get().trim()) {
+        None | Some("null") => "none".to_owned(),
+        Some(raw) => tracekit_engine::handlers::page::extensions::js_string(Some(raw)),
     }
 }
 

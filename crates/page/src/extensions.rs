@@ -498,7 +498,7 @@ fn user_detail_of_stamp(raw: Option<&str>) -> Option<Box<str>> {
 }
 
 /// JavaScript's `String(value)` of a raw JSON value (`None`: `undefined`).
-pub(crate) fn js_string(raw: Option<&str>) -> String {
+pub fn js_string(raw: Option<&str>) -> String {
     let Some(raw) = raw.map(str::trim) else {
         return "undefined".to_owned();
     };
