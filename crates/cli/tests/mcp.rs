@@ -152,6 +152,16 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         "{}",
         seen["no_path"]
     );
+    // The client's roots, when the server is given none.
+    let roots = &seen["client_roots"];
+    assert_eq!(roots["inside"]["text"], network.as_str());
+    assert!(
+        roots["outside"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("outside the server's roots"),
+        "{roots}"
+    );
     // Two at once, after the errors: both answered.
     for answer in seen["together"].as_array().unwrap() {
         assert_eq!(answer["error"], false, "{answer}");

@@ -71,7 +71,7 @@ impl Server {
                 let dirs: Vec<PathBuf> = list
                     .roots
                     .iter()
-                    .filter_map(|r| r.uri.strip_prefix("file://").map(percent_decoded))
+                    .filter_map(|r| url::Url::parse(&r.uri).ok()?.to_file_path().ok())
                     .collect();
                 if !dirs.is_empty() {
                     return Roots::new(&dirs);
@@ -194,31 +194,6 @@ impl Server {
             })
             .await)
     }
-}
-
-/// A `file://` URI's path, its `%XX` escapes decoded.
-fn percent_decoded(path: &str) -> PathBuf {
-    let bytes = path.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(u8::try_from(h * 16 + l).unwrap_or(b'%'));
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    PathBuf::from(String::from_utf8_lossy(&out).into_owned())
 }
 
 #[tool_handler(router = self.tool_router)]

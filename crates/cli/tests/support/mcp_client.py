@@ -6,9 +6,10 @@ usage: mcp_client.py TRACEKIT ROOT [SERVER_ARGS...]"""
 
 import asyncio
 import json
+import pathlib
 import sys
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 
@@ -73,6 +74,21 @@ async def main():
                 call("call_tree", {"path": "traces/causes.json.gz", "max_depth": 1}),
             )
             out["together"] = [text_of(r) for r in both]
+    # A client that gives its roots (as file:// URIs) to a server given
+    # none: paths are read under them, and only there.
+    traces = pathlib.Path(root) / "traces"
+
+    async def roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=traces.as_uri())])
+
+    params = StdioServerParameters(command=tracekit, args=["mcp", *server_args])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, list_roots_callback=roots) as session:
+            await session.initialize()
+            out["client_roots"] = {
+                "inside": text_of(await session.call_tool("network_requests", {"path": "page-load.json.gz"})),
+                "outside": text_of(await session.call_tool("network_requests", {"path": "../diff/README.md"})),
+            }
     print(json.dumps(out))
 
 
