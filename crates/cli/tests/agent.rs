@@ -1,20 +1,10 @@
 //! `tracekit agent`: the texts chrome-devtools-mcp gives an AI agent,
 //! end to end.
 
-use std::path::PathBuf;
-use std::process::Command;
+#[path = "support/run.rs"]
+mod run;
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-fn tracekit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tracekit"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("runs")
-}
+use run::{fixtures, tracekit};
 
 #[test]
 fn the_summary_is_chrome_devtools_mcp_s() {

@@ -1,19 +1,9 @@
 //! `tracekit data`: the handlers' data of a trace, end to end.
 
-use std::path::PathBuf;
-use std::process::Command;
+#[path = "support/run.rs"]
+mod run;
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-fn tracekit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tracekit"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("runs")
-}
+use run::tracekit;
 
 #[test]
 fn data_of_one_handler() {

@@ -1,19 +1,9 @@
 //! `tracekit insights`: DevTools' insight sets of a trace, end to end.
 
-use std::path::PathBuf;
-use std::process::Command;
+#[path = "support/run.rs"]
+mod run;
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-fn tracekit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tracekit"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("runs")
-}
+use run::tracekit;
 
 #[test]
 fn text_puts_the_failing_insights_of_the_page_load_first() {
