@@ -256,6 +256,40 @@ pub fn trace_of(name: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The oracle's outputs cached in `cache` (`NAME.json`, by name), each
+/// with its trace (a fixture, or a trace of `$LANTERN_CORPUS`'s
+/// `devtools` or `lighthouse` directories, default `/work/shared/corpus`)
+/// and its parsed JSON; those whose name contains `only` when given. An
+/// output without its trace, or that does not read or parse, is left out
+/// (the cache is a developer machine's: none is there on a fresh one).
+pub fn cached_outputs(cache: &Path, only: Option<&str>) -> Vec<(String, PathBuf, Value)> {
+    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
+    let dirs = [
+        PathBuf::from("fixtures/traces"),
+        corpus.join("devtools"),
+        corpus.join("lighthouse"),
+    ];
+    let mut names: Vec<String> = std::fs::read_dir(cache)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+        .into_iter()
+        .filter(|name| only.is_none_or(|o| name.contains(o)))
+        .filter_map(|name| {
+            let file = trace_of(&name, &dirs)?;
+            let text = std::fs::read_to_string(cache.join(&name)).ok()?;
+            let expected = serde_json::from_str::<Value>(&text).ok()?;
+            Some((name, file, expected))
+        })
+        .collect()
+}
+
 /// Our savings of fewer bytes (`metric_savings_for_wasted_bytes`) on
 /// DevTools' graph of each navigation of `file`, against DevTools' (each
 /// entry of `savings`, the output of `xtask/js/lantern-savings.mjs`: the

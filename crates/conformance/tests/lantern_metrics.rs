@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use tracekit::DevTools;
 use tracekit_conformance::data::{data_dir, data_fixtures};
 use tracekit_conformance::lantern::lantern_dir;
-use tracekit_conformance::lantern_metrics::{compare_metrics, trace_of, Comparison, GraphSource};
+use tracekit_conformance::lantern_metrics::{cached_outputs, compare_metrics, Comparison, GraphSource};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -48,30 +48,8 @@ fn lantern_metrics_on_devtools_graph_are_devtools_ones() {
     }
     let goldens = total.clone();
     let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
-    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
-    let dirs = [
-        PathBuf::from("fixtures/traces"),
-        corpus.join("devtools"),
-        corpus.join("lighthouse"),
-    ];
     let mut cached = Comparison::default();
-    let mut names: Vec<_> = std::fs::read_dir(&cache)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.retain(|n| n.ends_with(".json"));
-    names.sort();
-    for name in names {
-        let Some(file) = trace_of(&name, &dirs) else { continue };
-        let Ok(text) = std::fs::read_to_string(Path::new(&cache).join(&name)) else {
-            continue;
-        };
-        let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
+    for (name, file, expected) in cached_outputs(Path::new(&cache), None) {
         match compare_metrics(&file, &expected, devtools, GraphSource::Ours) {
             Ok(one) => add(&mut cached, &name, one),
             Err(e) => cached.differences.push(format!("{name}: {e}")),
@@ -99,28 +77,11 @@ fn lantern_savings_of_fewer_bytes_are_devtools_ones() {
         return;
     };
     let cache = std::env::var("LANTERN_GRAPH_CACHE").unwrap_or_else(|_| "/work/oracle-cache/lantern-graph".to_owned());
-    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
-    let dirs = [
-        PathBuf::from("fixtures/traces"),
-        corpus.join("devtools"),
-        corpus.join("lighthouse"),
-    ];
     let mut total = Comparison::default();
-    let mut names: Vec<_> = std::fs::read_dir(&savings_dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
     let read =
         |p: PathBuf| -> Option<serde_json::Value> { serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok() };
-    for name in names {
-        let (Some(file), Some(graph), Some(savings)) = (
-            trace_of(&name, &dirs),
-            read(Path::new(&cache).join(&name)),
-            read(Path::new(&savings_dir).join(&name)),
-        ) else {
+    for (name, file, savings) in cached_outputs(Path::new(&savings_dir), None) {
+        let Some(graph) = read(Path::new(&cache).join(&name)) else {
             continue;
         };
         match tracekit_conformance::lantern_metrics::compare_savings(&file, &graph, &savings, DevTools::LATEST) {

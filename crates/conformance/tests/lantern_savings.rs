@@ -5,10 +5,10 @@
 //! `lighthouse` directory: the insights' inputs from DevTools' models, the
 //! savings simulated on tracekit's Lantern context of each navigation.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tracekit::DevTools;
-use tracekit_conformance::lantern_metrics::{trace_of, Comparison};
+use tracekit_conformance::lantern_metrics::{cached_outputs, Comparison};
 use tracekit_conformance::lantern_savings::{compare_insight_savings, compare_variants};
 
 fn add(total: &mut Comparison, name: &str, one: Comparison) {
@@ -23,34 +23,9 @@ fn add(total: &mut Comparison, name: &str, one: Comparison) {
 fn modern_http_and_render_blocking_savings_are_devtools_ones() {
     std::env::set_current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap();
     let cache = std::env::var("INSIGHTS_CACHE").unwrap_or_else(|_| "/work/oracle-cache/insights".to_owned());
-    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
-    let dirs = [
-        PathBuf::from("fixtures/traces"),
-        corpus.join("devtools"),
-        corpus.join("lighthouse"),
-    ];
-    let mut names: Vec<String> = std::fs::read_dir(&cache)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
     let only = std::env::var("LANTERN_SAVINGS_ONLY").ok();
     let (mut modern_http, mut render_blocking) = (Comparison::default(), Comparison::default());
-    for name in names {
-        if only.as_deref().is_some_and(|o| !name.contains(o)) {
-            continue;
-        }
-        let Some(file) = trace_of(&name, &dirs) else { continue };
-        let Ok(text) = std::fs::read_to_string(Path::new(&cache).join(&name)) else {
-            continue;
-        };
-        let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
+    for (name, file, expected) in cached_outputs(Path::new(&cache), only.as_deref()) {
         match compare_insight_savings(&file, &expected, DevTools::LATEST) {
             Ok(one) => {
                 add(&mut modern_http, &name, one.modern_http);
@@ -87,35 +62,10 @@ fn savings_on_made_up_variants_are_devtools_ones() {
     std::env::set_current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap();
     let cache = std::env::var("LANTERN_INSIGHT_SAVINGS_CACHE")
         .unwrap_or_else(|_| "/work/oracle-cache/lantern-insight-savings".to_owned());
-    let corpus = PathBuf::from(std::env::var("LANTERN_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".to_owned()));
-    let dirs = [
-        PathBuf::from("fixtures/traces"),
-        corpus.join("devtools"),
-        corpus.join("lighthouse"),
-    ];
-    let mut names: Vec<String> = std::fs::read_dir(&cache)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
     let only = std::env::var("LANTERN_SAVINGS_ONLY").ok();
     let mut totals = tracekit_conformance::lantern_savings::VariantComparison::new();
     let mut failures: Vec<String> = Vec::new();
-    for name in names {
-        if only.as_deref().is_some_and(|o| !name.contains(o)) {
-            continue;
-        }
-        let Some(file) = trace_of(&name, &dirs) else { continue };
-        let Ok(text) = std::fs::read_to_string(Path::new(&cache).join(&name)) else {
-            continue;
-        };
-        let Ok(expected) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
+    for (name, file, expected) in cached_outputs(Path::new(&cache), only.as_deref()) {
         match compare_variants(&file, &expected, DevTools::LATEST) {
             Ok(one) => {
                 for (key, c) in one {
