@@ -210,7 +210,7 @@ fn overlay_windows(insight: &Insight, spans: &Spans<'_>) -> Vec<Window> {
             .summaries
             .iter()
             .filter(|s| f.first_party.as_ref().and_then(|p| p.entity.as_ref()) != Some(&s.entity))
-            .flat_map(|s| &s.events)
+            .flat_map(|s| s.events.iter())
             .filter_map(|&e| spans.entity_event(e))
             .filter(|w| w.max - w.min >= 1000.0)
             .collect(),

@@ -216,7 +216,12 @@ fn a_third_party_script_is_summarized_with_its_main_thread_time() {
         "{}",
         other.main_thread_time
     );
-    assert!(matches!(insight.related_events, Some(crate::RelatedEvents::List(ref e)) if !e.is_empty()));
+    // The related events are the third party's, shared with its summary.
+    let Some(crate::RelatedEvents::Entities(related)) = &insight.related_events else {
+        panic!("{:?}", insight.related_events)
+    };
+    assert_eq!(related.len(), 1);
+    assert!(std::sync::Arc::ptr_eq(&related[0], &other.events) && !other.events.is_empty());
 }
 
 #[test]

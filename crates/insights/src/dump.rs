@@ -135,6 +135,7 @@ fn insight_value(insight: &Insight, set: &InsightSet, cx: &mut DumpCx<'_, '_>) -
     if let Some(related) = &insight.related_events {
         let value = match related {
             RelatedEvents::List(events) => cx.events(events),
+            RelatedEvents::Entities(_) => Value::Array(related.events().map(|e| cx.event(e)).collect()),
             RelatedEvents::Labelled(events) => Value::Map(
                 events
                     .iter()

@@ -2,6 +2,9 @@
 //! it points at, and its own findings ([`Finding`]), each kind of finding
 //! with DevTools' words for it ([`Ui`]).
 
+use std::sync::Arc;
+
+use tracekit_engine::handlers::page::EntityEvent;
 use tracekit_engine::handlers::timeline::UserInteractions;
 use tracekit_engine::support::EventIndex;
 
@@ -119,7 +122,7 @@ pub enum EventRef {
     /// [`NetworkRequests::requests`](tracekit_engine::NetworkRequests), the hop's.
     RedirectHop(usize, u32),
     /// An event of a third-party entity, as the entity mappings hold it.
-    Entity(tracekit_engine::handlers::page::EntityEvent),
+    Entity(EntityEvent),
 }
 
 /// The events an insight relates itself to: a list, or events each with
@@ -130,6 +133,37 @@ pub enum RelatedEvents {
     List(Vec<EventRef>),
     /// These events, each with what the insight says of it.
     Labelled(Vec<(EventRef, Vec<String>)>),
+    /// Every event of these entities, entity after entity (the 3rd parties
+    /// insight's): the lists the insight's summaries hold, shared rather
+    /// than copied, since they reach every JS call of a big trace.
+    Entities(Vec<Arc<Vec<EntityEvent>>>),
+}
+
+impl RelatedEvents {
+    /// How many events there are.
+    pub fn len(&self) -> usize {
+        match self {
+            RelatedEvents::List(events) => events.len(),
+            RelatedEvents::Labelled(events) => events.len(),
+            RelatedEvents::Entities(lists) => lists.iter().map(|l| l.len()).sum(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The events, in order.
+    pub fn events(&self) -> Box<dyn Iterator<Item = EventRef> + '_> {
+        match self {
+            RelatedEvents::List(events) => Box::new(events.iter().copied()),
+            RelatedEvents::Labelled(events) => Box::new(events.iter().map(|(e, _)| *e)),
+            RelatedEvents::Entities(lists) => {
+                Box::new(lists.iter().flat_map(|l| l.iter().map(|&e| EventRef::Entity(e))))
+            }
+        }
+    }
 }
 
 /// The words DevTools uses for one kind of insight: its key, title,

@@ -136,17 +136,35 @@ pub struct Context<'a> {
 /// What the insights of every set read alike, made once, when first read.
 #[derive(Default)]
 struct Shared {
-    /// The third-party entity of each request and track entry (a walk of
-    /// every track).
-    entity_mappings: std::cell::OnceCell<tracekit_engine::handlers::page::EntityMappings>,
+    /// The events of each third-party entity: its requests and track
+    /// entries (a walk of every track).
+    entity_events: std::cell::OnceCell<EntityEvents>,
 }
 
+/// Each entity's events, as the entity mappings hold them, each list
+/// shared by every set's insight that names it.
+pub(crate) type EntityEvents = ahash::AHashMap<
+    tracekit_engine::handlers::page::Entity,
+    std::sync::Arc<Vec<tracekit_engine::handlers::page::EntityEvent>>,
+>;
+
 impl Context<'_> {
-    /// The third-party entity of each request and track entry, as DevTools'
-    /// entity mappings hold them once the tracks are built.
-    pub fn entity_mappings(&self) -> &tracekit_engine::handlers::page::EntityMappings {
-        self.shared.entity_mappings.get_or_init(|| {
-            tracekit_engine::support::entity_mappings(self.analysis.process_tracks(), self.data.network_requests())
+    /// Each entity's requests and track entries, as DevTools' entity
+    /// mappings hold them once the tracks are built.
+    pub(crate) fn entity_events(&self) -> &EntityEvents {
+        self.shared.entity_events.get_or_init(|| {
+            let mappings =
+                tracekit_engine::support::entity_mappings(self.analysis.process_tracks(), self.data.network_requests());
+            // Moved, not copied, into shared lists: a big trace's lists
+            // reach every JS call, and copying one would hold it twice.
+            mappings
+                .events_by_entity
+                .into_iter()
+                .map(|(entity, mut events)| {
+                    events.shrink_to_fit();
+                    (entity, std::sync::Arc::new(events))
+                })
+                .collect()
         })
     }
 

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use tracekit_engine::{Analysis, HandlerData, Micros};
 
-use crate::model::{EventRef, Insight, MetricSavings, RelatedEvents, State};
+use crate::model::{EventRef, Insight, MetricSavings, State};
 use crate::sets::{InsightSet, InsightSets};
 
 /// What the text of an insight reads: the handlers' data, and the trace's
@@ -172,14 +172,9 @@ fn insight_text(insight: &Insight, cx: &TextCx<'_>, out: &mut String) {
     for warning in &insight.warnings {
         let _ = writeln!(out, "    warning: {}", warning.as_str());
     }
-    let related: Vec<EventRef> = match &insight.related_events {
-        Some(RelatedEvents::List(events)) => events.clone(),
-        Some(RelatedEvents::Labelled(events)) => events.iter().map(|(e, _)| *e).collect(),
-        None => Vec::new(),
-    };
     const SHOWN: usize = 5;
-    if !related.is_empty() {
-        let names: Vec<String> = related.iter().take(SHOWN).map(|&e| cx.event(e)).collect();
+    if let Some(related) = insight.related_events.as_ref().filter(|r| !r.is_empty()) {
+        let names: Vec<String> = related.events().take(SHOWN).map(|e| cx.event(e)).collect();
         let more = related.len().saturating_sub(SHOWN);
         let tail = if more > 0 {
             format!(" and {more} more")

@@ -4,6 +4,8 @@
 //! entity mappings give each; the navigation's own entity is the first
 //! party, any other is a third party.
 
+use std::sync::Arc;
+
 use ahash::AHashMap;
 use tracekit_engine::handlers::page::{Entity, EntityEvent};
 use tracekit_engine::support::dump::{Object, Value};
@@ -50,8 +52,8 @@ pub struct EntitySummary {
     /// The bytes its requests received on the main thread in the window.
     pub transfer_size: f64,
     /// Every event of the entity (requests, and trace events and JS calls
-    /// of every thread).
-    pub events: Vec<EntityEvent>,
+    /// of every thread), shared with the insight's related events.
+    pub events: Arc<Vec<EntityEvent>>,
 }
 
 /// The first party.
@@ -79,12 +81,9 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     } else {
         State::Informative
     };
-    let related = third
-        .iter()
-        .flat_map(|s| s.events.iter().map(|&e| EventRef::Entity(e)))
-        .collect();
+    let related = third.iter().map(|s| Arc::clone(&s.events)).collect();
     let mut insight = Insight::new(state, Finding::ThirdParties(found));
-    insight.related_events = Some(RelatedEvents::List(related));
+    insight.related_events = Some(RelatedEvents::Entities(related));
     Ok(insight)
 }
 
@@ -93,7 +92,7 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
 /// every track, which the shares alone do not need).
 pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, String> {
     let network = cx.data.network_requests();
-    let mappings = events.then(|| cx.entity_mappings());
+    let mappings = events.then(|| cx.entity_events());
     let groups = match main_frame_main_thread(cx.analysis) {
         Some(track) => entity_self_times(cx, track, network)?,
         None => Vec::new(),
@@ -105,8 +104,8 @@ pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, Strin
             main_thread_time: g.self_ms,
             transfer_size: g.transfer_size,
             events: mappings
-                .and_then(|m| m.events_by_entity.get(&g.entity).cloned())
-                .unwrap_or_default(),
+                .and_then(|m| m.get(&g.entity).cloned())
+                .unwrap_or_else(|| Arc::default()),
         })
         .collect();
     Ok(ThirdParties {

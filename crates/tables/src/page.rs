@@ -424,10 +424,7 @@ pub(crate) fn insights(analysis: &Analysis, trace: &str, limit: usize) -> Result
                 rows.float(value);
             }
             rows.float(ok.and_then(|i| i.wasted_bytes));
-            let related = ok.and_then(|i| i.related_events.as_ref()).map(|r| match r {
-                RelatedEvents::List(list) => list.len(),
-                RelatedEvents::Labelled(list) => list.len(),
-            });
+            let related = ok.and_then(|i| i.related_events.as_ref()).map(RelatedEvents::len);
             rows.int(related.and_then(|n| i64::try_from(n).ok()));
             rows.text(insight.as_ref().err().map(|e| e.message.as_str()));
             rows.end_row();
