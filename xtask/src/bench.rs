@@ -17,6 +17,10 @@
 //! - Diff table (also `--diff` alone): `tracekit diff BIG BIG` against
 //!   loading the trace twice (`tracekit metrics`), and what measuring adds
 //!   to the diff's loading in its `--timings`.
+//! - Agent table (`--agent` alone, `--all` with the others): issue 34's
+//!   scale figures, `tracekit agent summary` of a 700 MB trace against
+//!   chrome-devtools-mcp's offline parse and summary, and the MCP server's
+//!   answers from its cache.
 //! - Stage table: tracekit's `--timings` table, per stage, with throughput;
 //!   the loading alone also with `--threads 1`.
 //! - Threads: tracekit's output with `--threads 1` and `--threads 2`, and
@@ -32,6 +36,7 @@
 //! record it again), and decompressed next to it. The tables are printed as
 //! Markdown and written to `<target dir>/bench-report.md`.
 
+mod agent_table;
 mod data_table;
 mod diff_table;
 mod format;
@@ -77,7 +82,7 @@ pub struct BenchArgs {
     /// Only the scaling table (traces of 50 MB to 2 GB built from the real one).
     #[arg(long)]
     scaling: bool,
-    /// The main tables and the scaling table.
+    /// The main tables, the scaling, views and agent tables.
     #[arg(long, conflicts_with = "scaling")]
     all: bool,
     /// Only the aggregated views' table (tracekit's whole views beside
@@ -92,6 +97,11 @@ pub struct BenchArgs {
     /// itself, beside loading it twice); the main tables include it.
     #[arg(long, conflicts_with_all = ["scaling", "views"])]
     diff: bool,
+    /// Only the agent table (`tracekit agent summary` of a 700 MB trace
+    /// against chrome-devtools-mcp's, and `tracekit mcp`'s cached answers);
+    /// `--all` includes it.
+    #[arg(long, conflicts_with_all = ["scaling", "views"])]
+    agent: bool,
     /// The depth of DevTools' views in the views table (expanding a node
     /// costs DevTools a walk of the thread).
     #[arg(long, default_value_t = 3)]
@@ -136,7 +146,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut sections: Vec<(&str, String)> = Vec::new();
-    let main = !args.scaling && !args.views && !args.handlers && !args.diff;
+    let main = !args.scaling && !args.views && !args.handlers && !args.diff && !args.agent;
     let scaling = args.scaling || args.all;
     let views = args.views || args.all;
     if main {
@@ -153,6 +163,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         let text = bench.diff_table(&trace, args.runs)?;
         print!("{text}");
         sections.push(("diff", text));
+    }
+    if args.agent || args.all {
+        let text = bench.agent_table(&trace, args.runs)?;
+        print!("{text}");
+        sections.push(("agent", text));
     }
     if views {
         let text = bench.views_table(&trace, args.runs, args.devtools_views_depth)?;

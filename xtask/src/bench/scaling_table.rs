@@ -130,7 +130,7 @@ impl Bench {
 /// The scaled traces of `sizes_mb`, built from the bench trace where
 /// missing or older than it; and how the copies were moved, for the
 /// table's text (empty when none was built).
-fn ensure_scaled(trace: &Trace, sizes_mb: &[u64]) -> anyhow::Result<(Vec<(u64, PathBuf)>, String)> {
+pub(super) fn ensure_scaled(trace: &Trace, sizes_mb: &[u64]) -> anyhow::Result<(Vec<(u64, PathBuf)>, String)> {
     // Build what is missing or older than the real trace.
     let files: Vec<(u64, PathBuf)> = sizes_mb
         .iter()
