@@ -105,9 +105,9 @@ impl Analysis {
     /// [`Self::apply_source_maps`], as DevTools' `resolveSourceMap` option
     /// is asked for them: each script of the trace (with all handlers)
     /// that has a URL and a source map URL (resolved against it; not an
-    /// inline `data:` URL Chrome left out), then each script URL of a
-    /// frame no such script covers (a `.cpuprofile`'s), without a source
-    /// map URL. Each script URL once, in the order met.
+    /// inline `data:` URL Chrome left out), in the trace's order, then,
+    /// by URL, each script URL of a frame no such script covers (a
+    /// `.cpuprofile`'s), without a source map URL. Each script URL once.
     pub fn source_map_requests(&self) -> Vec<SourceMapRequest> {
         let mut requests = Vec::new();
         let mut seen = ahash::AHashSet::new();
@@ -127,6 +127,7 @@ impl Analysis {
                 });
             }
         }
+        let scripts = requests.len();
         for process in self.processes.values() {
             for thread in process.threads.values() {
                 for js in &thread.js_frames {
@@ -143,6 +144,7 @@ impl Analysis {
                 }
             }
         }
+        requests[scripts..].sort_by(|a, b| a.script_url.cmp(&b.script_url));
         requests
     }
 
