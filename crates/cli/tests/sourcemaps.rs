@@ -94,7 +94,10 @@ fn a_directory_of_maps_with_a_broken_one() {
     let warnings: Vec<&str> = stderr.lines().collect();
     assert_eq!(warnings.len(), 4, "{stderr}");
     assert!(warnings[0].ends_with("sourcemaps/broken/bundle.js.map: not a source map: got 2 segments, expected 4 or 5"));
-    for (warning, map) in warnings[1..].iter().zip(["bundle-nocontent", "rollup-nocontent", "rollup"]) {
+    for (warning, map) in warnings[1..]
+        .iter()
+        .zip(["bundle-nocontent", "rollup-nocontent", "rollup"])
+    {
         assert!(
             warning.ends_with(&format!("sourcemaps/{map}.js.map: matched no script of the profile")),
             "{stderr}"
