@@ -6,6 +6,7 @@
 //! documents it.
 
 mod diff;
+mod sourcemaps;
 
 use std::path::PathBuf;
 
@@ -79,6 +80,8 @@ fn source(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
 struct Trace {
     analysis: Analysis,
     name: String,
+    /// What applying the `source_maps` of `load` did.
+    source_maps: Option<tracekit::SourceMapReport>,
 }
 
 impl Trace {
@@ -111,6 +114,18 @@ impl Trace {
     #[getter]
     fn name(&self) -> &str {
         &self.name
+    }
+
+    /// What applying `load`'s `source_maps` did (`None` without them): a
+    /// dict of `frames_resolved`, `frames_renamed`, `frames_unmapped`,
+    /// `maps_used` and `problems` (a map that does not parse, matched
+    /// nothing, or a script whose map was not given).
+    #[getter]
+    fn source_maps<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.source_maps
+            .as_ref()
+            .map(|report| sourcemaps::report_dict(py, report))
+            .transpose()
     }
 
     /// What the input is: `ChromeTrace`, `CpuProfile` or `SelfProfiling`.
@@ -293,8 +308,12 @@ fn options(all_processes: bool, devtools: &str) -> PyResult<AnalyzeOptions> {
 /// its name in the tables (default: the path as given, or `<bytes>`);
 /// `devtools` the DevTools engine to answer as; `all_handlers` runs
 /// DevTools' page handlers too, which the page tables and `data()` need.
+/// `source_maps` (`docs/sourcemaps.md`): maps giving the JavaScript
+/// functions their original names, applied after those an enhanced trace
+/// carries; with them every handler runs, so that the scripts' source map
+/// URLs are known.
 #[pyfunction]
-#[pyo3(signature = (source, all_processes = false, name = None, devtools = "2026-10", all_handlers = false))]
+#[pyo3(signature = (source, all_processes = false, name = None, devtools = "2026-10", all_handlers = false, source_maps = None))]
 fn load(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -302,8 +321,10 @@ fn load(
     name: Option<String>,
     devtools: &str,
     all_handlers: bool,
+    source_maps: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Trace> {
-    let options = options(all_processes, devtools)?.with_all_handlers(all_handlers);
+    let maps = source_maps.map(sourcemaps::given).transpose()?;
+    let options = options(all_processes, devtools)?.with_all_handlers(all_handlers || maps.is_some());
     let (analysis, name) = match crate::source(source)? {
         Source::Path(path, given) => {
             let name = name.unwrap_or(given);
@@ -316,7 +337,13 @@ fn load(
             (loaded.map_err(|e| trace_error(&e))?, name)
         }
     };
-    Ok(Trace { analysis, name })
+    let mut analysis = analysis;
+    let source_maps = maps.map(|maps| py.detach(|| sourcemaps::apply(&mut analysis, maps)));
+    Ok(Trace {
+        analysis,
+        name,
+        source_maps,
+    })
 }
 
 /// The table `table` of the trace in `content`, named `name`: for a

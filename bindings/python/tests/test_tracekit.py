@@ -365,7 +365,78 @@ def test_readme_examples(tmp_path, monkeypatch):
     (tmp_path / "trace.json.gz").write_bytes(fixture.read_bytes())
     (tmp_path / "traces").mkdir()
     (tmp_path / "traces/a.json.gz").write_bytes(fixture.read_bytes())
+    maps = ROOT / "fixtures/sourcemaps"
+    (tmp_path / "profile.cpuprofile").write_bytes((maps / "bundle.cpuprofile").read_bytes())
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist/bundle.js.map").write_bytes((maps / "bundle.js.map").read_bytes())
     for block in blocks:
         if "spark" in block:
             continue
         exec(compile(block, "README.md", "exec"), {})
+
+
+SOURCEMAPS = ROOT / "fixtures/sourcemaps"
+
+
+def declared_functions():
+    """The function names fixtures/sourcemaps/src declares."""
+    names = set()
+    for path in (SOURCEMAPS / "src").iterdir():
+        for piece in path.read_text().split("function ")[1:]:
+            names.add(piece.split("(")[0].strip())
+    return names
+
+
+def top_sampled(trace: "tracekit.Trace", n: int = 5):
+    """The JS functions most often on top of the samples, most first."""
+    counts = Counter(
+        name for name in trace.samples().column("name").to_pylist()
+        if name and not name.startswith("(")
+    )
+    return [name for name, _ in counts.most_common(n)]
+
+
+@pytest.mark.parametrize("bundle", ["bundle", "bundle-nocontent"])
+def test_source_maps_give_the_sources_names(bundle):
+    source = declared_functions()
+    assert {"runPrimes", "sieveOfEratosthenes"} <= source
+    profile = SOURCEMAPS / f"{bundle}.cpuprofile"
+    map_path = SOURCEMAPS / f"{bundle}.js.map"
+    minified = tracekit.load(profile)
+    assert minified.source_maps is None
+    assert all(len(name) == 1 for name in top_sampled(minified)), top_sampled(minified)
+    map_bytes = map_path.read_bytes()
+    # A path, the directory, a (name, bytes) pair and a dict: one answer.
+    for given in ([map_path], [str(SOURCEMAPS)], [(f"{bundle}.js.map", map_bytes)],
+                  {f"https://cdn.test/{bundle}.js.map": map_bytes}):
+        trace = tracekit.load(profile, source_maps=given)
+        names = top_sampled(trace)
+        assert len(names) >= 4 and set(names) <= source, (given, names)
+        report = trace.source_maps
+        assert report["frames_renamed"] >= 4, report
+        if given != [str(SOURCEMAPS)]:  # whose other maps match no script: problems
+            assert report["problems"] == [], report
+    calls = tracekit.load(profile, source_maps=[map_path]).calls().column("script_url").to_pylist()
+    assert any(url.endswith("src/primes.js") for url in calls if url), set(calls)
+
+
+def test_a_broken_or_unnamed_map_is_a_problem_not_an_error():
+    profile = SOURCEMAPS / "bundle.cpuprofile"
+    trace = tracekit.load(profile, source_maps=[SOURCEMAPS / "broken/bundle.js.map"])
+    assert all(len(name) == 1 for name in top_sampled(trace))
+    assert len(trace.source_maps["problems"]) == 1, trace.source_maps
+    # Bytes alone have no name: the map (without `file`) finds no script.
+    unnamed = tracekit.load(profile, source_maps=[(SOURCEMAPS / "bundle.js.map").read_bytes()])
+    assert unnamed.source_maps["frames_resolved"] == 0
+    with pytest.raises(TypeError, match="source_maps"):
+        tracekit.load(profile, source_maps="bundle.js.map")
+    with pytest.raises(OSError, match="nowhere.js.map"):
+        tracekit.load(profile, source_maps=[SOURCEMAPS / "nowhere.js.map"])
+
+
+def test_an_enhanced_trace_carries_its_maps():
+    enhanced = SOURCEMAPS / "enhanced-trace.json"
+    names = set(tracekit.load(enhanced, source_maps=[]).tracks().column("name").to_pylist())
+    assert "render" in names and "a" not in names, names
+    plain = set(tracekit.load(enhanced).tracks().column("name").to_pylist())
+    assert "a" in plain and "render" not in plain, plain

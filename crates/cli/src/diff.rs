@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use tracekit::SourceMaps;
 use tracekit_diff::{Options, Run, Stacks, Threshold};
 
-use crate::args::OutputArg;
+use crate::args::{OutputArg, SourceMapsArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::{load, print_warnings, Input};
@@ -50,6 +51,16 @@ pub struct DiffArgs {
     /// BASE (red: slower, blue: faster).
     #[arg(long, value_name = "SVG")]
     flamegraph: Option<PathBuf>,
+    /// Source maps of BASE's scripts only (.map files or directories),
+    /// before those of --source-maps: the functions are then compared by
+    /// their original names, whatever each build's minifier named them
+    #[arg(long = "base-source-maps", num_args = 1.., value_name = "PATH")]
+    base_source_maps: Vec<PathBuf>,
+    /// Source maps of NEW's scripts only, before those of --source-maps
+    #[arg(long = "new-source-maps", num_args = 1.., value_name = "PATH")]
+    new_source_maps: Vec<PathBuf>,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 /// The formats of `diff --format`.
@@ -78,17 +89,25 @@ fn parse_alpha(text: &str) -> Result<f64, String> {
 
 /// One input loaded and measured, with its stacks when a flame graph is
 /// asked for.
-fn measure_one(path: &Path, common: &Common, stacks: bool) -> Result<(Run, Option<Stacks>), CliError> {
+fn measure_one(
+    path: &Path,
+    common: &Common,
+    stacks: bool,
+    maps: Option<&SourceMaps>,
+) -> Result<(Run, Option<Stacks>), CliError> {
     let input = Input::new(path);
     let options = common.options.with_all_handlers(true);
     // Several inputs load at once: no progress bar.
-    let analysis = load(&input, &options, true)
+    let mut analysis = load(&input, &options, true)
         .map_err(|error| CliError::Load {
             file: input.name(),
             error,
         })?
         .analysis;
     print_warnings(&input, &analysis, common.quiet);
+    if let Some(maps) = maps {
+        crate::sourcemaps::apply_given(maps, &input, &mut analysis, common.quiet, true);
+    }
     // The Bottom-Up and Summary of every thread, and the stacks: the
     // `views` stage of --timings.
     let views_span = tracing::info_span!("views").entered();
@@ -116,11 +135,16 @@ fn measure_one(path: &Path, common: &Common, stacks: bool) -> Result<(Run, Optio
 
 /// Loads a side's runs in parallel (on the pool, each trace's own work
 /// on it too; one after the other with `--threads 1`), in the order given.
-fn side(paths: &[PathBuf], common: &Common, stacks: bool) -> Result<(Vec<Run>, Stacks), CliError> {
+fn side(
+    paths: &[PathBuf],
+    common: &Common,
+    stacks: bool,
+    maps: Option<&SourceMaps>,
+) -> Result<(Vec<Run>, Stacks), CliError> {
     let loaded: Vec<Result<(Run, Option<Stacks>), CliError>> = match common.options.parallelism {
-        tracekit::Parallelism::Rayon => paths.par_iter().map(|p| measure_one(p, common, stacks)).collect(),
+        tracekit::Parallelism::Rayon => paths.par_iter().map(|p| measure_one(p, common, stacks, maps)).collect(),
         // `--threads 1`: no other thread.
-        tracekit::Parallelism::Sequential => paths.iter().map(|p| measure_one(p, common, stacks)).collect(),
+        tracekit::Parallelism::Sequential => paths.iter().map(|p| measure_one(p, common, stacks, maps)).collect(),
     };
     let mut runs = Vec::with_capacity(paths.len());
     let mut all = Stacks::default();
@@ -141,9 +165,18 @@ pub fn run(args: DiffArgs, common: &Common) -> Result<(), CliError> {
         (vec![args.pair[0].clone()], vec![args.pair[1].clone()])
     };
     let stacks = args.flamegraph.is_some();
+    // Each side's maps, then the shared ones, read once.
+    let side_maps = |own: &[PathBuf]| {
+        crate::sourcemaps::given(&SourceMapsArg {
+            source_maps: own.iter().chain(&args.source_maps.source_maps).cloned().collect(),
+            no_source_maps: args.source_maps.no_source_maps,
+        })
+    };
+    let base_maps = side_maps(&args.base_source_maps)?;
+    let new_maps = side_maps(&args.new_source_maps)?;
     let (base, new) = common.options.parallelism.join(
-        || side(&base_paths, common, stacks),
-        || side(&new_paths, common, stacks),
+        || side(&base_paths, common, stacks, base_maps.as_ref()),
+        || side(&new_paths, common, stacks, new_maps.as_ref()),
     );
     let (base, base_stacks) = base?;
     let (new, new_stacks) = new?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use tracekit_tables::export::{export, find_inputs, ExportOptions};
 
-use crate::args::{value_enum_mirror, ProcessesArg};
+use crate::args::{value_enum_mirror, ProcessesArg, SourceMapsArg};
 use crate::cli::Common;
 use crate::error::CliError;
 use crate::input::load_hint;
@@ -29,6 +29,8 @@ pub struct ExportArgs {
     tables: Vec<TableName>,
     #[command(flatten)]
     processes: ProcessesArg,
+    #[command(flatten)]
+    source_maps: SourceMapsArg,
 }
 
 value_enum_mirror! {
@@ -82,7 +84,9 @@ pub fn run(args: ExportArgs, common: &Common) -> Result<(), CliError> {
     }
     let mut options = ExportOptions::new().with_tables(args.tables.iter().map(|t| (*t).into()));
     // Each trace loads on one thread; `--threads` is how many load at once.
-    options.analyze = args.processes.options(&common.options);
+    options.analyze = args.source_maps.options(args.processes.options(&common.options));
+    // Read once, applied to every trace after the maps it carries.
+    options.source_maps = crate::sourcemaps::given(&args.source_maps)?;
     if let Some(jobs) = common.threads {
         options = options.with_jobs(jobs);
     }
@@ -100,6 +104,17 @@ pub fn run(args: ExportArgs, common: &Common) -> Result<(), CliError> {
         let report = |e: &tracekit_tables::TraceError| {
             eprintln!("tracekit: {e}{}", e.kind.map_or("", load_hint));
         };
+        if !common.quiet {
+            let warn = || {
+                for problem in done.source_map_problems {
+                    eprintln!("tracekit: warning: {}: source maps: {problem}", done.input.name);
+                }
+            };
+            match &bar {
+                Some(bar) => bar.suspend(warn),
+                None => warn(),
+            }
+        }
         if let Some(error) = done.error {
             failed += 1;
             match &bar {

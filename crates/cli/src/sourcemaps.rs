@@ -62,6 +62,17 @@ fn read(arg: &SourceMapsArg, maps: &mut SourceMaps) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The maps the arguments name, read once for every input of a command;
+/// `None` with `--no-source-maps`.
+pub fn given(arg: &SourceMapsArg) -> Result<Option<SourceMaps>, CliError> {
+    if arg.no_source_maps {
+        return Ok(None);
+    }
+    let mut maps = SourceMaps::new();
+    read(arg, &mut maps)?;
+    Ok(Some(maps))
+}
+
 /// Applies to `analysis` the maps an enhanced trace carries (unless
 /// `!embedded`: a dump compared with DevTools' engine, which does not
 /// resolve names) and those the arguments name, nothing with
@@ -73,23 +84,40 @@ pub fn apply(
     quiet: bool,
     embedded: bool,
 ) -> Result<(), CliError> {
-    if arg.no_source_maps {
-        return Ok(());
+    if let Some(maps) = given(arg)? {
+        apply_given(&maps, input, analysis, quiet, embedded);
     }
-    let mut maps = if embedded {
+    Ok(())
+}
+
+/// Applies the maps an enhanced trace carries (when `embedded`), then
+/// `maps` (read by [`given`]), printing their problems unless `quiet`.
+pub fn apply_given(maps: &SourceMaps, input: &Input, analysis: &mut Analysis, quiet: bool, embedded: bool) {
+    let carried = if embedded {
         analysis.embedded_source_maps()
     } else {
         SourceMaps::new()
     };
-    read(arg, &mut maps)?;
-    if maps.is_empty() {
-        return Ok(());
-    }
-    let report = analysis.apply_source_maps(&maps);
+    let report = match (carried.is_empty(), maps.is_empty()) {
+        (true, true) => return,
+        (true, false) => analysis.apply_source_maps(maps),
+        (false, _) => {
+            let mut all = carried;
+            all.append(maps.clone());
+            analysis.apply_source_maps(&all)
+        }
+    };
     if !quiet {
         for problem in &report.problems {
             eprintln!("tracekit: warning: {}: source maps: {problem}", input.name());
         }
     }
-    Ok(())
+}
+
+/// A file of `fixtures/sourcemaps/`, for the unit tests.
+#[cfg(test)]
+pub fn tests_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/sourcemaps")
+        .join(name)
 }

@@ -1015,3 +1015,67 @@ fn a_window_clips_the_exports_to_it() {
     let (_, self_us) = &speedscope_self_times(&speedscope)[0];
     assert_close("speedscope in a window", *self_us, roots_inside, 1e-3);
 }
+
+/// The source maps fixture's profile, exported with its map.
+fn sourcemaps_export(to: &str, out: &std::path::Path) {
+    let root = tools::root().join("fixtures/sourcemaps");
+    tracekit_ok(&[
+        "convert",
+        root.join("bundle.cpuprofile").to_str().unwrap(),
+        "--to",
+        to,
+        "--source-maps",
+        root.join("bundle.js.map").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn go_tool_pprof_reads_the_original_names_of_a_source_mapped_export() {
+    let go = tools::go();
+    let dir = tools::artifacts("exports-pprof-sourcemaps");
+    let export = dir.join("bundle.pb.gz");
+    sourcemaps_export("pprof", &export);
+    let top = run(Command::new(&go)
+        .args(["tool", "pprof", "-top", "-nodecount=1000"])
+        .arg(&export)
+        .env("HOME", dir.join("home"))
+        .env("GOCACHE", dir.join("gocache"))
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("PPROF_TMPDIR", &dir));
+    let names: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("flat"))
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .collect();
+    for name in ["runPrimes", "sieveOfEratosthenes", "countWordFrequencies"] {
+        assert!(names.contains(&name), "{name}: {top}");
+    }
+    assert!(!names.contains(&"h"), "a minified name: {top}");
+}
+
+#[test]
+fn perfettos_python_bindings_read_the_original_names_of_a_source_mapped_export() {
+    let python = tools::python_with("perfetto==0.59.1", "perfetto.protos.perfetto.trace.perfetto_trace_pb2");
+    let dir = tools::artifacts("exports-perfetto-sourcemaps");
+    let export = dir.join("bundle.pftrace");
+    sourcemaps_export("perfetto", &export);
+    let script = tools::root().join("crates/cli/tests/support/perfetto_check.py");
+    let report: Value = serde_json::from_str(&run(Command::new(&python).arg(&script).arg(&export))).unwrap();
+    assert_eq!(report["errors"], Value::Array(Vec::new()), "{report}");
+    let names: Vec<&str> = report["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["jsNames"].as_array().unwrap())
+        .filter_map(Value::as_str)
+        .collect();
+    for name in ["runPrimes", "sieveOfEratosthenes", "countWordFrequencies"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    assert!(!names.contains(&"h"), "a minified name: {names:?}");
+}

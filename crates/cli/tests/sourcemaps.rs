@@ -92,9 +92,17 @@ fn a_directory_of_maps_with_a_broken_one() {
     let (names, stderr) = bottom_up_top("sourcemaps/bundle.cpuprofile", "4", &["--source-maps", "sourcemaps"]);
     assert_eq!(names[0], "runPrimes");
     let warnings: Vec<&str> = stderr.lines().collect();
-    assert_eq!(warnings.len(), 2, "{stderr}");
+    assert_eq!(warnings.len(), 4, "{stderr}");
     assert!(warnings[0].ends_with("sourcemaps/broken/bundle.js.map: not a source map: got 2 segments, expected 4 or 5"));
-    assert!(warnings[1].ends_with("sourcemaps/bundle-nocontent.js.map: matched no script of the profile"));
+    for (warning, map) in warnings[1..]
+        .iter()
+        .zip(["bundle-nocontent", "rollup-nocontent", "rollup"])
+    {
+        assert!(
+            warning.ends_with(&format!("sourcemaps/{map}.js.map: matched no script of the profile")),
+            "{stderr}"
+        );
+    }
     // --no-source-maps wins, and the broken map alone leaves the names.
     let (names, stderr) = bottom_up_top(
         "sourcemaps/bundle.cpuprofile",
@@ -159,4 +167,203 @@ fn an_enhanced_traces_own_maps_apply_unless_turned_off() {
     let (code, stdout, _) = run(&["tracks", trace, "--no-source-maps"]);
     assert_eq!(code, Some(0));
     assert!(stdout.contains("js a bundle.js:1:11"), "{stdout}");
+}
+
+/// The distinct values of the string column `column` of a Parquet file.
+fn parquet_strings(path: &Path, column: &str) -> BTreeSet<String> {
+    use arrow_array::cast::AsArray;
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = BTreeSet::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let values = batch.column_by_name(column).unwrap().as_string::<i32>();
+        out.extend(values.iter().flatten().map(str::to_owned));
+    }
+    out
+}
+
+#[test]
+fn export_tables_carry_the_names() {
+    let out = std::env::temp_dir().join(format!("tracekit-sourcemaps-export-{}", std::process::id()));
+    let out_arg = out.display().to_string();
+    let export = |extra: &[&str]| {
+        let mut args = vec![
+            "export",
+            "sourcemaps/bundle.cpuprofile",
+            "--parquet",
+            &out_arg,
+            "--tables",
+            "calls,samples",
+            "-q",
+        ];
+        args.extend(extra);
+        let (code, _, stderr) = run(&args);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""));
+        (
+            parquet_strings(&out.join("calls.parquet"), "name"),
+            parquet_strings(&out.join("samples.parquet"), "name"),
+            parquet_strings(&out.join("calls.parquet"), "script_url"),
+        )
+    };
+    let (calls, samples, _) = export(&[]);
+    assert!(calls.contains("h") && !calls.contains("runPrimes"), "{calls:?}");
+    assert!(samples.contains("h"), "{samples:?}");
+    let (calls, samples, urls) = export(&["--source-maps", "sourcemaps/bundle.js.map"]);
+    for name in ["runPrimes", "sieveOfEratosthenes", "countWordFrequencies"] {
+        assert!(calls.contains(name), "{name}: {calls:?}");
+        assert!(samples.contains(name), "{name}: {samples:?}");
+    }
+    assert!(!calls.contains("h"), "{calls:?}");
+    assert!(
+        urls.iter().any(|u| u.ends_with("/sourcemaps/src/primes.js")),
+        "{urls:?}"
+    );
+    // A map's problem is a warning naming the trace.
+    let (code, _, stderr) = run(&[
+        "export",
+        "sourcemaps/bundle.cpuprofile",
+        "--parquet",
+        &out_arg,
+        "--source-maps",
+        "sourcemaps/broken/bundle.js.map",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stderr.contains("warning: sourcemaps/bundle.cpuprofile: source maps: ") && stderr.contains("not a source map"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The function keys of `tracekit diff --format json` present on both
+/// sides, and all of them.
+fn diff_functions(base: &str, new: &str, extra: &[&str]) -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut args = vec!["diff", base, new, "--format", "json", "-q"];
+    args.extend(extra);
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let (mut both, mut all) = (BTreeSet::new(), BTreeSet::new());
+    for row in report["rows"].as_array().unwrap() {
+        if row["key"]["kind"] != "function" {
+            continue;
+        }
+        let name = row["key"]["name"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned();
+        if row["presence"] != "added" && row["presence"] != "removed" {
+            both.insert(name.clone());
+        }
+        all.insert(name);
+    }
+    (both, all)
+}
+
+#[test]
+fn diff_compares_functions_by_their_original_names() {
+    // The two bundles' functions are at other columns: no key matches.
+    let pair = ("sourcemaps/bundle.cpuprofile", "sourcemaps/bundle-nocontent.cpuprofile");
+    let (both, all) = diff_functions(pair.0, pair.1, &[]);
+    assert!(both.iter().all(|name| name.starts_with('(')), "{both:?}");
+    assert!(all.contains("h"), "{all:?}");
+    // Each side's map, or both maps for both sides: the original names,
+    // on both sides.
+    for maps in [
+        &[
+            "--base-source-maps",
+            "sourcemaps/bundle.js.map",
+            "--new-source-maps",
+            "sourcemaps/bundle-nocontent.js.map",
+        ][..],
+        &[
+            "--source-maps",
+            "sourcemaps/bundle.js.map",
+            "sourcemaps/bundle-nocontent.js.map",
+        ][..],
+    ] {
+        let (both, all) = diff_functions(pair.0, pair.1, maps);
+        for name in ["runPrimes", "sieveOfEratosthenes"] {
+            assert!(both.contains(name), "{maps:?}: {name}: {both:?}");
+        }
+        assert!(!all.contains("h"), "{maps:?}: {all:?}");
+    }
+}
+
+/// The JS rows of the Bottom-Up's first `top` roots: (name, location).
+fn bottom_up_rows(profile: &str, maps: &[&str]) -> Vec<(String, String)> {
+    let mut args = vec!["calltree", profile, "--bottom-up", "--max-depth", "1", "--top", "8"];
+    args.extend(maps);
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    stdout
+        .lines()
+        .filter_map(|line| line.split_once("  js ").map(|(_, call)| call))
+        .filter_map(|call| call.rsplit_once(' '))
+        .map(|(name, location)| (name.to_owned(), location.to_owned()))
+        .filter(|(name, location)| !name.starts_with('(') || location.contains(".js:"))
+        .filter(|(_, location)| !location.starts_with("node:"))
+        .collect()
+}
+
+#[test]
+fn a_second_bundler_rollup_and_terser() {
+    let source = declared();
+    let files = ["main.js:", "primes.js:", "text.js:", "matrix.js:"];
+    for (profile, map) in [
+        ("sourcemaps/rollup.cpuprofile", "sourcemaps/rollup.js.map"),
+        (
+            "sourcemaps/rollup-nocontent.cpuprofile",
+            "sourcemaps/rollup-nocontent.js.map",
+        ),
+    ] {
+        let minified = bottom_up_rows(profile, &[]);
+        assert!(minified.len() >= 5, "{profile}: {minified:?}");
+        assert!(
+            minified
+                .iter()
+                .all(|(name, location)| location.starts_with("rollup") && (name.len() == 1 || name == "(anonymous)")),
+            "{profile}: {minified:?}"
+        );
+        let rows = bottom_up_rows(profile, &["--source-maps", map]);
+        assert_eq!(rows.len(), minified.len(), "{profile}: {rows:?}");
+        for (name, location) in &rows {
+            assert!(
+                files.iter().any(|f| location.starts_with(f)),
+                "{profile}: {name} at {location}, not in src/: {rows:?}"
+            );
+            // Terser inlines some functions as anonymous function
+            // expressions, whose start maps to no name: DevTools shows
+            // them so too (devtools-expected.json).
+            assert!(
+                source.contains(name) || name == "(anonymous)",
+                "{profile}: {name}: {rows:?}"
+            );
+        }
+        assert!(rows.iter().any(|(name, _)| name == "runPrimes"), "{profile}: {rows:?}");
+    }
+}
+
+#[test]
+fn diff_of_two_bundlers_builds_compares_the_functions_both_kept() {
+    let pair = ("sourcemaps/bundle.cpuprofile", "sourcemaps/rollup.cpuprofile");
+    let (both, _) = diff_functions(pair.0, pair.1, &[]);
+    assert!(both.iter().all(|name| name.starts_with('(')), "{both:?}");
+    let (both, _) = diff_functions(pair.0, pair.1, &["--source-maps", "sourcemaps"]);
+    for name in [
+        "runPrimes",
+        "runText",
+        "runMatrices",
+        "isPrimeByTrialDivision",
+        "createMatrix",
+    ] {
+        assert!(both.contains(name), "{name}: {both:?}");
+    }
 }

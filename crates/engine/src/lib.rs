@@ -28,6 +28,7 @@ mod registry;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod source_maps;
+pub use source_maps::SourceMapRequest;
 pub mod styles;
 
 pub use engine::{Analysis, ProcessMap};

@@ -25,6 +25,18 @@ fn position(value: Option<f64>) -> Option<u32> {
     (v >= 0.0 && v <= f64::from(u32::MAX) && v.fract() == 0.0).then_some(v as u32)
 }
 
+/// A script whose map [`Analysis::source_map_requests`] asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceMapRequest {
+    /// The script's id, as the trace or profile gives it.
+    pub script_id: String,
+    /// The script's URL.
+    pub script_url: String,
+    /// Its source map URL, resolved against its URL; none when only a
+    /// profile's frames name the script.
+    pub source_map_url: Option<String>,
+}
+
 impl Analysis {
     /// Gives the JavaScript frames of every thread their original names,
     /// URLs and positions from `maps`, as DevTools' source maps resolver
@@ -87,6 +99,53 @@ impl Analysis {
             maps.add_trace_metadata(metadata);
         }
         maps
+    }
+
+    /// The scripts whose maps a caller may fetch for
+    /// [`Self::apply_source_maps`], as DevTools' `resolveSourceMap` option
+    /// is asked for them: each script of the trace (with all handlers)
+    /// that has a URL and a source map URL (resolved against it; not an
+    /// inline `data:` URL Chrome left out), in the trace's order, then,
+    /// by URL, each script URL of a frame no such script covers (a
+    /// `.cpuprofile`'s), without a source map URL. Each script URL once.
+    pub fn source_map_requests(&self) -> Vec<SourceMapRequest> {
+        let mut requests = Vec::new();
+        let mut seen = ahash::AHashSet::new();
+        if let Some(handlers) = self.handlers.as_ref() {
+            for script in &handlers.scripts().scripts {
+                let (Some(url), Some(map_url)) = (script.url, script.resolved_source_map_url.or(script.source_map_url))
+                else {
+                    continue;
+                };
+                if script.source_map_url_elided || !seen.insert(url) {
+                    continue;
+                }
+                requests.push(SourceMapRequest {
+                    script_id: self.strings.resolve(script.script_id).to_owned(),
+                    script_url: self.strings.resolve(url).to_owned(),
+                    source_map_url: Some(self.strings.resolve(map_url).to_owned()),
+                });
+            }
+        }
+        let scripts = requests.len();
+        for process in self.processes.values() {
+            for thread in process.threads.values() {
+                for js in &thread.js_frames {
+                    let call = &js.call_frame;
+                    let url = self.strings.resolve(call.url);
+                    if url.is_empty() || position(call.line_number).is_none() || !seen.insert(call.url) {
+                        continue;
+                    }
+                    requests.push(SourceMapRequest {
+                        script_id: self.strings.resolve(call.script_id).to_owned(),
+                        script_url: url.to_owned(),
+                        source_map_url: None,
+                    });
+                }
+            }
+        }
+        requests[scripts..].sort_by(|a, b| a.script_url.cmp(&b.script_url));
+        requests
     }
 
     /// The scripts of the trace (with all handlers) by their script id and

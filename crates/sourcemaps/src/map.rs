@@ -5,7 +5,7 @@ use sourcemap::{DecodedMap, SourceMap as Decoded};
 
 /// A parsed source map (a regular one, or an indexed one flattened into
 /// one).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceMap {
     map: Decoded,
     /// The last generated line that has a mapping: a frame past it is not

@@ -5,13 +5,13 @@ use crate::map::{MapError, SourceMap};
 
 /// The source maps given for one analysis, each under the name it came
 /// by (a path or a URL), whether it parsed or not.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SourceMaps {
     maps: Vec<Given>,
 }
 
 /// One map as given.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Given {
     /// The path or URL it was given under.
     name: String,
@@ -89,6 +89,11 @@ impl SourceMaps {
             embedded,
             script: None,
         });
+    }
+
+    /// Adds `other`'s maps after these (which win a tie, as given first).
+    pub fn append(&mut self, other: SourceMaps) {
+        self.maps.extend(other.maps);
     }
 
     /// Gives the last map added the text of its generated script (read

@@ -22,7 +22,7 @@ fn read(name: &str) -> String {
 fn every_frame_resolves_as_devtools_resolves_it() {
     let expected: BTreeMap<String, Value> = serde_json::from_str(&read("devtools-expected.json")).unwrap();
     let mut seen = std::collections::BTreeSet::new();
-    for name in ["bundle", "bundle-nocontent"] {
+    for name in ["bundle", "bundle-nocontent", "rollup", "rollup-nocontent"] {
         let mut maps = SourceMaps::new();
         maps.add(&format!("{name}.js.map"), read(&format!("{name}.js.map")).as_bytes());
         let script = read(&format!("{name}.js"));

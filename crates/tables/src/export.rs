@@ -19,7 +19,7 @@ use arrow_array::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
-use tracekit::AnalyzeOptions;
+use tracekit::{AnalyzeOptions, SourceMaps};
 
 use crate::{Table, TraceError};
 
@@ -123,6 +123,10 @@ pub struct ExportOptions {
     /// How many traces may be loaded or waiting to be written at once
     /// (at least `jobs`): the bound on memory, in traces.
     pub window: usize,
+    /// Source maps applied to each trace before its tables are built,
+    /// after the maps an enhanced trace carries (`docs/sourcemaps.md`);
+    /// none applied when `None`.
+    pub source_maps: Option<SourceMaps>,
 }
 
 impl ExportOptions {
@@ -135,6 +139,7 @@ impl ExportOptions {
             analyze: AnalyzeOptions::default(),
             jobs,
             window: 2 * jobs,
+            source_maps: None,
         }
     }
 }
@@ -176,6 +181,8 @@ pub struct TraceDone<'a> {
     pub json_bytes: u64,
     /// Why it gave no tables.
     pub error: Option<&'a TraceError>,
+    /// What went wrong with its source maps, once each.
+    pub source_map_problems: &'a [String],
 }
 
 /// What an export did.
@@ -271,6 +278,7 @@ pub(crate) struct Outcome {
     file_bytes: u64,
     json_bytes: u64,
     tables: Result<Vec<(Table, RecordBatch)>, TraceError>,
+    source_map_problems: Vec<String>,
 }
 
 impl Outcome {
@@ -289,6 +297,7 @@ impl Outcome {
                 "internal error",
                 format!("tracekit panicked: {what}"),
             )),
+            source_map_problems: Vec::new(),
         }
     }
 }
@@ -299,21 +308,45 @@ pub(crate) fn export_one(input: &Input, options: &ExportOptions) -> Outcome {
     let analyze =
         crate::load_options(&options.analyze, &options.tables).with_parallelism(tracekit::Parallelism::Sequential);
     match crate::load_file(&input.path, &input.name, &analyze) {
-        Ok(analysis) => Outcome {
-            file_bytes,
-            json_bytes: analysis.input_bytes() as u64,
-            tables: options
-                .tables
-                .iter()
-                .map(|t| Ok((*t, t.build(&analysis, &input.name)?)))
-                .collect(),
-        },
+        Ok(mut analysis) => {
+            let source_map_problems = options
+                .source_maps
+                .as_ref()
+                .map(|maps| apply_source_maps(&mut analysis, maps))
+                .unwrap_or_default();
+            Outcome {
+                file_bytes,
+                json_bytes: analysis.input_bytes() as u64,
+                tables: options
+                    .tables
+                    .iter()
+                    .map(|t| Ok((*t, t.build(&analysis, &input.name)?)))
+                    .collect(),
+                source_map_problems,
+            }
+        }
         Err(e) => Outcome {
             file_bytes,
             json_bytes: 0,
             tables: Err(e),
+            source_map_problems: Vec::new(),
         },
     }
+}
+
+/// Applies the maps `analysis` carries, then `maps`; their problems.
+fn apply_source_maps(analysis: &mut tracekit::Analysis, maps: &SourceMaps) -> Vec<String> {
+    let carried = analysis.embedded_source_maps();
+    let report = match (carried.is_empty(), maps.is_empty()) {
+        (true, true) => return Vec::new(),
+        (true, false) => analysis.apply_source_maps(maps),
+        (false, _) => {
+            let mut all = carried;
+            all.append(maps.clone());
+            analysis.apply_source_maps(&all)
+        }
+    };
+    report.problems
 }
 
 /// The shared state of the workers and the writer.
@@ -427,6 +460,7 @@ pub(crate) fn export_each(
                     file_bytes: outcome.file_bytes,
                     json_bytes: outcome.json_bytes,
                     error: if failed { summary.failed.last() } else { None },
+                    source_map_problems: &outcome.source_map_problems,
                 });
             }
             Ok::<(), String>(())

@@ -68,9 +68,84 @@ export interface LoadOptions {
    * Performance panel does, so that `Trace.data()`, `network()`,
    * `metrics()`, `initiators()`, `warnings()` and `scripts()` can give
    * their data.
-   * It costs loading time; the tracks need none of them. Default false.
+   * It costs loading time; the tracks need none of them. Default false,
+   * true when `sourceMaps` or `resolveSourceMap` is given (the Scripts
+   * handler knows the scripts' source map URLs, by which maps are found).
    */
   allHandlers?: boolean;
+  /**
+   * Source maps giving the JavaScript functions their original names,
+   * URLs and positions in every view (docs/sourcemaps.md), applied when
+   * the trace is loaded, after the maps an enhanced trace carries: see
+   * `Trace.applySourceMaps`.
+   */
+  sourceMaps?: SourceMapsInput;
+}
+
+/** What `load()` takes besides a Loader's options. */
+export interface LoadAsyncOptions extends LoadOptions {
+  /**
+   * As DevTools' `resolveSourceMap` option: asked for the map of each
+   * script (`Trace.sourceMapRequests()`), it returns the map (bytes, its
+   * JSON text or the object) or nothing, at once or as a promise. See
+   * `Trace.resolveSourceMaps`.
+   */
+  resolveSourceMap?: SourceMapResolver;
+  /** Called with the bytes pushed so far after each chunk of a stream. */
+  onProgress?: (bytesPushed: number) => void;
+}
+
+/** One source map: its bytes, its JSON text, or the map as an object. */
+export type SourceMapData = Uint8Array | ArrayBufferView | ArrayBuffer | string | object;
+
+/**
+ * Source maps, each under its URL or file name, which is how it finds its
+ * script: the last segment of the script's source map URL, else the
+ * map's `file`, else the script's file name with `.map` (`bundle.js` →
+ * `bundle.js.map`: how a .cpuprofile's frames, which declare no source
+ * map URL, find theirs).
+ */
+export type SourceMapsInput =
+  | Record<string, SourceMapData>
+  | Map<string, SourceMapData>
+  | Array<[string, SourceMapData]>;
+
+/** A script whose map `resolveSourceMap` is asked for. */
+export interface SourceMapRequest {
+  /** The script's id, as the trace or profile gives it. */
+  scriptId: string;
+  /** The script's URL. */
+  scriptUrl: string;
+  /**
+   * Its source map URL resolved against its URL (known for a trace's
+   * scripts loaded with `allHandlers: true`); null for a script only a
+   * profile's frames name (a .cpuprofile's).
+   */
+  sourceMapUrl: string | null;
+}
+
+/** Fetches one script's map; nothing (null, undefined) when there is none. */
+export type SourceMapResolver = (
+  request: SourceMapRequest,
+) => SourceMapData | null | undefined | Promise<SourceMapData | null | undefined>;
+
+/** What applying source maps did. */
+export interface SourceMapReport {
+  /** Frames given an original location (with or without a name). */
+  framesResolved: number;
+  /** Of those, frames given an original name. */
+  framesRenamed: number;
+  /** Frames of a script some map was found for, whose position it did not map. */
+  framesUnmapped: number;
+  /** The maps that served a frame, by the name they were given under. */
+  mapsUsed: string[];
+  /**
+   * What went wrong, once each: a map that is not a source map or that a
+   * frame is past the end of, a map that matched no script, a script with
+   * a source map URL whose map was not given, what `resolveSourceMap`
+   * threw.
+   */
+  problems: string[];
 }
 
 /** A network request (`Trace.network()`): times in ms from the start of the trace. */
@@ -314,6 +389,16 @@ export class Loader {
 
 /** Loads a whole input held in memory: `push` and `finish` in one call. */
 export function analyze(bytes: Uint8Array | ArrayBufferView | ArrayBuffer, options?: LoadOptions): Trace;
+
+/**
+ * Loads a trace from its bytes, a ReadableStream (`response.body`,
+ * `file.stream()`) or an async iterable of chunks, then applies
+ * `sourceMaps` and the maps `resolveSourceMap` returns.
+ */
+export function load(
+  input: Uint8Array | ArrayBufferView | ArrayBuffer | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  options?: LoadAsyncOptions,
+): Promise<Trace>;
 
 /** One key compared by `diff()` (docs/diff.md). */
 export interface DiffRow {
@@ -672,6 +757,32 @@ export class Trace {
   insights(options: { format: 'text' }): string;
   /** What was skipped or repaired while loading, as `--stats`. */
   diagnostics(): Diagnostics;
+  /**
+   * Gives the JavaScript frames their original names, URLs and positions
+   * from `sourceMaps`, after the maps an enhanced trace carries (unless
+   * `embedded: false`), as `--source-maps` does: every view afterwards
+   * shows them. Once per trace (an Error the second time). A map that
+   * does not parse is a problem of the report, not an error.
+   */
+  applySourceMaps(sourceMaps?: SourceMapsInput, options?: { embedded?: boolean }): SourceMapReport;
+  /**
+   * The scripts whose maps `resolveSourceMaps` asks for, one per script
+   * URL: a trace's scripts with a source map URL, then the other script
+   * URLs of the profiles' frames.
+   */
+  sourceMapRequests(): SourceMapRequest[];
+  /**
+   * Asks `resolveSourceMap` for each of `sourceMapRequests()` (all at
+   * once) and applies the maps it returns, after `sourceMaps` and the
+   * trace's own, as `applySourceMaps`. A map returned is named by its
+   * source map URL, else by the script's URL with `.map`.
+   */
+  resolveSourceMaps(
+    resolveSourceMap: SourceMapResolver,
+    options?: { sourceMaps?: SourceMapsInput; embedded?: boolean },
+  ): Promise<SourceMapReport>;
+  /** What applying source maps did; null before. */
+  readonly sourceMapReport: SourceMapReport | null;
   /** Frees the trace's memory now (the garbage collector does it later otherwise). */
   free(): void;
 }

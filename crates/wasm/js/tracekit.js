@@ -113,7 +113,10 @@ function loadOptions(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options: expected an object, not ${describe(options)}`);
   }
-  const { allProcesses = false, maxNodes, groupArgs = false, devtools, allHandlers = false } = options;
+  const { allProcesses = false, maxNodes, groupArgs = false, devtools, sourceMaps, resolveSourceMap } = options;
+  // Maps are matched to a trace's scripts by the source map URLs the
+  // Scripts handler knows, as the CLI's --source-maps runs every handler.
+  const { allHandlers = sourceMaps !== undefined || resolveSourceMap !== undefined } = options;
   if (typeof allProcesses !== 'boolean') {
     throw new TypeError(`allProcesses: expected a boolean, not ${describe(allProcesses)}`);
   }
@@ -131,6 +134,55 @@ function loadOptions(options = {}) {
     throw new TypeError(`allHandlers: expected a boolean, not ${describe(allHandlers)}`);
   }
   return [allProcesses, maxNodes, groupArgs, devtools, allHandlers];
+}
+
+/**
+ * The bytes of one source map: a Uint8Array (or ArrayBuffer), its JSON
+ * text, or the map as an object (made text again).
+ */
+function mapBytes(map, name) {
+  if (typeof map === 'string') return new TextEncoder().encode(map);
+  if (map instanceof Uint8Array || ArrayBuffer.isView(map) || map instanceof ArrayBuffer) return bytesOf(map, name);
+  if (map !== null && typeof map === 'object') return new TextEncoder().encode(JSON.stringify(map));
+  throw new TypeError(`${name}: expected the map's bytes, its JSON text or the map object, not ${describe(map)}`);
+}
+
+/**
+ * The `[name, map]` pairs of a `sourceMaps` option: an object or a Map
+ * from the URL or file name of each map to the map, or an array of such
+ * pairs (a name may then come twice).
+ */
+function sourceMapEntries(sourceMaps) {
+  if (sourceMaps === undefined || sourceMaps === null) return [];
+  if (sourceMaps instanceof Map || Array.isArray(sourceMaps)) {
+    const entries = [...sourceMaps];
+    for (const entry of entries) {
+      if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') {
+        throw new TypeError('sourceMaps: expected [name, map] pairs, each name a URL or a file name');
+      }
+    }
+    return entries;
+  }
+  if (typeof sourceMaps === 'object') return Object.entries(sourceMaps);
+  throw new TypeError(`sourceMaps: expected an object {url: map}, a Map or [url, map] pairs, not ${describe(sourceMaps)}`);
+}
+
+/** The maps of `entries` in a new RawSourceMaps. */
+function rawSourceMaps(entries) {
+  const maps = call(() => new raw.RawSourceMaps());
+  for (const [name, map] of entries) {
+    const bytes = mapBytes(map, `sourceMaps['${name}']`);
+    call(() => maps.add(name, bytes));
+  }
+  return maps;
+}
+
+/** The `resolveSourceMap` option: a function, or undefined. */
+function resolverOption(resolveSourceMap) {
+  if (resolveSourceMap !== undefined && typeof resolveSourceMap !== 'function') {
+    throw new TypeError(`resolveSourceMap: expected a function, not ${describe(resolveSourceMap)}`);
+  }
+  return resolveSourceMap;
 }
 
 /** A number option, or undefined; `null` counts as left out. */
@@ -190,9 +242,12 @@ export class Loader {
   #bytesPushed = 0;
   /** The message of a failed push: finish() throws it again. */
   #failure = null;
+  /** The `sourceMaps` option's pairs, applied by finish(). */
+  #sourceMaps;
 
   constructor(options) {
     const args = loadOptions(options);
+    this.#sourceMaps = syncSourceMaps(options);
     this.#raw = call(() => new raw.RawLoader(...args));
   }
 
@@ -245,11 +300,14 @@ export class Loader {
     this.#use();
     const loader = this.#raw;
     this.#raw = null;
+    let trace;
     try {
-      return new Trace(call(() => loader.finish()));
+      trace = new Trace(call(() => loader.finish()));
     } finally {
       loader.free();
     }
+    if (this.#sourceMaps !== null) trace.applySourceMaps(this.#sourceMaps);
+    return trace;
   }
 
   /** Frees the loader's memory without finishing. */
@@ -270,16 +328,58 @@ export class Loader {
   }
 }
 
+/**
+ * The `sourceMaps` option of a Loader or analyze() (null when left out),
+ * which have no `resolveSourceMap`: it is asynchronous.
+ */
+function syncSourceMaps(options) {
+  if (options?.resolveSourceMap !== undefined) {
+    throw new TypeError('resolveSourceMap: asynchronous, it is an option of load() (or use trace.resolveSourceMaps())');
+  }
+  return options?.sourceMaps === undefined ? null : sourceMapEntries(options.sourceMaps);
+}
+
 /** Loads a whole input held in memory: push and finish in one call. */
 export function analyze(bytes, options) {
   const input = bytesOf(bytes, 'analyze');
   const args = loadOptions(options);
-  return new Trace(call(() => raw.rawAnalyze(input, ...args)));
+  const sourceMaps = syncSourceMaps(options);
+  const trace = new Trace(call(() => raw.rawAnalyze(input, ...args)));
+  if (sourceMaps !== null) trace.applySourceMaps(sourceMaps);
+  return trace;
+}
+
+/**
+ * Loads a trace from its bytes, a ReadableStream or an async iterable of
+ * chunks, then applies source maps: `sourceMaps` (as applySourceMaps
+ * takes them) and those `resolveSourceMap` returns (as
+ * resolveSourceMaps asks for them), after the maps an enhanced trace
+ * carries. With either, every handler runs (unless `allHandlers: false`),
+ * so that the scripts' source map URLs are known.
+ */
+export async function load(input, options = {}) {
+  const resolveSourceMap = resolverOption(options?.resolveSourceMap);
+  const loader = new Loader({ ...options, resolveSourceMap: undefined, sourceMaps: undefined, allHandlers: loadOptions(options)[4] });
+  if (input instanceof Uint8Array || ArrayBuffer.isView(input) || input instanceof ArrayBuffer) {
+    loader.push(input);
+  } else {
+    await loader.pushStream(input, options?.onProgress);
+  }
+  const trace = loader.finish();
+  const sourceMaps = options?.sourceMaps;
+  if (resolveSourceMap !== undefined) {
+    await trace.resolveSourceMaps(resolveSourceMap, { sourceMaps });
+  } else if (sourceMaps !== undefined) {
+    trace.applySourceMaps(sourceMaps);
+  }
+  return trace;
 }
 
 /** A loaded trace: its tracks and what was skipped on the way. */
 export class Trace {
   #raw;
+  /** What applying source maps did; null before. */
+  #sourceMapReport = null;
 
   /** @internal Made by Loader.finish() and analyze(). */
   constructor(rawTrace) {
@@ -480,6 +580,91 @@ export class Trace {
    */
   scripts() {
     return JSON.parse(call(() => this.#trace().scriptsJson()));
+  }
+
+  /**
+   * Gives the JavaScript frames their original names, URLs and positions
+   * from source maps (docs/sourcemaps.md), before any view: `sourceMaps`
+   * is an object or a Map from each map's URL or file name (by which it
+   * is matched to its script: the script's source map URL's last segment,
+   * the map's `file`, or the script's file name with `.map`) to the map
+   * (its bytes, its JSON text or the object), or an array of `[name, map]`
+   * pairs. The maps an enhanced trace carries come first (`embedded:
+   * false` leaves them out). Once per trace. Returns the report
+   * (`sourceMapReport`): `{framesResolved, framesRenamed, framesUnmapped,
+   * mapsUsed, problems}`; a map that does not parse is a problem, not an
+   * error.
+   */
+  applySourceMaps(sourceMaps = {}, { embedded = true } = {}) {
+    return this.#apply(sourceMapEntries(sourceMaps), embedded);
+  }
+
+  /**
+   * The scripts whose maps `resolveSourceMaps` asks for: `{scriptId,
+   * scriptUrl, sourceMapUrl}`, one per script URL: a trace's scripts with
+   * a source map URL (known when loaded with `allHandlers: true`;
+   * resolved against the script's URL), then the other script URLs of
+   * the profiles' frames (a .cpuprofile's), whose `sourceMapUrl` is null.
+   */
+  sourceMapRequests() {
+    return JSON.parse(call(() => this.#trace().sourceMapRequests()));
+  }
+
+  /**
+   * As DevTools' `resolveSourceMap` option: calls `resolveSourceMap(request)`
+   * for each of `sourceMapRequests()` (all at once), which returns (or
+   * resolves to) the map (its bytes, its JSON text or the object) or
+   * nothing; then applies the maps returned, after `sourceMaps` (as
+   * applySourceMaps takes them) and the maps the trace carries. A map
+   * returned is named by its source map URL, else by the script's URL
+   * with `.map`. What the function throws is a problem of the report,
+   * not an error. Returns the report.
+   */
+  async resolveSourceMaps(resolveSourceMap, { sourceMaps, embedded = true } = {}) {
+    if (typeof resolveSourceMap !== 'function') {
+      throw new TypeError(`resolveSourceMap: expected a function, not ${describe(resolveSourceMap)}`);
+    }
+    const given = sourceMapEntries(sourceMaps);
+    this.#checkNotApplied();
+    const thrown = [];
+    const resolved = await Promise.all(
+      this.sourceMapRequests().map(async (request) => {
+        try {
+          const map = await resolveSourceMap({ ...request });
+          if (map === undefined || map === null) return null;
+          return [request.sourceMapUrl ?? `${request.scriptUrl}.map`, map];
+        } catch (e) {
+          thrown.push(`${request.scriptUrl}: resolveSourceMap threw: ${e?.message ?? e}`);
+          return null;
+        }
+      }),
+    );
+    const report = this.#apply([...given, ...resolved.filter((r) => r !== null)], embedded);
+    report.problems.unshift(...thrown);
+    return report;
+  }
+
+  /** What applying source maps did (see applySourceMaps), or null if none were. */
+  get sourceMapReport() {
+    return this.#sourceMapReport;
+  }
+
+  #checkNotApplied() {
+    if (this.#sourceMapReport !== null) {
+      throw new Error('tracekit: source maps were already applied to this Trace (the frames are no longer the generated code\'s)');
+    }
+  }
+
+  #apply(entries, embedded) {
+    if (typeof embedded !== 'boolean') throw new TypeError(`embedded: expected a boolean, not ${describe(embedded)}`);
+    this.#checkNotApplied();
+    const maps = rawSourceMaps(entries);
+    try {
+      this.#sourceMapReport = JSON.parse(call(() => this.#trace().applySourceMaps(maps, embedded)));
+    } finally {
+      maps.free();
+    }
+    return this.#sourceMapReport;
   }
 
   /** What was skipped, repaired or done differently from DevTools while loading. */

@@ -14,6 +14,7 @@
 
 pub mod packed;
 pub mod query;
+pub mod sourcemaps;
 
 use std::cell::RefCell;
 use std::fmt::Write;

@@ -1,7 +1,7 @@
 """Type stubs of the extension module (src/lib.rs)."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict, Union
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 import pyarrow
 
@@ -99,6 +99,9 @@ class Trace:
         """The names of the handlers ``data`` gives."""
     def table(self, name: TableName) -> pyarrow.Table:
         """The table named ``name``."""
+    @property
+    def source_maps(self) -> Optional[SourceMapReport]:
+        """What ``load``'s ``source_maps`` did, or ``None`` without them."""
     def conformance(self) -> str:
         """The tracks as ``tracekit tracks --format conformance`` prints them."""
 
@@ -108,6 +111,7 @@ def load(
     name: Optional[str] = None,
     devtools: DevToolsVersion = "2026-10",
     all_handlers: bool = False,
+    source_maps: Optional[SourceMapsArg] = None,
 ) -> Trace:
     """Loads a trace from a path or bytes (gzipped or not); raises
     ``TraceError``. ``all_processes``: also the processes DevTools drops.
@@ -117,7 +121,33 @@ def load(
     ``all_handlers``: also run DevTools' page handlers, which the page
     tables (``requests``, ``navigations``, ``layout_shifts``,
     ``interactions``, ``user_timings``, ``initiators``, ``warnings``,
-    ``scripts``) and ``data`` need."""
+    ``scripts``) and ``data`` need. ``source_maps``: source maps giving
+    the JavaScript functions their original names, files and lines in
+    every table (docs/sourcemaps.md): paths (``.map`` files, or
+    directories searched for them, as ``--source-maps``), bytes, or
+    ``(name, bytes)`` pairs (the name, a URL or a file name, is how a map
+    finds its script), or a dict ``{name: bytes}``; applied after the maps
+    an enhanced trace carries (``source_maps=[]``: those only), with every
+    handler run. ``Trace.source_maps`` says what they did."""
+
+SourceMapsArg = Union[
+    Sequence[Union[str, "os.PathLike[str]", bytes, Tuple[str, bytes]]], Mapping[str, bytes]
+]
+"""What ``load``'s ``source_maps`` takes."""
+
+class SourceMapReport(TypedDict):
+    """What applying source maps did."""
+
+    frames_resolved: int
+    """Frames given an original location (with or without a name)."""
+    frames_renamed: int
+    """Of those, frames given an original name."""
+    frames_unmapped: int
+    """Frames of a script some map was found for, whose position it did not map."""
+    maps_used: List[str]
+    """The maps that served a frame, by the name they were given under."""
+    problems: List[str]
+    """A map that did not parse, matched nothing, or a script whose map was not given."""
 
 class ExportSummary(TypedDict):
     traces: int

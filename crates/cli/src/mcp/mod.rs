@@ -27,6 +27,8 @@ pub struct McpArgs {
     /// inputs' size); past it, the least recently used are dropped.
     #[arg(long, value_name = "MB", default_value_t = 4096)]
     cache_mb: u64,
+    #[command(flatten)]
+    source_maps: crate::args::SourceMapsArg,
 }
 
 pub fn run(args: McpArgs) -> Result<(), CliError> {
@@ -38,7 +40,14 @@ pub fn run(args: McpArgs) -> Result<(), CliError> {
     let cwd = std::env::current_dir().map_err(|e| CliError::Mcp(format!("no working directory: {e}")))?;
     let cache = usize::try_from(args.cache_mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX);
     let max_tokens = usize::try_from(args.max_tokens).unwrap_or(usize::MAX);
-    let server = server::Server::new(roots, cwd, cache, max_tokens);
+    // Read once; applied to each trace loaded, after the maps it carries.
+    let maps = crate::sourcemaps::given(&args.source_maps)?;
+    let server = server::Server::new(
+        roots,
+        cwd,
+        traces::TraceCache::new(cache).with_source_maps(maps),
+        max_tokens,
+    );
     // One thread serves the protocol; loading and answering run on the
     // runtime's blocking threads (and rayon's pool), so that a long load
     // does not hold up another request.

@@ -42,11 +42,11 @@ impl Server {
     /// A server reading under `roots` (the client's, else the working
     /// directory, when `None`), keeping `cache_bytes` of traces loaded and
     /// answering within `max_tokens`.
-    pub fn new(roots: Option<Roots>, cwd: PathBuf, cache_bytes: usize, max_tokens: usize) -> Server {
+    pub fn new(roots: Option<Roots>, cwd: PathBuf, cache: TraceCache, max_tokens: usize) -> Server {
         Server {
             fixed_roots: roots,
             cwd,
-            cache: Arc::new(TraceCache::new(cache_bytes)),
+            cache: Arc::new(cache),
             max_tokens,
             tool_router: Self::tool_router(),
         }

@@ -111,6 +111,9 @@ pub struct TraceCache {
     entries: Mutex<HashMap<PathBuf, Entry>>,
     budget: usize,
     clock: std::sync::atomic::AtomicU64,
+    /// `--source-maps`, applied to each trace loaded (`None`:
+    /// `--no-source-maps`).
+    source_maps: Option<tracekit::SourceMaps>,
 }
 
 impl TraceCache {
@@ -121,7 +124,15 @@ impl TraceCache {
             entries: Mutex::new(HashMap::new()),
             budget,
             clock: std::sync::atomic::AtomicU64::new(0),
+            source_maps: None,
         }
+    }
+
+    /// The same cache, applying `maps` (and the maps a trace carries) to
+    /// each trace it loads; none with `None`.
+    pub fn with_source_maps(mut self, maps: Option<tracekit::SourceMaps>) -> TraceCache {
+        self.source_maps = maps;
+        self
     }
 
     /// The analysis of the file at `path` (canonical), with every handler:
@@ -144,13 +155,17 @@ impl TraceCache {
             .with_all_handlers(true)
             .with_details(true)
             .with_group_args(true);
-        let analysis = load(&input, &options, true)
+        let mut analysis = load(&input, &options, true)
             .map_err(|error| crate::error::CliError::Load {
                 file: input.name(),
                 error,
             })
             .map_err(|e| e.to_string())?
             .analysis;
+        if let Some(maps) = &self.source_maps {
+            // Their problems go to stderr, the client's log.
+            crate::sourcemaps::apply_given(maps, &input, &mut analysis, false, true);
+        }
         let bytes = analysis.input_bytes();
         let analysis = Arc::new(Loaded {
             analysis,
@@ -260,5 +275,34 @@ mod tests {
         assert!(again.analysis.bounds().max.0 > 7_000_000.0);
         std::fs::write(&a, "not a trace").unwrap();
         assert!(cache.get(&a).is_err());
+    }
+
+    #[test]
+    fn the_cache_applies_its_source_maps_to_each_trace() {
+        let profile = crate::sourcemaps::tests_fixture("bundle.cpuprofile");
+        let mut maps = tracekit::SourceMaps::new();
+        maps.add(
+            "bundle.js.map",
+            &std::fs::read(crate::sourcemaps::tests_fixture("bundle.js.map")).unwrap(),
+        );
+        let names = |cache: &TraceCache| -> Vec<String> {
+            let loaded = cache.get(&profile).unwrap();
+            let strings = loaded.analysis.strings();
+            loaded
+                .analysis
+                .process_tracks()
+                .values()
+                .flat_map(|p| p.threads.values())
+                .flat_map(|t| &t.js_frames)
+                .map(|f| strings.resolve(f.call_frame.function_name).to_owned())
+                .collect()
+        };
+        let mapped = names(&TraceCache::new(1 << 30).with_source_maps(Some(maps)));
+        assert!(mapped.iter().any(|n| n == "runPrimes"), "{mapped:?}");
+        let plain = names(&TraceCache::new(1 << 30));
+        assert!(
+            plain.iter().any(|n| n == "h") && !plain.iter().any(|n| n == "runPrimes"),
+            "{plain:?}"
+        );
     }
 }

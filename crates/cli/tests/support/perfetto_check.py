@@ -10,7 +10,8 @@ track; every slice that begins ends, on its track, inside its parent (a
 stack); no slice is left open. Reported per thread track: its pid, tid,
 thread and process names, how many slices (begins and instants) it has,
 how many JS slices (category v8.cpu_profiler) and how many of those have
-a `location` argument, and the self time of its slices in microseconds
+a `location` argument, the names of the JS slices (`jsNames`), and the
+self time of its slices in microseconds
 (each slice's duration less its children's, added up).
 """
 
@@ -65,6 +66,7 @@ def check(path):
                     "slices": 0,
                     "jsSlices": 0,
                     "jsWithLocation": 0,
+                    "jsNames": set(),
                     "selfNs": 0,
                 }
                 open_slices[d.uuid] = []
@@ -90,6 +92,7 @@ def check(path):
             track["slices"] += 1
             if "v8.cpu_profiler" in slice_categories:
                 track["jsSlices"] += 1
+                track["jsNames"].add(names.get(event.name_iid))
                 if any(annotation_names.get(a.name_iid) == "location" and a.string_value for a in event.debug_annotations):
                     track["jsWithLocation"] += 1
             if event.type == TrackEvent.TYPE_SLICE_BEGIN:
@@ -116,6 +119,7 @@ def check(path):
         track["process"] = process or None
         track["processLabels"] = labels
         track["selfUs"] = track.pop("selfNs") / 1000
+        track["jsNames"] = sorted(n for n in track["jsNames"] if n is not None)
         report.append(track)
     return {"errors": errors, "threads": report, "packets": len(trace.packet)}
 

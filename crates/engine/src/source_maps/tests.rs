@@ -116,3 +116,20 @@ fn an_enhanced_traces_own_maps() {
     let plain = analyze_bytes(PROFILE.as_bytes(), &AnalyzeOptions::default()).unwrap();
     assert!(plain.embedded_source_maps().is_empty());
 }
+
+#[test]
+fn a_profile_asks_for_the_map_of_each_script_url_once() {
+    let analysis = analyze_bytes(PROFILE.as_bytes(), &AnalyzeOptions::default()).unwrap();
+    let requests = analysis.source_map_requests();
+    let urls: Vec<_> = requests
+        .iter()
+        .map(|r| (r.script_id.as_str(), r.script_url.as_str(), r.source_map_url.as_deref()))
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            ("7", "https://x.test/bundle.js", None),
+            ("8", "https://x.test/other.js", None)
+        ]
+    );
+}

@@ -48,3 +48,20 @@ fn a_map_that_parsed_wins_over_one_that_did_not() {
         Some((1, MatchedBy::FileName))
     );
 }
+
+#[test]
+fn appended_maps_come_after_and_lose_a_tie() {
+    let mut first = SourceMaps::new();
+    first.add("a/main.4f3a.js.map", MAP);
+    let mut second = SourceMaps::new();
+    second.add("b/main.4f3a.js.map", MAP);
+    second.set_script("text".to_owned());
+    first.append(second);
+    assert_eq!(first.len(), 2);
+    assert_eq!(first.name(1), "b/main.4f3a.js.map");
+    assert_eq!(first.script(1), Some("text"));
+    assert_eq!(
+        first.find("https://x.test/main.4f3a.js", None),
+        Some((0, MatchedBy::File))
+    );
+}
