@@ -93,9 +93,7 @@ fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
 }
 
 fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
-    let options = agent_options(common)
-        .with_details(true)
-        .with_group_args(true);
+    let options = agent_options(common).with_details(true).with_group_args(true);
     let error = |file: String, message: String| CliError::Data { file, message };
     let key: tracekit::agent::EventKey = args
         .key

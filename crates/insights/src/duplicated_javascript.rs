@@ -117,7 +117,11 @@ pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
             }
         }
     }
-    let state = if duplication.is_empty() { State::Pass } else { State::Fail };
+    let state = if duplication.is_empty() {
+        State::Pass
+    } else {
+        State::Fail
+    };
     let finding = DuplicatedJavaScript {
         scripts,
         main_document_url,
@@ -230,7 +234,11 @@ fn normalize_source(source: &str) -> String {
 /// The package of a `node_modules` path (`@scope/name` or `name`).
 fn node_module_name(source: &str) -> &str {
     let rest = source.rsplit("node_modules/").next().unwrap_or(source);
-    let slash_from = |from: usize| rest.get(from..).and_then(|r| r.find('/')).map_or(rest.len(), |i| from + i);
+    let slash_from = |from: usize| {
+        rest.get(from..)
+            .and_then(|r| r.find('/'))
+            .map_or(rest.len(), |i| from + i)
+    };
     let first_slash = slash_from(0);
     if rest.starts_with('@') {
         return &rest[..slash_from(first_slash + 1)];
@@ -277,9 +285,11 @@ fn normalize(duplication: &mut Vec<Duplicated>) {
         d.duplicates.sort_by(|a, b| js_compare(b.1 - a.1));
         if d.duplicates.len() > 1 {
             let largest = d.duplicates[0].1;
-            d.duplicates.retain(|(_, bytes)| bytes / largest >= RELATIVE_SIZE_THRESHOLD);
+            d.duplicates
+                .retain(|(_, bytes)| bytes / largest >= RELATIVE_SIZE_THRESHOLD);
         }
-        d.duplicates.retain(|(_, bytes)| *bytes >= ABSOLUTE_SIZE_THRESHOLD_BYTES);
+        d.duplicates
+            .retain(|(_, bytes)| *bytes >= ABSOLUTE_SIZE_THRESHOLD_BYTES);
         d.estimated_duplicate_bytes = d.duplicates.iter().skip(1).map(|(_, b)| b).sum();
     }
     duplication.retain(|d| d.duplicates.len() > 1);
@@ -301,8 +311,8 @@ impl DuplicatedJavaScript {
     pub(crate) fn dump(&self, model: &mut Object, cx: &mut crate::DumpCx<'_, '_>) {
         let network = cx.data.network_requests();
         let scripts_data = cx.data.scripts();
-        let mut script = |at: usize, cx: &mut crate::DumpCx<'_, '_>| scripts_data.dump_script(at, network, cx.dump);
-        let mut map = |list: &[Duplicated], cx: &mut crate::DumpCx<'_, '_>| {
+        let script = |at: usize, cx: &mut crate::DumpCx<'_, '_>| scripts_data.dump_script(at, network, cx.dump);
+        let map = |list: &[Duplicated], cx: &mut crate::DumpCx<'_, '_>| {
             let rows = (list.iter())
                 .map(|d| {
                     let duplicates = (d.duplicates.iter())
@@ -355,7 +365,10 @@ impl DuplicatedJavaScript {
                     })
                     .collect::<Vec<_>>()
                     .join(", ");
-                format!("{}: {} B duplicated, in {copies}", d.source, d.estimated_duplicate_bytes)
+                format!(
+                    "{}: {} B duplicated, in {copies}",
+                    d.source, d.estimated_duplicate_bytes
+                )
             })
             .collect()
     }
@@ -383,7 +396,10 @@ mod tests {
         assert_eq!(node_module_name("node_modules/@scope/pkg/lib/a.js"), "@scope/pkg");
         assert_eq!(node_module_name("x/node_modules/a/node_modules/b/index.js"), "b");
         assert_eq!(node_module_name("node_modules/solo"), "solo");
-        assert_eq!(normalize_source("https://x.test/src/node_modules/b/i.js?"), "node_modules/b/i.js");
+        assert_eq!(
+            normalize_source("https://x.test/src/node_modules/b/i.js?"),
+            "node_modules/b/i.js"
+        );
         assert_eq!(normalize_source("https://x.test/src/a.js"), "https://x.test/src/a.js");
     }
 
@@ -450,8 +466,15 @@ mod tests {
             mapped_script(2, 6000, "https://a.test/b.js", &b),
         ]
         .join(",");
-        let maps = [saved_map("https://a.test/a.js", 800), saved_map("https://a.test/b.js", 608)].join(",");
-        let text = format!(r#"{{"traceEvents":{},"metadata":{{"sourceMaps":[{maps}]}}}}"#, trace(&events));
+        let maps = [
+            saved_map("https://a.test/a.js", 800),
+            saved_map("https://a.test/b.js", 608),
+        ]
+        .join(",");
+        let text = format!(
+            r#"{{"traceEvents":{},"metadata":{{"sourceMaps":[{maps}]}}}}"#,
+            trace(&events)
+        );
         let sets = sets(&text);
         let insight = navigation_set(&sets)
             .computed()

@@ -110,14 +110,16 @@ mod tests {
     fn each_source_counts_its_mappings_to_the_next_one_or_the_line_end() {
         // Line 1: "aaaa" from a.js (0..2) and b.js (2..4); line 2: "bb" from b.js, then a
         // mapping without a source at column 1 that ends it.
-        let map = SourceMap::parse(
-            br#"{"version":3,"sources":["a.js","b.js"],"names":[],"mappings":"AAAA,EACA;AAAA,C"}"#,
-        )
-        .unwrap();
+        let map =
+            SourceMap::parse(br#"{"version":3,"sources":["a.js","b.js"],"names":[],"mappings":"AAAA,ECAA;AAAA,C"}"#)
+                .unwrap();
         let sizes = map.generated_sizes("aaaa\nbb", "app.js.map", &under_m).unwrap();
         assert_eq!(
             sizes.files,
-            vec![("https://x.test/m/a.js".to_owned(), 2), ("https://x.test/m/b.js".to_owned(), 2 + 1 + 1)]
+            vec![
+                ("https://x.test/m/a.js".to_owned(), 2),
+                ("https://x.test/m/b.js".to_owned(), 2 + 1 + 1)
+            ]
         );
         assert_eq!(sizes.total_bytes, 7);
         assert_eq!(sizes.unmapped_bytes, 7 - 6);

@@ -68,7 +68,7 @@ fn data_url_map(url: &str) -> Option<SourceMap> {
 /// A script's map: one the trace saved, or one of a `data:` URL.
 enum Found<'m> {
     Saved(&'m SourceMap),
-    Inline(SourceMap),
+    Inline(Box<SourceMap>),
 }
 
 /// The script's map, with the URL its sources are relative to.
@@ -78,7 +78,9 @@ fn map_of<'m>(wanted: &Wanted, saved: Option<&'m SourceMaps>) -> Option<(Found<'
         saved.get(saved.saved_for(&wanted.url, key)?).ok().map(Found::Saved)
     };
     match wanted.source_map_url.as_deref() {
-        Some(url) if url.starts_with("data:") => Some((Found::Inline(data_url_map(url)?), wanted.compiled_url.clone())),
+        Some(url) if url.starts_with("data:") => {
+            Some((Found::Inline(Box::new(data_url_map(url)?)), wanted.compiled_url.clone()))
+        }
         Some(url) => Some((saved_map(Some(url))?, url.to_owned())),
         None => Some((saved_map(None)?, String::new())),
     }
@@ -95,14 +97,18 @@ pub(super) fn script_map(
     let (found, base) = map_of(wanted, saved)?;
     let map = match &found {
         Found::Saved(map) => *map,
-        Found::Inline(map) => map,
+        Found::Inline(map) => map.as_ref(),
     };
     let map_url = wanted.source_map_url.as_deref().unwrap_or_default();
     let resolve = |source: &str| complete_url(&base, source).unwrap_or_else(|| source.to_owned());
     let sources = map.source_urls(&resolve).iter().map(|u| intern(u)).collect();
     let sizes = text.filter(|t| !t.is_empty()).map(|text| {
         map.generated_sizes(text, map_url, &resolve).map(|sizes| Sizes {
-            files: sizes.files.iter().map(|(url, bytes)| (intern(url), *bytes as f64)).collect(),
+            files: sizes
+                .files
+                .iter()
+                .map(|(url, bytes)| (intern(url), *bytes as f64))
+                .collect(),
             unmapped_bytes: sizes.unmapped_bytes as f64,
             total_bytes: sizes.total_bytes as f64,
         })
