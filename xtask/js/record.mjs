@@ -43,9 +43,12 @@ const CHROMIUM = '/usr/bin/chromium';
 // style recalcs), selector stats (the panel's "Enable CSS selector stats" setting), layers and
 // pictures (the panel's "Enable advanced paint instrumentation" setting: the layer tree and
 // paint snapshots).
+// The panel's "Enable CSS selector stats" setting: SelectorStats events with every style
+// recalculation's selector timings.
+const SELECTOR_STATS_CATEGORY = 'disabled-by-default-blink.debug';
 const CAUSES_CATEGORIES = [
   'disabled-by-default-devtools.timeline.invalidationTracking',
-  'disabled-by-default-blink.debug',
+  SELECTOR_STATS_CATEGORY,
   'disabled-by-default-devtools.timeline.layers',
   'disabled-by-default-devtools.timeline.picture',
 ];
@@ -60,6 +63,9 @@ const TRACE_AFTER_LOAD_WAIT_MS = 1000;
 //   screenshots: the panel's "Screenshots" checkbox on (SCREENSHOT_CATEGORY added);
 //   mobile: the panel's device mode and CPU throttling (MOBILE below), set before navigation;
 //   categories: categories added to CATEGORIES (the causes scenario: CAUSES_CATEGORIES);
+//   sourceMaps: the trace is written as the panel's "Save trace" with "Include script content
+//   and source maps" writes it (an enhanced trace): the source maps of its scripts in
+//   metadata.sourceMaps (withSourceMaps below);
 //   traceAfterLoad: the panel's "Record" instead of "Record and reload": tracing starts a
 //   second after the page has loaded (its "load" event), and the page waits two before its
 //   work. The
@@ -77,6 +83,8 @@ const SCENARIOS = {
   'page-load': { page: 'page-load.html', screenshots: true },
   'page-load-mobile': { page: 'page-load.html', screenshots: true, mobile: true },
   causes: { page: 'causes.html', categories: CAUSES_CATEGORIES, traceAfterLoad: true },
+  'legacy-css': { page: 'legacy-css.html', categories: [SELECTOR_STATS_CATEGORY] },
+  bundles: { page: 'bundles.html', sourceMaps: true },
 };
 
 // Exactly the categories of the DevTools Performance panel (chrome-devtools-frontend,
@@ -428,6 +436,38 @@ async function streamToGzipFile(cdp, handle, file) {
   return { events: counter.count, rawBytes: bytes };
 }
 
+// Rewrites a recorded trace as the panel's "Save trace" with "Include script content and source
+// maps" writes it (TimelinePanel: an enhanced trace): metadata first, opening with
+// enhancedTraceVersion 1 (how the panel tells such a file when it loads one), then Chrome's own
+// metadata, then sourceMaps: for each script of the trace that declared a source map (its
+// ScriptCatchup event's sourceMapUrl, not a data: URL), {url: the script's URL, sourceMapUrl:
+// that URL resolved against the script's, sourceMap: the map}, once per source map URL. The
+// panel has the maps the page loaded; here they are read from this server's files, which is
+// what it served. The script contents are already in the trace (the source rundown
+// categories).
+function withSourceMaps(file, port) {
+  const trace = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString('utf8'));
+  const sourceMaps = [];
+  for (const e of trace.traceEvents) {
+    const data = e.name === 'ScriptCatchup' ? e.args?.data : undefined;
+    if (!data?.url || !data.sourceMapUrl || data.sourceMapUrl.startsWith('data:')) continue;
+    const sourceMapUrl = new URL(data.sourceMapUrl, data.url);
+    if (sourceMaps.some((m) => m.sourceMapUrl === sourceMapUrl.href)) continue;
+    if (sourceMapUrl.host !== `a.test:${port}` && sourceMapUrl.host !== `b.test:${port}`) continue;
+    const mapFile = path.join(PAGES_DIR, path.normalize(decodeURIComponent(sourceMapUrl.pathname)));
+    if (!mapFile.startsWith(PAGES_DIR + path.sep) || !fs.existsSync(mapFile)) continue;
+    sourceMaps.push({
+      url: data.url,
+      sourceMapUrl: sourceMapUrl.href,
+      sourceMap: JSON.parse(fs.readFileSync(mapFile, 'utf8')),
+    });
+  }
+  const metadata = { enhancedTraceVersion: 1, ...trace.metadata, sourceMaps };
+  const text = JSON.stringify({ metadata, traceEvents: trace.traceEvents });
+  fs.writeFileSync(file, zlib.gzipSync(text, { level: 9 }));
+  console.log(`${file}: ${sourceMaps.length} source maps in metadata.sourceMaps`);
+}
+
 async function recordScenario(name, { port, scale, outDir, browserSession }) {
   const scenario = SCENARIOS[name];
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracekit-chromium-'));
@@ -524,6 +564,7 @@ async function recordScenario(name, { port, scale, outDir, browserSession }) {
     if (dataLossOccurred) console.error(`[${name}] warning: Chrome reports trace data loss`);
     const file = path.join(outDir, `${name}.json.gz`);
     const { events, rawBytes } = await streamToGzipFile(cdp, stream, file);
+    if (scenario.sourceMaps) withSourceMaps(file, port);
     const gz = fs.statSync(file).size;
     console.log(
       `${file}: ${(gz / 1e6).toFixed(2)} MB gzipped, ${(rawBytes / 1e6).toFixed(2)} MB raw, ` +

@@ -73,8 +73,14 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
     }
 }
 
+/// chrome-devtools-mcp hands its engine no source map (an enhanced
+/// trace's maps are not read): so neither do the agent's texts.
+fn agent_options(common: &Common) -> tracekit::AnalyzeOptions {
+    common.options.with_all_handlers(true).with_trace_source_maps(false)
+}
+
 fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
-    let options = common.options.with_all_handlers(true);
+    let options = agent_options(common);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let error = |message: String| CliError::Data {
         file: input.name(),
@@ -87,11 +93,7 @@ fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
 }
 
 fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
-    let options = common
-        .options
-        .with_all_handlers(true)
-        .with_details(true)
-        .with_group_args(true);
+    let options = agent_options(common).with_details(true).with_group_args(true);
     let error = |file: String, message: String| CliError::Data { file, message };
     let key: tracekit::agent::EventKey = args
         .key
@@ -103,7 +105,7 @@ fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
 }
 
 fn summary(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
-    let options = common.options.with_all_handlers(true);
+    let options = agent_options(common);
     let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
     let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
         file: input.name(),

@@ -75,3 +75,38 @@ fn a_trace_without_a_set_is_an_error_in_text_and_a_warning_in_json() {
     let quiet = tracekit(&["-q", "insights", "handwritten/nesting.json", "--format", "json"]);
     assert!(quiet.stderr.is_empty());
 }
+
+/// The three insights only the recordings made for them fail: Duplicated
+/// JavaScript through the maps an enhanced trace carries (and not in the
+/// agent's texts, made without them as chrome-devtools-mcp makes them),
+/// Legacy JavaScript and the CSS selector costs.
+#[test]
+fn the_recordings_made_for_them_fail_the_last_three_insights() {
+    let text = |args: &[&str]| {
+        let out = tracekit(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let bundles = text(&["insights", "traces/bundles.json.gz"]);
+    let at = bundles
+        .lines()
+        .position(|l| l == "  [fail] Duplicated JavaScript (LCP)")
+        .unwrap_or_else(|| panic!("{bundles}"));
+    let line = bundles.lines().nth(at + 1).unwrap();
+    assert!(
+        line.ends_with("/bundles/src/lib/format.js: 970 B duplicated, in http://a.test:45355/bundles/app-a.js (1726 B), http://a.test:45355/bundles/app-b.js (970 B)"),
+        "{line}"
+    );
+    let summary = text(&["agent", "summary", "traces/bundles.json.gz"]);
+    assert!(!summary.contains("DuplicatedJavaScript"), "{summary}");
+    let legacy = text(&["insights", "traces/legacy-css.json.gz"]);
+    assert!(legacy.contains("  [fail] Legacy JavaScript (All)\n"), "{legacy}");
+    assert!(
+        legacy.contains("/legacy.js: 45049 bytes (@babel/plugin-transform-classes,"),
+        "{legacy}"
+    );
+    assert!(
+        legacy.contains("  [informative] CSS selector costs (All)\n"),
+        "{legacy}"
+    );
+}

@@ -40,10 +40,21 @@ pub fn agent_fixtures(devtools: tracekit::DevTools) -> std::io::Result<Vec<(Path
 /// tracekit's summary of a file, as `tracekit agent summary` writes it
 /// (with the newline the oracle ends its output with).
 pub fn run_ours_summary(file: &Path, devtools: tracekit::DevTools) -> Result<String, String> {
-    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let analysis = load_as_the_agent(file, devtools)?;
     let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
     let throttling = tracekit::agent::Throttling::default();
     Ok(tracekit::agent::trace_summary(&analysis, &sets, &throttling) + "\n")
+}
+
+/// A file loaded as `tracekit agent` loads it: every handler, and no
+/// source maps of the trace's (chrome-devtools-mcp reads none).
+fn load_as_the_agent(file: &Path, devtools: tracekit::DevTools) -> Result<tracekit::Analysis, String> {
+    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
+    let options = tracekit::AnalyzeOptions::default()
+        .with_devtools(devtools)
+        .with_all_handlers(true)
+        .with_trace_source_maps(false);
+    tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())
 }
 
 /// The call tree goldens of a fixture's summary golden: each with its key.
@@ -93,7 +104,7 @@ pub fn insight_goldens(summary_golden: &Path) -> Vec<(String, String, PathBuf)> 
 /// tracekit's analysis of one insight of a file, as `tracekit agent
 /// insight` writes it.
 pub fn run_ours_insight(file: &Path, set: &str, name: &str, devtools: tracekit::DevTools) -> Result<String, String> {
-    let analysis = crate::data::load_with_all_handlers(file, devtools)?;
+    let analysis = load_as_the_agent(file, devtools)?;
     let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
     Ok(tracekit::agent::insight_text(&analysis, &sets, set, name).map_err(|e| e.to_string())? + "\n")
 }
@@ -106,7 +117,8 @@ pub fn run_ours_call_tree(file: &Path, key: &str, devtools: tracekit::DevTools) 
         .with_devtools(devtools)
         .with_all_handlers(true)
         .with_details(true)
-        .with_group_args(true);
+        .with_group_args(true)
+        .with_trace_source_maps(false);
     let analysis = tracekit::analyze_bytes(&bytes, &options).map_err(|e| e.to_string())?;
     let key: tracekit::agent::EventKey = key.parse().map_err(|e: tracekit::agent::BadKey| e.to_string())?;
     Ok(tracekit::agent::call_tree(&analysis, key).map_err(|e| e.to_string())? + "\n")

@@ -146,6 +146,13 @@ pub struct AnalyzeOptions {
     /// the outputs to read when they print them. Off by default: the
     /// conformance dump and the views do not show them.
     pub details: bool,
+    /// Give the scripts the source maps an enhanced trace carries
+    /// (`metadata.sourceMaps`) and those of `data:` source map URLs, as
+    /// DevTools' Performance panel does when it loads a trace file (the
+    /// default; the Duplicated JavaScript insight reads them). Off, no
+    /// script has a map, as in chrome-devtools-mcp, which hands its engine
+    /// none.
+    pub trace_source_maps: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -158,6 +165,7 @@ impl Default for AnalyzeOptions {
             devtools: DevTools::LATEST,
             all_handlers: false,
             details: false,
+            trace_source_maps: true,
         }
     }
 }
@@ -196,6 +204,12 @@ impl AnalyzeOptions {
     /// Runs every handler ([`AnalyzeOptions::all_handlers`]).
     pub fn with_all_handlers(mut self, all: bool) -> Self {
         self.all_handlers = all;
+        self
+    }
+
+    /// These options with [`AnalyzeOptions::trace_source_maps`] set.
+    pub fn with_trace_source_maps(mut self, give: bool) -> Self {
+        self.trace_source_maps = give;
         self
     }
 

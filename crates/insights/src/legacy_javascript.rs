@@ -121,7 +121,7 @@ fn js_round(x: f64) -> f64 {
 /// How much smaller the script travels than it is: its request's bytes
 /// over the network over its decoded bytes, as DevTools estimates it (a
 /// request served from the browser's cache is taken as gzipped, a third).
-fn compression_ratio(script: &Script, request: &NetworkRequest, strings: &Strings) -> f64 {
+pub(crate) fn compression_ratio(script: &Script, request: &NetworkRequest, strings: &Strings) -> f64 {
     let number = |v: &JsValue| {
         if v.is_nullish() {
             None

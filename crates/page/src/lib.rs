@@ -31,7 +31,7 @@ pub use main_thread::{MainThreadEvents, MainThreadEventsHandler};
 pub use metrics::{PageLoadMetrics, PageLoadMetricsHandler};
 pub use network::{NetworkRequest, NetworkRequests, NetworkRequestsHandler};
 pub use screenshots::{Screenshots, ScreenshotsHandler};
-pub use scripts::{Script, ScriptSource, Scripts, ScriptsHandler};
+pub use scripts::{Script, ScriptMap, ScriptSource, Scripts, ScriptsHandler, Sizes};
 pub use user_timings::{UserTimings, UserTimingsHandler};
 pub use value::JsValue;
 

@@ -22,7 +22,9 @@ use crate::legacy_javascript::LegacyJavaScript;
 use crate::network::NetworkRequests;
 use crate::Map;
 
+mod maps;
 mod url;
+pub use maps::{ScriptMap, Sizes};
 pub use url::complete_url;
 
 /// The longest source text kept whole, in UTF-16 units (the dump's limit
@@ -102,6 +104,10 @@ pub struct Script {
     /// JavaScript insight reports; the detector needs the whole text,
     /// which is not kept).
     pub legacy_javascript: Option<Box<LegacyJavaScript>>,
+    /// The script's source map, when the trace carries it (an enhanced
+    /// trace's `metadata.sourceMaps`) or its source map URL is a `data:`
+    /// URL (see [`ScriptMap`]).
+    pub source_map: Option<Box<ScriptMap>>,
 }
 
 /// A script's source text.
@@ -177,12 +183,16 @@ impl Building {
     }
 
     /// The source, and its legacy JavaScript when it is long enough to
-    /// be looked at and costs enough.
-    fn finish(self) -> (ScriptSource, Option<Box<LegacyJavaScript>>) {
+    /// be looked at and costs enough; `read` is given the text first.
+    fn finish(self, read: impl FnOnce(&str)) -> (ScriptSource, Option<Box<LegacyJavaScript>>) {
         match self {
             Building::Missing => (ScriptSource::Missing, None),
-            Building::Short(text) => (ScriptSource::Text(text.into()), None),
+            Building::Short(text) => {
+                read(&text);
+                (ScriptSource::Text(text.into()), None)
+            }
             Building::Long { length, sha1, text } => {
+                read(&text);
                 let legacy = (length >= LEGACY_THRESHOLD)
                     .then(|| crate::legacy_javascript::detect(&text))
                     .filter(|found| found.estimated_byte_savings >= LEGACY_THRESHOLD as f64)
@@ -210,6 +220,11 @@ fn utf16_len(s: &str) -> u64 {
 pub struct Scripts {
     /// The scripts, in the order first met.
     pub scripts: Vec<Script>,
+    /// Whether the scripts' source map URLs were resolved and their maps
+    /// looked up, as today's DevTools does with the resolver its panel
+    /// gives the engine (not the June 2026 engine): the dump then writes
+    /// the resolved source map URLs.
+    pub with_source_maps: bool,
 }
 
 /// What a member of `args.data` holds, as the handler reads it.
@@ -330,8 +345,39 @@ impl Handler for ScriptsHandler {
             .values()
             .flat_map(|frames| frames.values().filter_map(|f| f.url))
             .collect();
+        // The June 2026 engine (npm @paulirish/trace_engine, as Lighthouse
+        // runs it) and chrome-devtools-mcp give the engine no source map
+        // resolver: it neither resolves source map URLs nor has maps.
+        let with_source_maps =
+            cx.options.trace_source_maps && cx.options.devtools >= tracekit_events::DevTools::V2026_10;
+        let saved = with_source_maps
+            .then(|| maps::saved_maps(cx.top_level.metadata.as_deref()))
+            .flatten();
         for (script, source) in self.scripts.iter_mut().zip(self.sources) {
-            let (content, legacy) = source.map(Building::finish).unzip();
+            script.resolved_source_map_url = resolve_source_map(script, meta, cx);
+            // Sized only in the main frame: DevTools sizes the scripts of the
+            // insight sets' frames, which are the page's.
+            let wanted = wanted_map(script, meta, &cx.interner).filter(|_| with_source_maps);
+            let sized = script.frame.is_some() && script.frame == meta.main_frame_id;
+            let mut text_map = None;
+            let (content, legacy) = source
+                .map(|s| {
+                    s.finish(|text| {
+                        text_map = wanted.as_ref().map(|w| {
+                            maps::script_map(w, saved.as_ref(), Some(text).filter(|_| sized), &mut |u| {
+                                cx.interner.intern(u)
+                            })
+                        });
+                    })
+                })
+                .unzip();
+            script.source_map = match text_map {
+                Some(found) => found,
+                None => wanted
+                    .as_ref()
+                    .and_then(|w| maps::script_map(w, saved.as_ref(), None, &mut |u| cx.interner.intern(u))),
+            }
+            .map(Box::new);
             script.content = content;
             script.legacy_javascript = legacy.flatten();
             let url = script.url.filter(|u| *u != names::EMPTY);
@@ -339,7 +385,6 @@ impl Handler for ScriptsHandler {
             script.request = url
                 .and_then(|u| network.ids_by_url.get(&u)?.first().copied())
                 .and_then(|id| network.by_id.get(&id).copied());
-            script.resolved_source_map_url = resolve_source_map(script, meta, cx);
             if !script.described || (self.saw_sources && script.content.is_none()) {
                 cx.diagnostics.skip(Skip::ScriptsIncomplete, || {
                     let what = if script.described {
@@ -351,7 +396,10 @@ impl Handler for ScriptsHandler {
                 });
             }
         }
-        Scripts { scripts: self.scripts }
+        Scripts {
+            scripts: self.scripts,
+            with_source_maps,
+        }
     }
 }
 
@@ -361,6 +409,32 @@ fn frame_url(meta: &MetaData, frame: Sym) -> Option<Sym> {
         .values()
         .find_map(|frames| frames.get(&Some(frame)))?
         .url
+}
+
+/// What DevTools looks a script's map up by: only for a script with a
+/// frame of known URL, a URL, and a source map URL it could resolve (or
+/// one Chrome left out).
+fn wanted_map(script: &Script, meta: &MetaData, strings: &tracekit_events::Interner) -> Option<maps::Wanted> {
+    let frame = script.frame.filter(|f| *f != names::EMPTY)?;
+    let url = strings.resolve(script.url.filter(|u| *u != names::EMPTY)?);
+    let frame_url = strings.resolve(frame_url(meta, frame).filter(|u| *u != names::EMPTY)?);
+    let source_map_url = if script.source_map_url_elided {
+        None
+    } else {
+        Some(strings.resolve(script.resolved_source_map_url?).to_owned())
+    };
+    let compiled_url = match script.source_url {
+        Some(source_url) => {
+            let source_url = strings.resolve(source_url);
+            complete_url(frame_url, source_url).unwrap_or_else(|| source_url.to_owned())
+        }
+        None => url.to_owned(),
+    };
+    Some(maps::Wanted {
+        url: url.to_owned(),
+        compiled_url,
+        source_map_url,
+    })
 }
 
 /// The source map URL as DevTools resolves it before fetching the map.
@@ -429,6 +503,7 @@ impl ScriptsHandler {
                 content: None,
                 request: None,
                 legacy_javascript: None,
+                source_map: None,
             });
             self.sources.push(None);
         }
@@ -580,18 +655,20 @@ impl Scripts {
     /// any long string (`$str:LENGTH:SHA1`), by either rules: its text is
     /// not kept.
     pub fn dump(&self, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
-        let scripts = self.scripts.iter().map(|s| script_value(s, network, dump)).collect();
+        let scripts = (self.scripts.iter())
+            .map(|s| script_value(s, network, dump, self.with_source_maps))
+            .collect();
         Object::new().with("scripts", Value::Array(scripts)).into()
     }
 
     /// The script at this position, as the data conformance dump writes it
     /// (in [`Scripts::dump`], and in the insights that list scripts).
     pub fn dump_script(&self, at: usize, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
-        script_value(&self.scripts[at], network, dump)
+        script_value(&self.scripts[at], network, dump, self.with_source_maps)
     }
 }
 
-fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>) -> Value {
+fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>, resolved: bool) -> Value {
     let sym = |x: Option<Sym>| Value::opt(x, Value::Sym);
     let request = s
         .request
@@ -601,6 +678,13 @@ fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>) -> V
         ScriptSource::Text(text) => Value::str(text.to_string()),
         ScriptSource::Long { length, sha1 } => Value::str(format!("$str:{length}:{sha1}")),
     });
+    let source_map_url = if resolved {
+        s.resolved_source_map_url.or(s.source_map_url)
+    } else {
+        s.source_map_url
+    };
+    let map = s.source_map.as_deref();
+    let sizes = map.and_then(|m| m.sizes.as_ref()).map(|sizes| sizes_value(sizes, dump));
     Object::new()
         .with("isolate", Value::id(s.isolate))
         .with("scriptId", Value::Sym(s.script_id))
@@ -610,13 +694,35 @@ fn script_value(s: &Script, network: &NetworkRequests, dump: &mut Dump<'_>) -> V
         .with("request", request.unwrap_or(Value::Null))
         .with_some("url", s.described.then(|| sym(s.url)))
         .with_some("sourceUrl", s.source_url.map(Value::Sym))
-        .with_some("sourceMapUrl", s.source_map_url.map(Value::Sym))
+        .with_some("sourceMapUrl", source_map_url.map(Value::Sym))
         .with_some(
             "sourceMapUrlElided",
             s.source_map_url_elided.then_some(Value::Bool(true)),
         )
         .with_some("content", content)
+        // DevTools' SourceMap keeps its state in private fields: the dump
+        // of one is an empty object.
+        .with_some("sourceMap", map.map(|_| Object::new().into()))
+        .with_some("sizes", sizes)
         .into()
+}
+
+/// A script's generated sizes as DevTools' Scripts handler keeps them.
+fn sizes_value(sizes: &Result<Sizes, String>, dump: &Dump<'_>) -> Value {
+    match sizes {
+        Ok(sizes) => {
+            let mut files = Object::new();
+            for (url, bytes) in &sizes.files {
+                files.push(dump.strings().resolve(*url).to_owned(), Value::Num(*bytes));
+            }
+            Object::new()
+                .with("files", files.into())
+                .with("unmappedBytes", Value::Num(sizes.unmapped_bytes))
+                .with("totalBytes", Value::Num(sizes.total_bytes))
+                .into()
+        }
+        Err(message) => Object::new().with("errorMessage", Value::str(message.clone())).into(),
+    }
 }
 
 #[cfg(test)]

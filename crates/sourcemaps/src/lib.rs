@@ -30,7 +30,9 @@ mod embedded;
 mod map;
 mod resolver;
 mod set;
+mod sizes;
 
 pub use map::{MapError, Original, SourceMap};
 pub use resolver::{Frame, Resolver, SourceMapReport};
 pub use set::{MatchedBy, SourceMaps};
+pub use sizes::GeneratedSizes;

@@ -100,6 +100,11 @@ impl SourceMap {
         Ok(SourceMap { map, last_line })
     }
 
+    /// The map's mappings, in generated order.
+    pub(crate) fn tokens(&self) -> impl Iterator<Item = sourcemap::Token<'_>> {
+        self.map.tokens()
+    }
+
     /// The map's `file`, if it has one.
     pub fn file(&self) -> Option<&str> {
         self.map.get_file()

@@ -167,6 +167,20 @@ impl SourceMaps {
             .or_else(|| self.find_among(script_url, source_map_url, false))
     }
 
+    /// The map an enhanced trace saved for a script, by DevTools' key for
+    /// it when the panel loads the trace: the source map URL, resolved as
+    /// the Scripts handler resolves it (`source_map_url`); for a script
+    /// whose `data:` source map URL Chrome left out (none given), the
+    /// script's URL.
+    pub fn saved_for(&self, script_url: &str, source_map_url: Option<&str>) -> Option<usize> {
+        self.maps.iter().position(|m| {
+            m.embedded.as_ref().is_some_and(|(url, map_url)| match source_map_url {
+                Some(wanted) => map_url.as_deref() == Some(wanted),
+                None => url == script_url,
+            })
+        })
+    }
+
     /// [`Self::find`] among the maps that parsed (`parsed`) or the others.
     fn find_among(&self, script_url: &str, source_map_url: Option<&str>, parsed: bool) -> Option<(usize, MatchedBy)> {
         let position =

@@ -187,6 +187,7 @@ const LAYERS: &[Layer] = &[
             "tracekit-cpuprofile",
             "tracekit-samples",
             "tracekit-meta",
+            "tracekit-sourcemaps",
         ],
     ),
     only("tracekit-system", "handlers", &["tracekit-events", "tracekit-meta"]),

@@ -150,11 +150,13 @@ impl TraceCache {
         let input = Input::new(path);
         // What every tool reads: the handlers' data (the page, the
         // insights), the events' details (the agent's call trees name
-        // them) and what grouping by URL or frame reads.
+        // them) and what grouping by URL or frame reads; no source maps of
+        // the trace's, as chrome-devtools-mcp reads none.
         let options = AnalyzeOptions::default()
             .with_all_handlers(true)
             .with_details(true)
-            .with_group_args(true);
+            .with_group_args(true)
+            .with_trace_source_maps(false);
         let mut analysis = load(&input, &options, true)
             .map_err(|error| crate::error::CliError::Load {
                 file: input.name(),

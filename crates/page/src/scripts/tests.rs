@@ -241,3 +241,61 @@ fn bad_input_is_counted_and_kept_as_devtools_keeps_it() {
         .contains(r#"{"content":"z","frame":"","inline":false,"isolate":1,"request":null,"scriptId":"4","ts":1000}"#));
     assert!(out.contains(r#""content":null,"#));
 }
+
+#[test]
+fn a_data_url_map_is_read_and_sizes_the_main_frame_script() {
+    // `{"version":3,"sources":["src/a.js"],"names":[],"mappings":"AAAA"}`, base64.
+    let map = "data:application/json;base64,eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpbInNyYy9hLmpzIl0sIm5hbWVzIjpbXSwibWFwcGluZ3MiOiJBQUFBIn0=";
+    let events = [
+        event(
+            "ScriptCatchup",
+            RUNDOWN,
+            1000,
+            &format!(r#"{{"isolate":"7","scriptId":5,"url":"https://a.test/js/app.js","sourceMapUrl":"{map}"}}"#),
+        ),
+        event(
+            "ScriptCompiled",
+            TARGET,
+            1001,
+            r#"{"isolate":"7","scriptId":5,"frame":"F"}"#,
+        ),
+        event(
+            "ScriptCatchup",
+            SOURCES,
+            1002,
+            r#"{"isolate":"7","scriptId":5,"sourceText":"x=1;\nyy"}"#,
+        ),
+    ];
+    let (data, _, cx) = run(&events);
+    let strings = &cx.interner;
+    let found = data.scripts[0].source_map.as_deref().expect("the data: URL's map");
+    // Its sources are relative to the script's URL (a data: map has no URL of its own).
+    let sources: Vec<&str> = found.sources.iter().map(|s| strings.resolve(*s)).collect();
+    assert_eq!(sources, ["https://a.test/js/src/a.js"]);
+    let sizes = found.sizes.clone().unwrap().unwrap();
+    // One mapping, at the start of line 1: the line and its newline.
+    assert_eq!(sizes.files.len(), 1);
+    assert_eq!(
+        (sizes.files[0].1, sizes.unmapped_bytes, sizes.total_bytes),
+        (5.0, 2.0, 7.0)
+    );
+    // Without the maps of the trace (chrome-devtools-mcp), none.
+    let text = format!("[{PAGE},{}]", events.join(","));
+    let options = AnalyzeOptions::default()
+        .with_all_handlers(true)
+        .with_trace_source_maps(false);
+    let mut cx = Context::new(options);
+    let (mut meta, mut network, mut scripts) = (
+        MetaHandler::default(),
+        NetworkRequestsHandler::default(),
+        ScriptsHandler::default(),
+    );
+    feed(&text, &mut meta, &mut cx).unwrap();
+    feed(&text, &mut network, &mut cx).unwrap();
+    feed(&text, &mut scripts, &mut cx).unwrap();
+    let meta = meta.finalize((), &mut cx);
+    let network = network.finalize(&meta, &mut cx);
+    let scripts = scripts.finalize((&meta, &network), &mut cx);
+    assert!(scripts.scripts[0].source_map.is_none());
+    assert!(!scripts.with_source_maps);
+}
