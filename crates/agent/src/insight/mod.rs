@@ -140,18 +140,12 @@ pub fn insight_text(
         set,
         insight,
     };
-    let details = details(&cx).ok_or_else(|| {
-        InsightTextError::NotYet(format!(
-            "tracekit does not keep what DevTools' analysis of the insight {name} shows for this trace"
-        ))
-    })?;
-    Ok(format_insight(insight, &details))
+    Ok(format_insight(insight, &details(&cx)))
 }
 
-/// What the insight found, in DevTools' words (`None`: tracekit does not
-/// keep what it would show).
-fn details(cx: &Cx<'_>) -> Option<String> {
-    Some(match &cx.insight.finding {
+/// What the insight found, in DevTools' words.
+fn details(cx: &Cx<'_>) -> String {
+    match &cx.insight.finding {
         Finding::Cache(f) => page::cache(cx, f),
         Finding::CharacterSet(f) => page::character_set(cx, f),
         Finding::DocumentLatency(f) => lcp::document_latency(cx, f),
@@ -167,12 +161,12 @@ fn details(cx: &Cx<'_>) -> Option<String> {
         Finding::NetworkDependencyTree(f) => network::network_dependency_tree(cx, f),
         Finding::RenderBlocking(f) => page::render_blocking(cx, f),
         Finding::DuplicatedJavaScript(f) => page::duplicated_javascript(cx, f),
-        Finding::DomSize(f) => page::dom_size(cx, f)?,
+        Finding::DomSize(f) => page::dom_size(cx, f),
         Finding::ForcedReflow(f) => reflow::forced_reflow(cx, f),
         Finding::SlowCssSelector(f) => page::slow_css_selector(cx, f),
-        Finding::Viewport(f) => page::viewport(cx, f)?,
+        Finding::Viewport(f) => page::viewport(cx, f),
         _ => String::new(),
-    })
+    }
 }
 
 fn format_insight(insight: &Insight, details: &str) -> String {

@@ -222,30 +222,61 @@ pub(super) fn render_blocking(cx: &Cx<'_>, f: &RenderBlocking) -> String {
 }
 
 /// The DOMSize insight's analysis.
-pub(super) fn dom_size(cx: &Cx<'_>, f: &DomSize) -> Option<String> {
+pub(super) fn dom_size(cx: &Cx<'_>, f: &DomSize) -> String {
     if cx.insight.state == State::Pass {
-        return Some("No DOM size issues were detected.".to_owned());
-    }
-    if f.max_dom_stats.is_some() {
-        // The statistics' deepest and widest nodes are not kept.
-        return None;
+        return "No DOM size issues were detected.".to_owned();
     }
     let mut out = format!("{}\n", cx.ui("description"));
+    let stats = f
+        .max_dom_stats
+        .and_then(|e| (cx.data.dom_stats().by_frame.values().flatten()).find(|s| s.event == e));
+    if let Some(stats) = stats {
+        let name = |n: Option<tracekit_engine::Sym>| n.map_or("undefined", |n| cx.strings.resolve(n));
+        out += &format!(
+            "\n{}:\n\n{}: {}.\n",
+            cx.ui("statistic"),
+            cx.ui("totalElements"),
+            js_number_string(stats.total_elements)
+        );
+        if let Some(d) = stats.max_depth {
+            out += &format!(
+                "{}: {} nodes, starting with element '{}' (node id: {}).\n",
+                cx.ui("maxDOMDepth"),
+                js_number_string(d.count),
+                name(d.node_name),
+                js_number_string(d.node_id)
+            );
+        }
+        if let Some(c) = stats.max_children {
+            out += &format!(
+                "{}: {}, for parent '{}' (node id: {}).\n",
+                cx.ui("maxChildren"),
+                js_number_string(c.count),
+                name(c.node_name),
+                js_number_string(c.node_id)
+            );
+        }
+    }
     if !f.large_layout_updates.is_empty() || !f.large_style_recalcs.is_empty() {
         out += "\nLarge layout updates/style calculations:\n";
     }
-    if !f.large_layout_updates.is_empty() {
-        // The layouts' total object counts are not kept.
-        return None;
+    let number = |x: Option<f64>| x.map_or("undefined".to_owned(), js_number_string);
+    for update in &f.large_layout_updates {
+        out += &format!(
+            "\n  - Layout update: Duration: {}, with {} of {} nodes needing layout.",
+            micros(update.dur.map_or(f64::NAN, |d| d.0)),
+            number(update.size),
+            number(update.total)
+        );
     }
     for recalc in &f.large_style_recalcs {
         out += &format!(
             "\n  - Style recalculation: Duration: {}, with {} elements affected.",
             micros(recalc.dur.map_or(f64::NAN, |d| d.0)),
-            recalc.size.map_or("undefined".to_owned(), js_number_string)
+            number(recalc.size)
         );
     }
-    Some(out)
+    out
 }
 
 /// The SlowCSSSelector insight's analysis.
@@ -290,9 +321,8 @@ pub(super) fn slow_css_selector(cx: &Cx<'_>, f: &SlowCssSelector) -> String {
     out
 }
 
-/// The Viewport insight's analysis; `None` when the page has a viewport
-/// meta tag, whose content tracekit does not keep.
-pub(super) fn viewport(cx: &Cx<'_>, f: &Viewport) -> Option<String> {
+/// The Viewport insight's analysis.
+pub(super) fn viewport(cx: &Cx<'_>, f: &Viewport) -> String {
     let mut out = format!(
         "The webpage is {} optimized for mobile viewing.\n",
         if f.mobile_optimized == Some(true) {
@@ -301,11 +331,16 @@ pub(super) fn viewport(cx: &Cx<'_>, f: &Viewport) -> Option<String> {
             "not"
         }
     );
-    if f.viewport_event.is_some() {
-        return None;
+    let events = &cx.data.user_interactions().parse_meta_viewport_events;
+    match f.viewport_event.and_then(|i| events.get(i)) {
+        Some(e) => {
+            let content = e.content.map_or("undefined", |c| cx.strings.resolve(c));
+            out += &format!("\nThe viewport meta tag was found: `{content}`.");
+        }
+        None => {
+            out += "\nThe viewport meta tag is missing.\n\n";
+            out += cx.ui("description");
+        }
     }
-    out += "\nThe viewport meta tag is missing.";
-    out += "\n\n";
-    out += cx.ui("description");
-    Some(out)
+    out
 }

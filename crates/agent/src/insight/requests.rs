@@ -17,6 +17,18 @@ const ALLOWED_HEADERS: &str = include_str!("allowed_headers.txt");
 /// The most characters of response headers a full request shows.
 const MAX_HEADERS_SIZE: usize = 1000;
 
+/// The response headers a cross-origin request shows (the CORS
+/// safelist).
+const CORS_SAFELISTED: &[&str] = &[
+    "cache-control",
+    "content-language",
+    "content-length",
+    "content-type",
+    "expires",
+    "last-modified",
+    "pragma",
+];
+
 /// The renderBlocking values that do not block rendering.
 const NON_BLOCKING: &[&str] = &[
     "non_blocking",
@@ -110,11 +122,59 @@ impl<'a> Requests<'a> {
         chain
     }
 
-    fn headers(&self, r: &NetworkRequest) -> Option<Vec<Header>> {
-        match &r.response_headers {
-            JsValue::Raw(raw) => serde_json::from_str(raw).ok(),
-            _ => None,
+    /// Whether the request, and each of its redirects, is of the main
+    /// frame's origin: only then are its redirects and all its headers
+    /// shown.
+    fn same_origin(&self, r: &NetworkRequest) -> bool {
+        let Some(main) = self.data.meta().main_frame_url.map(|u| self.strings.resolve(u)) else {
+            return false;
+        };
+        let Some(origin) = origin_of(main) else {
+            return false;
+        };
+        let url = self.url(r);
+        !url.is_empty()
+            && (r.redirects.iter()).all(|d| origin_of(self.strings.resolve(d.url)).as_ref() == Some(&origin))
+            && origin_of(url).as_ref() == Some(&origin)
+    }
+
+    /// The URL shown for a request: a cross-origin request that was
+    /// redirected shows where it started.
+    fn shown_url(&self, r: &NetworkRequest) -> &'a str {
+        match r.redirects.first() {
+            Some(first) if !self.same_origin(r) => {
+                let url = self.strings.resolve(first.url);
+                if url.is_empty() {
+                    "<redacted cross-origin redirect destination>"
+                } else {
+                    url
+                }
+            }
+            _ => self.url(r),
         }
+    }
+
+    /// The redirects shown for a request: none for a cross-origin one.
+    fn shown_redirects<'r>(&self, r: &'r NetworkRequest) -> &'r [tracekit_engine::handlers::page::network::Redirect] {
+        if self.same_origin(r) {
+            &r.redirects
+        } else {
+            &[]
+        }
+    }
+
+    /// The response headers shown: a cross-origin request's safelisted
+    /// ones only.
+    fn headers(&self, r: &NetworkRequest) -> Option<Vec<Header>> {
+        let headers: Vec<Header> = match &r.response_headers {
+            JsValue::Raw(raw) => serde_json::from_str(raw).ok()?,
+            _ => return None,
+        };
+        if self.same_origin(r) {
+            return Some(headers);
+        }
+        let safe = |h: &Header| CORS_SAFELISTED.contains(&h.name.trim().to_lowercase().as_str());
+        Some(headers.into_iter().filter(safe).collect())
     }
 
     fn position(&self, r: &NetworkRequest) -> usize {
@@ -148,7 +208,7 @@ impl<'a> Requests<'a> {
         } else {
             format!("Initial priority: {initial}\nFinal priority: {priority}")
         };
-        let redirects: Vec<String> = (r.redirects.iter().enumerate())
+        let redirects: Vec<String> = (self.shown_redirects(r).iter().enumerate())
             .map(|(i, d)| {
                 format!(
                     "#### Redirect {}: {}\n- Start time: {}\n- Duration: {}",
@@ -163,7 +223,7 @@ impl<'a> Requests<'a> {
         let initiator = self.initiator(at).and_then(|i| self.get(i));
         let chain: Vec<&str> = (self.initiator_chain(at).iter())
             .filter_map(|&i| self.get(i))
-            .map(|i| self.url(i))
+            .map(|i| self.shown_url(i))
             .collect();
         let lines: Vec<String> = (self.headers(r).unwrap_or_default().iter())
             .map(|h| {
@@ -181,7 +241,7 @@ impl<'a> Requests<'a> {
         format!(
             "## {}: {}\neventKey: {}\nTimings:\n- Queued at: {}\n- Request sent at: {}\n- Download complete at: {}\n- Main thread processing completed at: {}\nDurations:\n- Download time: {}\n- Main thread processing time: {}\n- Total duration: {}{}\nRedirects:{}\nStatus code: {}\nMIME Type: {}\nProtocol: {}\n{priorities}\nRender-blocking: {}\nFrom a service worker: {}\nInitiators (root request to the request that directly loaded this one): {}\n{}",
             title.unwrap_or("Network request"),
-            self.url(r),
+            self.shown_url(r),
             EventKey::Synthetic(r.event),
             micros(r.ts.0 - base),
             micros(t.send_start_time.0 - base),
@@ -190,7 +250,7 @@ impl<'a> Requests<'a> {
             micros(t.finish_time.0 - t.download_start.0),
             micros(r.ts.0 + r.dur.0 - t.finish_time.0),
             micros(r.dur.0),
-            initiator.map_or(String::new(), |i| format!("\nInitiator: {}", self.url(i))),
+            initiator.map_or(String::new(), |i| format!("\nInitiator: {}", self.shown_url(i))),
             if redirects.is_empty() { " no redirects".to_owned() } else { format!("\n{}", redirects.join("\n")) },
             js_text(&r.status_code, self.strings),
             js_text(&r.mime_type, self.strings),
@@ -207,7 +267,7 @@ impl<'a> Requests<'a> {
         let mut urls: Vec<String> = Vec::new();
         let lines: Vec<String> = (requests.iter().filter_map(|&at| self.get(at).map(|r| (at, r))))
             .map(|(at, r)| {
-                let index = url_index(&mut urls, self.url(r));
+                let index = url_index(&mut urls, self.shown_url(r));
                 self.compressed_line(index, at, r, &mut urls)
             })
             .collect();
@@ -237,7 +297,7 @@ impl<'a> Requests<'a> {
                 })
                 .collect()
         });
-        let redirects: Vec<String> = (r.redirects.iter())
+        let redirects: Vec<String> = (self.shown_redirects(r).iter())
             .map(|d| {
                 let i = url_index(urls, self.strings.resolve(d.url));
                 format!("[{i}|{}|{}]", micros(d.ts.0 - base), micros(d.dur.0))
@@ -245,7 +305,7 @@ impl<'a> Requests<'a> {
             .collect();
         let initiators: Vec<String> = (self.initiator_chain(at).iter())
             .filter_map(|&i| self.get(i))
-            .map(|i| url_index(urls, self.url(i)).to_string())
+            .map(|i| url_index(urls, self.shown_url(i)).to_string())
             .collect();
         let priority = js_text(&r.priority, self.strings);
         let parts = [
@@ -291,6 +351,26 @@ pub(crate) fn render_blocking(r: &NetworkRequest, strings: &Strings) -> bool {
     }
 }
 
+/// A URL's origin as DevTools' security origins tell them apart
+/// (`None`: opaque, never the same as another).
+fn origin_of(url: &str) -> Option<String> {
+    const OPAQUE: &[&str] = &["", "null", "undefined", "data:", "detached"];
+    const OPAQUE_PREFIXES: &[&str] = &["about:", "blob:about", "blob:data", "blob:file", "blob:null", "data:"];
+    let lower = url.trim().to_lowercase();
+    if OPAQUE.contains(&lower.as_str()) || OPAQUE_PREFIXES.iter().any(|p| lower.starts_with(p)) {
+        return None;
+    }
+    let lower = lower.strip_prefix("blob:").unwrap_or(&lower);
+    let (scheme, rest) = lower.split_once("://")?;
+    if scheme == "file" {
+        let end = rest.find(['?', '#']).unwrap_or(rest.len());
+        return Some(format!("file://{}", &rest[..end]));
+    }
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    (!scheme.is_empty() || !host.is_empty()).then(|| format!("{scheme}://{host}"))
+}
+
 fn url_index(urls: &mut Vec<String>, url: &str) -> usize {
     if let Some(i) = urls.iter().position(|u| u == url) {
         return i;
@@ -330,6 +410,18 @@ mod tests {
         assert_eq!(format_lines("H", &lines, 1000), "H\n- a: 1\n- b: 2");
         assert_eq!(format_lines("H", &lines, 8), "H\n- a: 1");
         assert_eq!(format_lines("H", &[], 1000), "");
+    }
+
+    #[test]
+    fn origins_are_scheme_and_host_and_opaque_urls_have_none() {
+        assert_eq!(
+            origin_of("https://A.com:8080/x?y").as_deref(),
+            Some("https://a.com:8080")
+        );
+        assert_eq!(origin_of("https://u@a.com/x").as_deref(), Some("https://a.com"));
+        assert_eq!(origin_of("about:blank"), None);
+        assert_eq!(origin_of("data:image/png;base64,AA"), None);
+        assert_ne!(origin_of("https://a.com/"), origin_of("http://a.com/"));
     }
 
     #[test]
