@@ -129,10 +129,21 @@ pub fn insight_text(
     if !KEYS.contains(&name) {
         return Err(no_such());
     }
-    let insight = set
-        .computed()
-        .find(|i| i.ui().key == name)
-        .ok_or_else(|| InsightTextError::NotYet(format!("tracekit does not compute the insight {name} yet")))?;
+    // An insight whose computation failed is left out of DevTools' model,
+    // as it is unknown.
+    let insight = match set
+        .insights
+        .iter()
+        .find(|i| i.as_ref().map_or_else(|e| e.ui.key, |i| i.ui().key) == name)
+    {
+        Some(Ok(insight)) => insight,
+        Some(Err(_)) => return Err(no_such()),
+        None => {
+            return Err(InsightTextError::NotYet(format!(
+                "tracekit does not compute the insight {name} yet"
+            )))
+        }
+    };
     let data = analysis.handlers().ok_or_else(no_such)?;
     let cx = Cx {
         data,
