@@ -5,21 +5,34 @@
 use tracekit_insights::network_dependency_tree::{CriticalNode, NetworkDependencyTree, PreconnectSource};
 use tracekit_insights::EventRef;
 
+use tracekit_engine::support::jsnum::js_number_string;
+
 use super::{micros, Cx};
 use crate::units::millis;
 
 /// More preconnects than this are too many.
 const TOO_MANY_PRECONNECTS: usize = 4;
 
-/// A node's request as `URL (eventKey: ..., ts: ...)`: a redirect hop
-/// is written as its request.
+/// A node's request as `URL (eventKey: ..., ts: ...)`. A redirect hop
+/// is Lantern's copy of its request; when the copy stands on a copy of
+/// the redirected send (an event not in the trace) it has no key.
 fn node_url(cx: &Cx<'_>, request: EventRef) -> String {
     let requests = cx.requests();
-    let at = match request {
-        EventRef::Request(at) | EventRef::RedirectHop(at, _) => at,
-        _ => return String::new(),
-    };
-    requests.get(at).map_or(String::new(), |r| requests.url_and_key(r))
+    match request {
+        EventRef::Request(at) => requests.get(at).map_or(String::new(), |r| requests.url_and_key(r)),
+        EventRef::RedirectHop(at, _) => {
+            let Some(r) = requests.get(at) else {
+                return String::new();
+            };
+            let copied = u32::try_from(at).is_ok_and(|i| cx.data.network_requests().redirected_sends.contains_key(&i));
+            if copied {
+                format!("{} (eventKey: null, ts: {})", requests.url(r), js_number_string(r.ts.0))
+            } else {
+                requests.url_and_key(r)
+            }
+        }
+        _ => String::new(),
+    }
 }
 
 fn write_node(cx: &Cx<'_>, node: &CriticalNode, indent: &str, out: &mut String) {
