@@ -4,7 +4,7 @@
 //! oracle makes no summary), and its `--call-tree KEY` of a few keys
 //! (`FIXTURE.calltree.KEY.txt`): the longest tasks, calls and dispatches of
 //! the trace, and the first JS call each of those trees names), and its
-//! `--insight SET NAME` of the insights tracekit writes, for each set
+//! `--insight SET NAME` of every insight, for each set
 //! (`FIXTURE.insight.SET.NAME.txt`). Only
 //! today's engine has an MCP server.
 
@@ -110,12 +110,9 @@ fn write_call_trees(oracle: &Path, file: &Path, summary_golden: &Path) -> anyhow
     Ok(())
 }
 
-/// The insights whose analysis tracekit writes: their goldens are written
-/// for every set of every fixture.
-const INSIGHTS: &[&str] = &["INPBreakdown"];
-
 /// Writes the insight goldens of one fixture (`FIXTURE.insight.SET.NAME.txt`),
-/// one per set its summary names and insight of [`INSIGHTS`].
+/// one per set its summary names and insight DevTools has (none where the
+/// oracle fails).
 fn write_insights(oracle: &Path, file: &Path, summary_golden: &Path, summary: &str) -> anyhow::Result<()> {
     let stem = summary_golden
         .to_string_lossy()
@@ -123,7 +120,7 @@ fn write_insights(oracle: &Path, file: &Path, summary_golden: &Path, summary: &s
         .to_owned();
     let file = std::fs::canonicalize(file)?;
     for set in summary.lines().filter_map(|l| l.strip_prefix("## insight set id: ")) {
-        for name in INSIGHTS {
+        for name in tracekit::agent::insight::KEYS {
             let out = Command::new(oracle.join("node_modules/.bin/node"))
                 .arg(oracle.join("mcp-summary.mjs"))
                 .arg(&file)

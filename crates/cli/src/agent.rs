@@ -26,6 +26,18 @@ enum AgentCommand {
     /// summary names it (`NAVIGATION_0`, `NO_NAVIGATION`), NAME an insight
     /// (`INPBreakdown`).
     Insight(InsightArgs),
+    /// Every set's every insight analysis, each into DIR/SET.NAME.txt (for
+    /// comparing with chrome-devtools-mcp over a corpus).
+    #[command(hide = true)]
+    Insights(InsightsArgs),
+}
+
+#[derive(clap::Args)]
+struct InsightsArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// The directory to write into.
+    dir: std::path::PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -70,6 +82,7 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
         AgentCommand::Summary(args) => summary(args, common),
         AgentCommand::CallTree(args) => call_tree(args, common),
         AgentCommand::Insight(args) => insight(args, common),
+        AgentCommand::Insights(args) => insights(args, common),
     }
 }
 
@@ -77,6 +90,26 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
 /// trace's maps are not read): so neither do the agent's texts.
 fn agent_options(common: &Common) -> tracekit::AnalyzeOptions {
     common.options.with_all_handlers(true).with_trace_source_maps(false)
+}
+
+fn insights(args: InsightsArgs, common: &Common) -> Result<(), CliError> {
+    let options = agent_options(common);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let error = |message: String| CliError::Data {
+        file: input.name(),
+        message,
+    };
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
+    std::fs::create_dir_all(&args.dir).map_err(|e| error(e.to_string()))?;
+    for set in &sets.sets {
+        for name in tracekit::agent::insight::KEYS {
+            let id = set.id.to_string();
+            let text = tracekit::agent::insight_text(&analysis, &sets, &id, name).unwrap_or_else(|e| e.to_string());
+            let file = args.dir.join(format!("{id}.{name}.txt"));
+            std::fs::write(&file, text + "\n").map_err(|e| error(e.to_string()))?;
+        }
+    }
+    Ok(())
 }
 
 fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {

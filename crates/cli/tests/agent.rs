@@ -59,6 +59,25 @@ fn the_call_tree_of_a_click_is_devtools_s() {
 }
 
 #[test]
+fn request_lists_and_lcp_analyses_are_chrome_devtools_mcp_s() {
+    for name in [
+        "RenderBlocking",
+        "ModernHTTP",
+        "LCPDiscovery",
+        "NetworkDependencyTree",
+        "ImageDelivery",
+    ] {
+        let out = tracekit(&["agent", "insight", "traces/page-load.json.gz", "NAVIGATION_0", name]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let golden = fixtures().join(format!(
+            "expected/2026-10/agent/page-load.insight.NAVIGATION_0.{name}.txt"
+        ));
+        let golden = std::fs::read_to_string(golden).unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), golden, "{name}");
+    }
+}
+
+#[test]
 fn the_inp_breakdown_is_analysed_and_a_bad_set_or_key_is_one_line() {
     let out = tracekit(&[
         "agent",

@@ -104,9 +104,30 @@ pub fn insight_goldens(summary_golden: &Path) -> Vec<(String, String, PathBuf)> 
 /// tracekit's analysis of one insight of a file, as `tracekit agent
 /// insight` writes it.
 pub fn run_ours_insight(file: &Path, set: &str, name: &str, devtools: tracekit::DevTools) -> Result<String, String> {
+    let wanted = [(set.to_owned(), name.to_owned())];
+    run_ours_analyses(file, &wanted, devtools)?.remove(0)
+}
+
+/// tracekit's analyses of several insights (set, name) of a file, loaded
+/// once: each as `analyze_insight` answers (chrome-devtools-mcp's own
+/// words when it has no such set or insight), with a newline.
+pub fn run_ours_analyses(
+    file: &Path,
+    wanted: &[(String, String)],
+    devtools: tracekit::DevTools,
+) -> Result<Vec<Result<String, String>>, String> {
+    use tracekit::agent::InsightTextError;
     let analysis = load_as_the_agent(file, devtools)?;
     let sets = tracekit::insights::compute(&analysis).map_err(|e| e.to_string())?;
-    Ok(tracekit::agent::insight_text(&analysis, &sets, set, name).map_err(|e| e.to_string())? + "\n")
+    Ok(wanted
+        .iter()
+        .map(
+            |(set, name)| match tracekit::agent::insight_text(&analysis, &sets, set, name) {
+                Ok(text) | Err(InsightTextError::Devtools(text)) => Ok(text + "\n"),
+                Err(e) => Err(e.to_string()),
+            },
+        )
+        .collect())
 }
 
 /// tracekit's call tree of the event `key` of a file, as `tracekit agent

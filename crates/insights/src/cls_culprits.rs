@@ -45,7 +45,7 @@ const MAX_TOP_CULPRITS: usize = 3;
 /// The reasons Blink gives for not running an animation on the
 /// compositor, by their bit in the failure mask (bits 8 and 14 are
 /// obsolete).
-const FAILURE_REASONS: &[(u32, &str)] = &[
+pub const FAILURE_REASONS: &[(u32, &str)] = &[
     (0, "ACCELERATED_ANIMATIONS_DISABLED"),
     (1, "EFFECT_SUPPRESSED_BY_DEVTOOLS"),
     (2, "INVALID_ANIMATION_OR_EFFECT"),

@@ -151,6 +151,9 @@ pub struct LcpCandidate {
     /// Its `args.data.type` is `"text"` (Lantern then simulates the LCP
     /// as the FCP when both are at the same time).
     pub text: bool,
+    /// Its `args.data.nodeName` when a non-empty string (the element's
+    /// tag, which DevTools' AI texts name).
+    pub node_name: Option<Sym>,
 }
 
 /// What the PageLoadMetrics handler found.
@@ -210,6 +213,8 @@ struct Record {
     lazy: bool,
     /// An LCP candidate's `args.data.type` is `"text"`.
     text: bool,
+    /// An LCP candidate's `args.data.nodeName`, when a non-empty string.
+    node_name: Option<Sym>,
 }
 
 /// The PageLoadMetrics handler (see the module documentation).
@@ -353,6 +358,7 @@ impl PageLoadMetricsHandler {
             node_id: Id::MISSING,
             lazy: false,
             text: false,
+            node_name: None,
         };
         match kind {
             Kind::FirstPaint | Kind::Fcp | Kind::Lcp => {
@@ -390,6 +396,10 @@ impl PageLoadMetricsHandler {
             record.text = kind
                 .and_then(tracekit_events::json::as_str)
                 .is_some_and(|t| t == "text");
+            record.node_name = (data.and_then(|d| member(d, "nodeName")))
+                .and_then(tracekit_events::json::as_str)
+                .filter(|n| !n.is_empty())
+                .map(|n| cx.interner.intern(&n));
         }
         Some(record)
     }
@@ -514,6 +524,7 @@ impl PageLoadMetrics {
                         ts: record.ts,
                         lazy: record.lazy,
                         text: record.text,
+                        node_name: record.node_name,
                     };
                     lcps.insert(e, (candidate, index));
                 }

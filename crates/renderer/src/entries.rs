@@ -283,13 +283,15 @@ fn dom_update(index: EventIndex, event: &Event<'_>) -> Option<DomUpdate> {
         return None;
     }
     let args = event.args.unwrap_or("{}");
-    let (kind, size) = if event.name == names::LAYOUT {
+    let (kind, size, total) = if event.name == names::LAYOUT {
+        let begin = member(args, "beginData")?;
         (
             DomUpdateKind::Layout,
-            member(member(args, "beginData")?, "dirtyObjects"),
+            member(begin, "dirtyObjects"),
+            member(begin, "totalObjects"),
         )
     } else if event.name == names::UPDATE_LAYOUT_TREE {
-        (DomUpdateKind::RecalcStyle, member(args, "elementCount"))
+        (DomUpdateKind::RecalcStyle, member(args, "elementCount"), None)
     } else {
         return None;
     };
@@ -299,5 +301,6 @@ fn dom_update(index: EventIndex, event: &Event<'_>) -> Option<DomUpdate> {
         ts: event.ts,
         dur: event.dur,
         size: size.and_then(as_f64),
+        total: total.and_then(as_f64),
     })
 }

@@ -214,6 +214,9 @@ pub struct DomUpdate {
     /// How much it updated: a layout's `args.beginData.dirtyObjects`, a
     /// recalculation's `args.elementCount` (`None`: not a number).
     pub size: Option<f64>,
+    /// Out of how much: a layout's `args.beginData.totalObjects` (`None`
+    /// for a recalculation, or not a number).
+    pub total: Option<f64>,
 }
 
 impl ThreadTrack {

@@ -36,6 +36,37 @@ pub struct DomStatsEvent {
     /// `args.data.totalElements`: the frame's element count (NaN when not a
     /// number, which no count exceeds).
     pub total_elements: f64,
+    /// `args.data.maxDepth`: the deepest node, when an object.
+    pub max_depth: Option<DomNodeStat>,
+    /// `args.data.maxChildren`: the node with the most children, when an
+    /// object.
+    pub max_children: Option<DomNodeStat>,
+}
+
+/// One node a `DOMStats` event names: how deep it is (or how many
+/// children it has), its name and its id, as the event writes them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DomNodeStat {
+    /// `depth` or `numChildren` (NaN when not a number).
+    pub count: f64,
+    /// `nodeName`, when a string.
+    pub node_name: Option<Sym>,
+    /// `nodeId` (NaN when not a number).
+    pub node_id: f64,
+}
+
+/// The node stat at `key` of a `DOMStats` event's data, counted by
+/// `count`.
+fn node_stat(data: &str, key: &str, count: &str, cx: &mut Context) -> Option<DomNodeStat> {
+    let stat = member(data, key).filter(|s| s.starts_with('{'))?;
+    let number = |k: &str| member(stat, k).and_then(as_f64).unwrap_or(f64::NAN);
+    Some(DomNodeStat {
+        count: number(count),
+        node_name: member(stat, "nodeName")
+            .and_then(as_str)
+            .map(|n| cx.interner.intern(&n)),
+        node_id: number("nodeId"),
+    })
 }
 
 impl Handler for DomStatsHandler {
@@ -68,12 +99,17 @@ impl Handler for DomStatsHandler {
             .and_then(|a| member_path(a, &["data", "totalElements"]))
             .and_then(as_f64)
             .unwrap_or(f64::NAN);
+        let data = data.unwrap_or("{}");
+        let max_depth = node_stat(data, "maxDepth", "depth", cx);
+        let max_children = node_stat(data, "maxChildren", "numChildren", cx);
         self.data.by_frame.entry(frame).or_default().push(DomStatsEvent {
             event: index,
             ts: event.ts,
             dur: event.dur.unwrap_or(Micros(0.0)),
             pid: event.pid,
             total_elements,
+            max_depth,
+            max_children,
         });
     }
 

@@ -126,6 +126,9 @@ pub struct FrameEvent {
     /// For a commit: whether its `args.is_mobile_optimized` is truthy (a
     /// page whose viewport suits a phone, so taps are not delayed).
     pub is_mobile_optimized: bool,
+    /// For a viewport tag parsed: its `args.data.content` when a string
+    /// (what the tag says, which DevTools' AI texts quote).
+    pub content: Option<Sym>,
 }
 
 /// The interactions of a trace.
@@ -279,6 +282,7 @@ fn frame_event(index: EventIndex, event: &Event<'_>, path: &[&str], cx: &mut Con
         dur: event.dur.unwrap_or(Micros(0.0)),
         frame,
         is_mobile_optimized: member(args, "is_mobile_optimized").is_some_and(js_truthy),
+        content: (member_path(args, &["data", "content"]).and_then(as_str)).map(|s| cx.interner.intern(&s)),
     }
 }
 
