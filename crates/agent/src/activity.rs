@@ -587,3 +587,7 @@ fn third_parties(analysis: &Analysis, w: Window) -> Result<Option<String>, Activ
         .collect();
     Ok(Some(lines.join("\n")))
 }
+
+#[cfg(test)]
+#[path = "activity_tests.rs"]
+mod tests;
