@@ -54,6 +54,25 @@ function formatterOf(sets) {
   return new DevTools.PerformanceTraceFormatter(DevTools.AgentFocus.fromParsedTrace(copy), 'DESKTOP');
 }
 
+// The longest tasks as DevTools picks them (the set's main thread, its
+// `RunTask`s over the set's bounds, longest first, those with a call tree),
+// for their own windows: the formatter's text names each by the root of its
+// call tree, which may be an entry around the task.
+function longestTasks(set) {
+  const {Handlers, Helpers} = DevTools.TraceEngine;
+  const navigationId = set.navigation?.args?.data?.navigationId;
+  const navigation = navigationId && parsed.data.Meta.navigationsByNavigationId.get(navigationId);
+  const ids = navigation?.args?.data?.isOutermostMainFrame ? [navigation.pid, navigation.tid] : null;
+  const thread = Handlers.Threads.threadsInTrace(parsed.data).find(t => t.processIsOnMainFrame &&
+      (ids ? t.pid === ids[0] && t.tid === ids[1] : t.type === Handlers.Threads.ThreadType.MAIN_THREAD));
+  if (!thread) return [];
+  return thread.entries.filter(e => e.name === 'RunTask' && e.ph === 'X')
+      .filter(e => Helpers.Timing.eventIsInBounds(e, set.bounds))
+      .sort((a, b) => b.dur - a.dur)
+      .slice(0, 3)
+      .filter(e => thread.type === Handlers.Threads.ThreadType.MAIN_THREAD && parsed.data.Renderer.entryToNode.has(e));
+}
+
 async function taskFunctions(sets) {
   const lines = [
     '# Top functions of the longest tasks\n',
@@ -64,8 +83,11 @@ async function taskFunctions(sets) {
     if (sets.size > 1) lines.push(`## insight set id: ${set.id}\n`);
     const tasks = await formatterOf(new Map([[set.id, set]])).formatLongestTasks();
     const blocks = [];
-    for (const [, key, ts] of tasks.matchAll(/eventKey: (r-\d+), ts: (\d+)/g)) {
-      const task = base.lookupEvent(key);
+    const named = [...tasks.matchAll(/eventKey: ([^,]+), ts: (\d+)/g)];
+    const found = longestTasks(set);
+    if (found.length !== named.length) throw new Error(`${named.length} tasks listed, ${found.length} found`);
+    for (const [i, [, key, ts]] of named.entries()) {
+      const task = found[i];
       const own = {...set, bounds: bounds(task.ts, task.ts + task.dur)};
       const bottomUp = await formatterOf(new Map([[set.id, own]])).formatMainThreadBottomUpSummary();
       const top = bottomUp.split('\n').filter(l => l.startsWith('- self: ')).slice(0, 3);

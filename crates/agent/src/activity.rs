@@ -338,10 +338,26 @@ fn tasks<'a>(analysis: &'a Analysis, scope: &Scope<'_>) -> Option<(Thread<'a>, V
     Some((thread, kept))
 }
 
-/// DevTools' `(eventKey: KEY, ts: TS)` of a task.
+/// DevTools' `(eventKey: KEY, ts: TS)` of a task: of the root of its call
+/// tree, which is the first entry of the thread over the task's time (an
+/// entry around the task, such as `ThreadController active`, when it has
+/// one).
 fn serialize_event(thread: &Thread<'_>, node: &TrackNode, at: usize) -> String {
-    let key = thread.key(at).unwrap_or(EventKey::Raw(0));
-    format!("(eventKey: {key}, ts: {})", js_number_string(node.ts().0))
+    let own = Window {
+        min: node.ts().0 / 1000.0 * 1000.0,
+        max: end_of(node) / 1000.0 * 1000.0,
+    };
+    let first = entries(thread).into_iter().find(|(n, _)| overlaps(n, own));
+    let (root, key) = match first {
+        Some((n, Some(i))) => (n, thread.key(i)),
+        Some((n, None)) => match n.kind() {
+            NodeKind::Event { event, .. } => (n, Some(EventKey::Raw(event))),
+            NodeKind::Call { .. } => (n, None),
+        },
+        None => (*node, thread.key(at)),
+    };
+    let key = key.map_or("null".to_owned(), |k| k.to_string());
+    format!("(eventKey: {key}, ts: {})", js_number_string(root.ts().0))
 }
 
 fn longest_tasks(analysis: &Analysis, scope: &Scope<'_>) -> Option<String> {
