@@ -5,7 +5,7 @@ use super::*;
 /// A main frame on process 1 navigated at 1 ms; four tasks on its main
 /// thread: one of 10 ms with a 6 ms `f` calling itself (a FunctionCall
 /// inside a FunctionCall), a 2 ms layout and a hidden event, then tasks
-/// of 4, 2 and 1 ms. The texts expected are those of `xtask/js/activity.mjs`
+/// of 4, 2 (inside a `ThreadController active`) and 1 ms. The texts expected are those of `xtask/js/activity.mjs`
 /// (DevTools' formatter) on it.
 const TRACE: &str = r#"[
 {"name":"TracingStartedInBrowser","ph":"I","pid":9,"tid":9,"ts":0,"args":{"data":{"frames":[
@@ -19,7 +19,8 @@ const TRACE: &str = r#"[
 {"name":"Layout","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":37000,"dur":2000,"args":{"beginData":{}}},
 {"name":"NotShown","cat":"devtools.timeline","ph":"X","pid":1,"tid":1,"ts":39000,"dur":500,"args":{}},
 {"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":50000,"dur":2000,"args":{}},
-{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":60000,"dur":1000,"args":{}}
+{"name":"RunTask","cat":"disabled-by-default-devtools.timeline","ph":"X","pid":1,"tid":1,"ts":60000,"dur":1000,"args":{}},
+{"name":"ThreadController active","cat":"base","ph":"X","pid":1,"tid":1,"ts":49000,"dur":4000,"args":{}}
 ]"#;
 
 fn activity(window: Option<Window>) -> String {
@@ -54,7 +55,8 @@ fn the_three_longest_tasks_longest_first_with_their_keys() {
         [
             ms("- total time: 10 ms, event: (eventKey: r-4, ts: 30000)"),
             ms("- total time: 4 ms, event: (eventKey: r-3, ts: 20000)"),
-            ms("- total time: 2 ms, event: (eventKey: r-9, ts: 50000)"),
+            // Named by the root of its call tree: the entry around it.
+            ms("- total time: 2 ms, event: (eventKey: r-11, ts: 49000)"),
         ],
         "{text}"
     );
@@ -109,6 +111,7 @@ fn a_window_clips_the_tasks_and_the_times() {
     let tasks = section(&text, "Longest tasks");
     assert_eq!(tasks.len(), 2, "{text}");
     assert!(tasks[0].contains("r-4"), "{text}");
+    assert!(tasks[1].contains("r-11"), "{text}");
     let lines = section(&text, "Main thread bottom-up summary");
     let ms = |x: &str| x.replace(" ms", "\u{a0}ms");
     assert!(
