@@ -200,6 +200,12 @@ fn answers_past_the_budget_are_cut_and_say_how_to_narrow() {
         last.ends_with("narrow it with `thread`, `window`, `max_depth` or `min_percent`]"),
         "{last}"
     );
+    let activity = seen["activity"]["whole"]["text"].as_str().unwrap();
+    assert!(activity.len() <= 1600, "{}", activity.len());
+    assert!(
+        activity.lines().last().unwrap().ends_with("narrow it with `window`]"),
+        "{activity}"
+    );
     let page = tools::root().join("fixtures/traces/page-load.json.gz");
     let full = tracekit(&["calltree", page.to_str().unwrap(), "-q"]);
     let kept = &whole[..whole.len() - last.len() - 1];
