@@ -11,6 +11,7 @@
 //! The Node side lives in `xtask/js/` (npm packages pinned by its lockfile).
 
 mod agent;
+mod agent_activity;
 mod bench;
 mod conformance;
 mod data;
@@ -71,7 +72,7 @@ enum Command {
         lantern: bool,
         /// Write the goldens of the texts chrome-devtools-mcp gives an agent instead
         /// (fixtures/expected/NAME/agent/: each fixture's summary, from the oracle's
-        /// mcp-summary.mjs).
+        /// mcp-summary.mjs; its main thread activity, from xtask/js/activity.mjs).
         #[arg(long, conflicts_with_all = ["data", "insights", "lantern"])]
         agent: bool,
     },
@@ -138,7 +139,9 @@ fn main() -> anyhow::Result<()> {
             agent,
         } => {
             if agent {
-                return agent::write_goldens(engine, &only.unwrap_or_default());
+                let only = only.unwrap_or_default();
+                agent::write_goldens(engine, &only)?;
+                return agent_activity::write_goldens(engine, &only);
             }
             if lantern {
                 node::ensure_packages()?;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use tracekit_engine::support::jsnum::js_number_string;
 use tracekit_engine::support::json::{as_str, member};
 use tracekit_engine::support::{event_details, event_group_args};
-use tracekit_engine::{styles, Analysis, NodeKind, ThreadTrack};
+use tracekit_engine::{styles, Analysis, NodeKind, ThreadTrack, TrackNode};
 
 use crate::keys::EventKey;
 
@@ -64,7 +64,7 @@ struct Merged {
 }
 
 /// What a thread's call tree is drawn from.
-struct Thread<'a> {
+pub(crate) struct Thread<'a> {
     analysis: &'a Analysis,
     track: &'a ThreadTrack,
     pid: tracekit_engine::Id,
@@ -89,23 +89,8 @@ pub fn call_tree(analysis: &Analysis, key: EventKey) -> Result<String, CallTreeE
 fn find(analysis: &Analysis, key: EventKey) -> Option<(Thread<'_>, usize)> {
     for process in analysis.processes() {
         for t in process.threads() {
-            let track = t.track();
-            let mut call_index = vec![usize::MAX; track.nodes.len()];
-            let mut calls = 0;
-            for (i, n) in track.nodes.iter().enumerate() {
-                if matches!(n.kind(), NodeKind::Call { .. }) {
-                    call_index[i] = calls;
-                    calls += 1;
-                }
-            }
-            let thread = Thread {
-                analysis,
-                track,
-                pid: t.pid(),
-                tid: t.tid(),
-                call_index,
-            };
-            let found = (0..track.nodes.len()).find(|&i| thread.key(i) == Some(key));
+            let thread = Thread::new(analysis, &t);
+            let found = (0..thread.track.nodes.len()).find(|&i| thread.key(i) == Some(key));
             if let Some(i) = found {
                 return Some((thread, i));
             }
@@ -114,8 +99,40 @@ fn find(analysis: &Analysis, key: EventKey) -> Option<(Thread<'_>, usize)> {
     None
 }
 
+impl<'a> Thread<'a> {
+    /// A thread's entries, with the index of each JS call.
+    pub(crate) fn new(analysis: &'a Analysis, t: &tracekit_engine::Thread<'a>) -> Thread<'a> {
+        let track = t.track();
+        let mut call_index = vec![usize::MAX; track.nodes.len()];
+        let mut calls = 0;
+        for (i, n) in track.nodes.iter().enumerate() {
+            if matches!(n.kind(), NodeKind::Call { .. }) {
+                call_index[i] = calls;
+                calls += 1;
+            }
+        }
+        Thread {
+            analysis,
+            track,
+            pid: t.pid(),
+            tid: t.tid(),
+            call_index,
+        }
+    }
+
+    /// Its track.
+    pub(crate) fn track(&self) -> &'a ThreadTrack {
+        self.track
+    }
+
+    /// The analysis it is of.
+    pub(crate) fn analysis(&self) -> &'a Analysis {
+        self.analysis
+    }
+}
+
 impl Thread<'_> {
-    fn key(&self, at: usize) -> Option<EventKey> {
+    pub(crate) fn key(&self, at: usize) -> Option<EventKey> {
         let node = &self.track.nodes[at];
         match node.kind() {
             NodeKind::Event { event, .. } => Some(EventKey::Raw(event)),
@@ -187,8 +204,13 @@ impl Thread<'_> {
 
     /// The name DevTools writes for an entry.
     fn title(&self, at: usize) -> String {
+        self.title_of(&self.track.nodes[at])
+    }
+
+    /// The name DevTools writes for an entry (`Name.forEntry`).
+    pub(crate) fn title_of(&self, node: &TrackNode) -> String {
         let s = self.analysis.strings();
-        let kind = self.track.nodes[at].kind();
+        let kind = node.kind();
         if let (NodeKind::Call { .. }, Some(f)) = (kind, self.track.js_frame(&kind)) {
             let name = s.resolve(f.call_frame.function_name);
             return if name.is_empty() {
@@ -213,16 +235,28 @@ impl Thread<'_> {
 
     /// The URL, line and column an entry points at.
     fn location(&self, at: usize) -> Option<(String, Option<f64>, Option<f64>)> {
-        let s = self.analysis.strings();
-        let kind = self.track.nodes[at].kind();
+        let node = &self.track.nodes[at];
         let non_negative = |x: Option<f64>| x.filter(|&v| v >= 0.0);
+        if let Some((url, line, column)) = self.top_frame(node) {
+            return Some((url, non_negative(line), non_negative(column)));
+        }
+        let NodeKind::Event { event, .. } = node.kind() else {
+            return None;
+        };
+        let url = event_group_args(self.track, event).and_then(|g| g.url)?;
+        let url = self.analysis.strings().resolve(url);
+        (!url.is_empty()).then(|| (url.to_owned(), None, None))
+    }
+
+    /// The top frame of an entry's payload (a JS call's own frame): its
+    /// URL, line and column (`None`: undefined), zero-based where DevTools
+    /// makes them so.
+    pub(crate) fn top_frame(&self, node: &TrackNode) -> Option<(String, Option<f64>, Option<f64>)> {
+        let s = self.analysis.strings();
+        let kind = node.kind();
         if let (NodeKind::Call { .. }, Some(f)) = (kind, self.track.js_frame(&kind)) {
             let cf = &f.call_frame;
-            return Some((
-                s.resolve(cf.url).to_owned(),
-                non_negative(cf.line_number),
-                non_negative(cf.column_number),
-            ));
+            return Some((s.resolve(cf.url).to_owned(), cf.line_number, cf.column_number));
         }
         let NodeKind::Event { event, name, .. } = kind else {
             return None;
@@ -251,25 +285,20 @@ impl Thread<'_> {
                     })
                 });
         }
-        if let Some(frame) = top {
-            // DevTools' `n && n - 1` for the events that count from 1.
-            let number = |x: Option<f64>| {
-                let x = if one_based {
-                    x.map(|v| if v == 0.0 { v } else { v - 1.0 })
-                } else {
-                    x
-                };
-                non_negative(x)
-            };
-            return Some((
-                frame.url.unwrap_or_default(),
-                number(frame.line_number),
-                number(frame.column_number),
-            ));
-        }
-        let url = event_group_args(self.track, event).and_then(|g| g.url)?;
-        let url = s.resolve(url);
-        (!url.is_empty()).then(|| (url.to_owned(), None, None))
+        let frame = top?;
+        // DevTools' `n && n - 1` for the events that count from 1.
+        let number = |x: Option<f64>| {
+            if one_based {
+                x.map(|v| if v == 0.0 { v } else { v - 1.0 })
+            } else {
+                x
+            }
+        };
+        Some((
+            frame.url.unwrap_or_default(),
+            number(frame.line_number),
+            number(frame.column_number),
+        ))
     }
 }
 

@@ -30,6 +30,23 @@ enum AgentCommand {
     /// comparing with chrome-devtools-mcp over a corpus).
     #[command(hide = true)]
     Insights(InsightsArgs),
+    /// The main thread's activity (the MCP tool `main_thread_activity`):
+    /// for each insight set, or for a window of the trace, the longest
+    /// tasks and their top functions, the bottom-up summary and the 3rd
+    /// parties.
+    Activity(ActivityArgs),
+}
+
+#[derive(clap::Args)]
+struct ActivityArgs {
+    #[command(flatten)]
+    trace: TraceArg,
+    /// Only this window of the trace: `START,END` in the trace's
+    /// microseconds (as the summary writes bounds).
+    #[arg(long, value_parser = str::parse::<tracekit::agent::Window>)]
+    window: Option<tracekit::agent::Window>,
+    #[command(flatten)]
+    output: OutputArg,
 }
 
 #[derive(clap::Args)]
@@ -83,6 +100,7 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
         AgentCommand::CallTree(args) => call_tree(args, common),
         AgentCommand::Insight(args) => insight(args, common),
         AgentCommand::Insights(args) => insights(args, common),
+        AgentCommand::Activity(args) => activity(args, common),
     }
 }
 
@@ -90,6 +108,19 @@ pub fn run(args: AgentArgs, common: &Common) -> Result<(), CliError> {
 /// trace's maps are not read): so neither do the agent's texts.
 fn agent_options(common: &Common) -> tracekit::AnalyzeOptions {
     common.options.with_all_handlers(true).with_trace_source_maps(false)
+}
+
+fn activity(args: ActivityArgs, common: &Common) -> Result<(), CliError> {
+    let options = agent_options(common).with_details(true).with_group_args(true);
+    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
+    let error = |message: String| CliError::Data {
+        file: input.name(),
+        message,
+    };
+    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
+    let text =
+        tracekit::agent::main_thread_activity(&analysis, &sets, args.window).map_err(|e| error(e.to_string()))?;
+    args.output.open().write(&text)
 }
 
 fn insights(args: InsightsArgs, common: &Common) -> Result<(), CliError> {

@@ -4,7 +4,8 @@
 //! within the budget; bad requests are one-line tool errors and the
 //! server keeps serving, two requests at once included. The TypeScript
 //! SDK (`@modelcontextprotocol/sdk`, in xtask/js's lockfile) does the same
-//! in brief.
+//! in brief, and the MCP Inspector's CLI mode (same lockfile) lists the
+//! tools and calls one.
 
 #[path = "support/tools.rs"]
 mod tools;
@@ -52,6 +53,7 @@ fn the_python_sdk_lists_and_calls_every_tool() {
             "analyze_insight",
             "call_tree",
             "event",
+            "main_thread_activity",
             "network_requests",
             "trace_summary"
         ]
@@ -128,6 +130,25 @@ fn the_python_sdk_lists_and_calls_every_tool() {
         format!("{}\n", seen["event"]["text"].as_str().unwrap()),
         golden("causes.calltree.r-2212.txt")
     );
+    // The main thread activity: the command's, DevTools' own (the golden
+    // of `cargo xtask oracle --agent`), whole and over a window.
+    let page_load = tools::root().join("fixtures/traces/page-load.json.gz");
+    let page_load = page_load.to_str().unwrap();
+    let activity = &seen["activity"];
+    assert_eq!(activity["whole"]["error"], false, "{activity}");
+    assert_eq!(activity["whole"]["text"], golden("page-load.activity.txt").as_str());
+    assert_eq!(
+        activity["whole"]["text"],
+        tracekit(&["agent", "activity", page_load]).as_str()
+    );
+    let window = tracekit(&["agent", "activity", page_load, "--window", "22594404431,22594628433"]);
+    assert_eq!(activity["window"]["text"], window.as_str());
+    assert_ne!(activity["window"]["text"], activity["whole"]["text"]);
+    assert!(window.contains("- total time: "), "{window}");
+    assert_eq!(activity["bad_window"]["error"], true, "{activity}");
+    let bad_window = activity["bad_window"]["text"].as_str().unwrap();
+    assert!(bad_window.starts_with("tracekit: window: "), "{bad_window}");
+    assert_eq!(bad_window.lines().count(), 1, "{bad_window}");
     for k in ["bad_insight", "bad_key"] {
         assert_eq!(seen[k]["error"], true, "{k}");
         assert_eq!(seen[k]["text"].as_str().unwrap().lines().count(), 1, "{k}: {}", seen[k]);
@@ -179,6 +200,12 @@ fn answers_past_the_budget_are_cut_and_say_how_to_narrow() {
         last.ends_with("narrow it with `thread`, `window`, `max_depth` or `min_percent`]"),
         "{last}"
     );
+    let activity = seen["activity"]["whole"]["text"].as_str().unwrap();
+    assert!(activity.len() <= 1600, "{}", activity.len());
+    assert!(
+        activity.lines().last().unwrap().ends_with("narrow it with `window`]"),
+        "{activity}"
+    );
     let page = tools::root().join("fixtures/traces/page-load.json.gz");
     let full = tracekit(&["calltree", page.to_str().unwrap(), "-q"]);
     let kept = &whole[..whole.len() - last.len() - 1];
@@ -204,7 +231,7 @@ fn the_typescript_sdk_lists_and_calls_the_tools() {
     let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(seen["server"]["name"], "tracekit");
     let tools = seen["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 5);
+    assert_eq!(tools.len(), 6);
     assert!(tools
         .iter()
         .all(|t| t["required"].as_array().unwrap().contains(&"path".into())));
@@ -218,6 +245,15 @@ fn the_typescript_sdk_lists_and_calls_the_tools() {
         "1",
     ]);
     assert_eq!(seen["callTree"]["text"], expected.as_str());
+    let activity = tracekit(&[
+        "agent",
+        "activity",
+        main.to_str().unwrap(),
+        "--window",
+        "1686325399,1686420609",
+    ]);
+    assert_eq!(seen["activity"]["text"], activity.as_str());
+    assert!(activity.contains("# Main thread bottom-up summary"), "{activity}");
     assert_eq!(seen["outside"]["error"], true);
     assert!(seen["outside"]["text"]
         .as_str()
@@ -228,4 +264,76 @@ fn the_typescript_sdk_lists_and_calls_the_tools() {
         seen["network"]["text"],
         tracekit(&["network", page.to_str().unwrap()]).as_str()
     );
+}
+
+/// What the MCP Inspector's CLI mode (`npx @modelcontextprotocol/inspector
+/// --cli`, pinned in xtask/js's lockfile, run by the Node 22 of the same
+/// lockfile: it needs 22.19 or later) printed for `tracekit mcp --root
+/// fixtures` and `ARGS`.
+fn inspector(args: &[&str]) -> String {
+    let packages = tools::node_packages();
+    let bin = packages.join(".bin");
+    let path = std::env::join_paths(
+        std::iter::once(bin.clone()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let out = Command::new(bin.join("node"))
+        .arg(packages.join("@modelcontextprotocol/inspector/clients/launcher/build/index.js"))
+        .arg("--cli")
+        .arg(env!("CARGO_BIN_EXE_tracekit"))
+        .args(["mcp", "--root"])
+        .arg(tools::root().join("fixtures"))
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the inspector failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_mcp_inspector_lists_the_tools_and_calls_one() {
+    // --strict: it fails on a tool schema that clients would reject.
+    let listed: serde_json::Value = serde_json::from_str(&inspector(&["--method", "tools/list", "--strict"])).unwrap();
+    let tools = listed["tools"].as_array().unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "analyze_insight",
+            "call_tree",
+            "event",
+            "main_thread_activity",
+            "network_requests",
+            "trace_summary"
+        ]
+    );
+    for tool in tools {
+        let required = tool["inputSchema"]["required"].as_array().unwrap();
+        assert!(required.contains(&"path".into()), "{tool}");
+    }
+    let activity = tools.iter().find(|t| t["name"] == "main_thread_activity").unwrap();
+    assert!(
+        activity["inputSchema"]["properties"]["window"]["description"].is_string(),
+        "{activity}"
+    );
+    let called: serde_json::Value = serde_json::from_str(&inspector(&[
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "trace_summary",
+        "--tool-arg",
+        "path=traces/causes.json.gz",
+    ]))
+    .unwrap();
+    assert_ne!(called["isError"], true, "{called}");
+    let golden =
+        std::fs::read_to_string(tools::root().join("fixtures/expected/2026-10/agent/causes.summary.txt")).unwrap();
+    assert_eq!(format!("{}\n", called["content"][0]["text"].as_str().unwrap()), golden);
 }

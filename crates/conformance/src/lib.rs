@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub mod agent;
+pub mod agent_activity;
 pub mod data;
 pub mod insights;
 pub mod lantern;

@@ -299,6 +299,14 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
 /// by; the summaries' `events` are left empty); an error where DevTools'
 /// insight throws, or without every handler's data.
 pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_parties::ThirdParties, String> {
+    let bounds = analysis.handlers().map(|data| data.meta().bounds);
+    third_parties_in(analysis, bounds.unwrap_or(Bounds::EMPTY))
+}
+
+/// The third parties of a window of the trace (DevTools'
+/// `summarizeByThirdParty` over those bounds), as
+/// [`third_parties_of_trace`] counts them.
+pub fn third_parties_in(analysis: &Analysis, bounds: Bounds) -> Result<crate::third_parties::ThirdParties, String> {
     let data = analysis
         .handlers()
         .ok_or(InsightsError::NoHandlers(analysis.kind().name()))
@@ -311,7 +319,7 @@ pub fn third_parties_of_trace(analysis: &Analysis) -> Result<crate::third_partie
         analysis,
         data,
         shared: &shared,
-        bounds: data.meta().bounds,
+        bounds,
         frame_id: data.meta().main_frame_id,
         navigation: None,
         lantern: std::cell::OnceCell::new(),

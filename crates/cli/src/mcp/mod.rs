@@ -3,6 +3,7 @@
 //! the server's roots and answer in text within a budget of tokens
 //! (docs/mcp.md). Nothing is ever written.
 
+mod activity;
 mod answers;
 mod server;
 mod traces;

@@ -13,6 +13,7 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::service::RequestContext;
 use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, RoleServer, ServerHandler};
 
+use super::activity::{self, ActivityArgs};
 use super::answers::{self, CallTreeArgs, EventArgs, InsightArgs, NetworkArgs, SummaryArgs};
 use super::traces::{Loaded, Roots, TraceCache};
 
@@ -136,6 +137,25 @@ impl Server {
         Ok(self
             .on_trace(&path, &context, "another insight", move |t| {
                 answers::analyze_insight(t, &args)
+            })
+            .await)
+    }
+
+    #[tool(
+        description = "The main thread's activity, as DevTools' AI assistance gives it: for each insight set, the \
+                       longest tasks (with their event keys) and the top functions of each, the bottom-up summary \
+                       (activities by self time, with their source URLs) and the 3rd parties by main thread time. \
+                       window (START,END in the trace's µs, as the summary writes bounds) narrows it to one part."
+    )]
+    async fn main_thread_activity(
+        &self,
+        Parameters(args): Parameters<ActivityArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, McpError> {
+        let path = args.path.clone();
+        Ok(self
+            .on_trace(&path, &context, "`window`", move |t| {
+                activity::main_thread_activity(t, &args)
             })
             .await)
     }

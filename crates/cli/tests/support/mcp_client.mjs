@@ -24,6 +24,10 @@ out.callTree = textOf(await client.callTool({
   arguments: { path: 'traces/main-thread.json.gz', thread: 'CrRendererMain', max_depth: 1 },
 }));
 out.outside = textOf(await client.callTool({ name: 'call_tree', arguments: { path: '/etc/hostname' } }));
+out.activity = textOf(await client.callTool({
+  name: 'main_thread_activity',
+  arguments: { path: 'traces/main-thread.json.gz', window: '1686325399,1686420609' },
+}));
 out.network = textOf(await client.callTool({ name: 'network_requests', arguments: { path: 'traces/page-load.json.gz' } }));
 await client.close();
 console.log(JSON.stringify(out));

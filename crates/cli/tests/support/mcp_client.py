@@ -47,6 +47,18 @@ async def main():
                 )
             )
             out["event"] = text_of(await call("event", {"path": "traces/causes.json.gz", "key": "r-2212"}))
+            out["activity"] = {
+                "whole": text_of(await call("main_thread_activity", {"path": "traces/page-load.json.gz"})),
+                "window": text_of(
+                    await call(
+                        "main_thread_activity",
+                        {"path": "traces/page-load.json.gz", "window": "22594404431,22594628433"},
+                    )
+                ),
+                "bad_window": text_of(
+                    await call("main_thread_activity", {"path": "traces/page-load.json.gz", "window": "later"})
+                ),
+            }
             out["bad_insight"] = text_of(
                 await call(
                     "analyze_insight",
