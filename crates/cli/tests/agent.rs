@@ -108,3 +108,27 @@ fn the_inp_breakdown_is_analysed_and_a_bad_set_or_key_is_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_main_thread_activity_is_devtools_s_whole_and_over_a_window() {
+    let golden = |name: &str| std::fs::read_to_string(fixtures().join("expected/2026-10/agent").join(name)).unwrap();
+    let out = tracekit(&["agent", "activity", "traces/page-load.json.gz"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden("page-load.activity.txt"));
+    let window = std::fs::read_dir(fixtures().join("expected/2026-10/agent"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .find_map(|n| {
+            let w = n.strip_prefix("page-load.activity.window.")?.strip_suffix(".txt")?;
+            Some((n.clone(), w.replace('-', ",")))
+        })
+        .expect("a window golden of page-load");
+    let out = tracekit(&["agent", "activity", "traces/page-load.json.gz", "--window", &window.1]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden(&window.0));
+    // A window backwards is refused before the trace is read.
+    let out = tracekit(&["agent", "activity", "traces/page-load.json.gz", "--window", "20,10"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("START not after END"), "{stderr}");
+}
