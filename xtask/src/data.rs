@@ -5,7 +5,11 @@
 //! The oracle's scripts are not part of the project: they are read from
 //! `TRACEKIT_ORACLE` (default `../shared/oracle`), copied to
 //! `target/oracle` and installed there (`npm install`) when their folder
-//! has no `node_modules`. CI needs none of it: it compares with the
+//! has no `node_modules`. The copy gets `xtask/oracle/source-maps.patch`:
+//! the oracle as given hands DevTools' engine no `resolveSourceMap`, where
+//! the Performance panel resolves the maps an enhanced trace saved, so
+//! that without it the duplicated JavaScript of such a trace is never
+//! found; an installed oracle must have it applied already. CI needs none of it: it compares with the
 //! goldens committed under `fixtures/expected/NAME/data/`.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +24,7 @@ use crate::node::Engine;
 pub(crate) fn oracle_dir() -> anyhow::Result<PathBuf> {
     let given = std::env::var_os("TRACEKIT_ORACLE").map_or_else(|| PathBuf::from("../shared/oracle"), PathBuf::from);
     if given.join("node_modules/.bin/node").exists() {
+        ensure_patched(&given)?;
         return Ok(given);
     }
     let scratch = PathBuf::from("target/oracle");
@@ -50,8 +55,34 @@ pub(crate) fn oracle_dir() -> anyhow::Result<PathBuf> {
         if !status.success() {
             bail!("npm install in {} failed", scratch.display());
         }
+        let patch = std::fs::File::open(SOURCE_MAPS_PATCH).context("opening the oracle's patch")?;
+        let status = Command::new("patch")
+            .args(["-p0", "-d"])
+            .arg(&scratch)
+            .stdin(patch)
+            .status()
+            .context("running patch")?;
+        if !status.success() {
+            bail!("{SOURCE_MAPS_PATCH} does not apply to {}", given.display());
+        }
     }
+    ensure_patched(&scratch)?;
     Ok(scratch)
+}
+
+/// The oracle's source-map resolution, as the Performance panel's.
+const SOURCE_MAPS_PATCH: &str = "xtask/oracle/source-maps.patch";
+
+/// Fails unless the oracle in `dir` resolves an enhanced trace's maps.
+fn ensure_patched(dir: &Path) -> anyhow::Result<()> {
+    let engine = std::fs::read_to_string(dir.join("engine.mjs")).unwrap_or_default();
+    if !engine.contains("loadResolveSourceMap") {
+        bail!(
+            "the oracle in {} resolves no source maps: apply {SOURCE_MAPS_PATCH} to it (patch -p0 -d DIR)",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// How a run of the oracle's `devtools-data.mjs` ended.
