@@ -1,8 +1,8 @@
 //! The texts chrome-devtools-mcp (1.11.0) gives an AI agent about a
 //! trace, from tracekit's analysis and insights: the performance summary
-//! ([`trace_summary`]), DevTools' event keys ([`EventKey`]) and the AI
-//! call tree of an event ([`call_tree`]), byte for
-//! byte as its own code writes them.
+//! ([`trace_summary`]), DevTools' event keys ([`EventKey`]), the AI
+//! call tree of an event ([`call_tree`]) and each insight's analysis
+//! ([`insight_text`]), byte for byte as its own code writes them.
 //!
 //! Nothing here reads a file: the caller loads the trace (with every
 //! handler) and computes its insight sets.
