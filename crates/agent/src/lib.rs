@@ -1,9 +1,9 @@
 //! The texts chrome-devtools-mcp (1.11.0) gives an AI agent about a
 //! trace, from tracekit's analysis and insights: the performance summary
-//! ([`trace_summary`]), DevTools' event keys ([`EventKey`]) and the AI
-//! call tree of an event ([`call_tree`]), the main thread's activity
-//! ([`main_thread_activity`]), byte for
-//! byte as its own code writes them.
+//! ([`trace_summary`]), DevTools' event keys ([`EventKey`]), the AI
+//! call tree of an event ([`call_tree`]), each insight's analysis
+//! ([`insight_text`]) and the main thread's activity
+//! ([`main_thread_activity`]), byte for byte as its own code writes them.
 //!
 //! Nothing here reads a file: the caller loads the trace (with every
 //! handler) and computes its insight sets.
