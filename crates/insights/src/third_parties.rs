@@ -103,9 +103,7 @@ pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, Strin
             entity: g.entity,
             main_thread_time: g.self_ms,
             transfer_size: g.transfer_size,
-            events: mappings
-                .and_then(|m| m.get(&g.entity).cloned())
-                .unwrap_or_else(|| Arc::default()),
+            events: mappings.and_then(|m| m.get(&g.entity).cloned()).unwrap_or_default(),
         })
         .collect();
     Ok(ThirdParties {
