@@ -23,23 +23,29 @@ async function timed(name, args) {
     timeout: 600_000,
   });
   const ms = performance.now() - start;
+  const text = result.content.map((c) => c.text ?? '').join('');
   if (result.isError) {
-    throw new Error(`${name} failed: ${result.content.map((c) => c.text ?? '').join('')}`);
+    throw new Error(`${name} failed: ${text}`);
   }
-  return ms;
+  return { ms, text };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const first = await timed('trace_summary', {});
-const again = [];
-const others = [];
+const set = /## insight set id: (\S+)/.exec(first.text)?.[1] ?? 'NO_NAVIGATION';
+// Questions an agent asks next, each from the cache: medians of 5.
+const questions = [
+  ['trace_summary', {}],
+  ['analyze_insight', { insight_set_id: set, insight_name: 'ThirdParties' }],
+  ['main_thread_activity', {}],
+  ['call_tree', { thread: 'CrRendererMain', max_depth: 2 }],
+  ['network_requests', {}],
+];
+const times = new Map(questions.map(([name]) => [name, []]));
 for (let i = 0; i < 5; i++) {
-  again.push(await timed('trace_summary', {}));
-  others.push(await timed('network_requests', {}));
+  for (const [name, args] of questions) times.get(name).push((await timed(name, args)).ms);
 }
 await client.close();
 const f = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
-console.log(
-  `first \`trace_summary\` ${f(first)} (the trace loaded); asked again ${f(median(again))}, ` +
-    `\`network_requests\` ${f(median(others))} (medians of 5, from the cache)`,
-);
+const again = [...times].map(([name, ms]) => `\`${name}\` ${f(median(ms))}`).join(', ');
+console.log(`first \`trace_summary\` ${f(first.ms)} (the trace loaded); then from the cache (medians of 5): ${again}`);

@@ -135,12 +135,7 @@ pub struct EventArgs {
 /// chrome-devtools-mcp's performance summary of a trace, byte for byte
 /// (its desktop scope, CPU 1x, the trace's own network conditions).
 pub fn trace_summary(loaded: &Loaded) -> Result<String, String> {
-    let sets = loaded.sets()?;
-    Ok(tracekit::agent::trace_summary(
-        &loaded.analysis,
-        sets,
-        &tracekit::agent::Throttling::default(),
-    ))
+    loaded.summary().map(str::to_owned)
 }
 
 /// chrome-devtools-mcp's analysis of one insight of a set.
