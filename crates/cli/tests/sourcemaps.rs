@@ -367,3 +367,45 @@ fn diff_of_two_bundlers_builds_compares_the_functions_both_kept() {
         assert!(both.contains(name), "{name}: {both:?}");
     }
 }
+
+#[test]
+fn a_chromium_recording_saved_with_its_maps_names_the_sources_functions() {
+    // fixtures/traces/bundles.json.gz: a page load recorded in Chromium
+    // and saved as DevTools saves an enhanced trace (metadata.sourceMaps);
+    // its two esbuild bundles share src/lib/format.js.
+    let source = std::fs::read_to_string(fixtures().join("pages/bundles/src/lib/format.js")).unwrap();
+    let declared_at = |name: &str| {
+        source
+            .lines()
+            .position(|line| line.contains(&format!("function {name}(")))
+            .map(|i| i + 1)
+    };
+    let rows = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["calltree", "traces/bundles.json.gz", "--bottom-up", "--max-depth", "1"];
+        args.extend(extra);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        stdout
+            .lines()
+            .filter_map(|line| line.split_once("  js ").map(|(_, call)| call.to_owned()))
+            .collect()
+    };
+    let mut named = 0;
+    for call in rows(&[]) {
+        let Some((name, at)) = call.split_once(" format.js:") else {
+            continue;
+        };
+        let line: usize = at.split(':').next().unwrap().parse().unwrap();
+        if let Some(declared) = declared_at(name) {
+            assert_eq!(line, declared, "{call}");
+            named += 1;
+        }
+    }
+    assert!(named >= 4, "the format.js functions that ran are named as declared");
+    let minified = rows(&["--no-source-maps"]);
+    assert!(minified.iter().all(|call| !call.contains("format.js")), "{minified:?}");
+    assert!(
+        minified.iter().any(|call| call.contains(" app-a.js:1:")),
+        "{minified:?}"
+    );
+}
