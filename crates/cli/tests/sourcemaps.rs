@@ -409,3 +409,68 @@ fn a_chromium_recording_saved_with_its_maps_names_the_sources_functions() {
         "{minified:?}"
     );
 }
+
+#[test]
+fn real_npm_libraries_bundled_are_named_from_their_sources() {
+    // fixtures/sourcemaps/npm-bundle.js: zod and qs bundled and minified by
+    // esbuild (the map keeps their sources), profiled by Node.
+    let map: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("sourcemaps/npm-bundle.js.map")).unwrap())
+            .unwrap();
+    let source_line = |file: &str, line: usize| -> String {
+        let sources = map["sources"].as_array().unwrap();
+        let at = sources
+            .iter()
+            .position(|s| s.as_str().unwrap().ends_with(file))
+            .unwrap();
+        let text = map["sourcesContent"][at].as_str().unwrap();
+        text.lines().nth(line - 1).unwrap().to_owned()
+    };
+    let top = |extra: &[&str]| -> Vec<(String, String)> {
+        let mut args = vec![
+            "calltree",
+            "sourcemaps/npm-bundle.cpuprofile",
+            "--bottom-up",
+            "--max-depth",
+            "1",
+            "--top",
+            "16",
+        ];
+        args.extend(extra);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        stdout
+            .lines()
+            .filter_map(|line| line.split_once("  js ").map(|(_, call)| call))
+            .filter_map(|call| call.rsplit_once(' '))
+            .filter(|(_, at)| !at.starts_with("node:") && at.contains(".js:"))
+            .map(|(name, at)| (name.to_owned(), at.to_owned()))
+            .collect()
+    };
+    let named = top(&["--source-maps", "sourcemaps/npm-bundle.js.map"]);
+    assert!(
+        named.iter().all(|(_, at)| !at.starts_with("npm-bundle.js")),
+        "{named:?}"
+    );
+    // Functions the sources declare by name are named so, at their line.
+    for (name, file) in [("roundTrip", "npm/main.js"), ("stringify", "qs/lib/stringify.js")] {
+        let (_, at) = named
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{name}: {named:?}"));
+        let line: usize = at.split(':').nth(1).unwrap().parse().unwrap();
+        assert!(source_line(file, line).contains(&format!("{name}(")), "{name} at {at}");
+    }
+    // And zod's methods, from its own source.
+    assert!(
+        named
+            .iter()
+            .any(|(n, at)| n.starts_with("t._zod.") && at.starts_with("schemas.js")),
+        "{named:?}"
+    );
+    let minified = top(&["--no-source-maps"]);
+    assert!(
+        minified.iter().all(|(_, at)| at.starts_with("npm-bundle.js")),
+        "{minified:?}"
+    );
+}
