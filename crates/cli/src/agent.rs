@@ -110,49 +110,60 @@ fn agent_options(common: &Common) -> tracekit::AnalyzeOptions {
     common.options.with_all_handlers(true).with_trace_source_maps(false)
 }
 
+/// A trace loaded as the agent's texts read it, with its insight sets.
+struct Loaded {
+    analysis: tracekit::Analysis,
+    sets: tracekit::insights::InsightSets,
+    file: String,
+}
+
+impl Loaded {
+    fn new(path: &std::path::Path, options: &tracekit::AnalyzeOptions, common: &Common) -> Result<Loaded, CliError> {
+        let (input, analysis) = load_one(path, options, common.quiet)?;
+        let file = input.name();
+        let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
+            file: file.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(Loaded { analysis, sets, file })
+    }
+
+    /// The one-line error of a text about this trace.
+    fn error(&self, message: impl std::fmt::Display) -> CliError {
+        CliError::Data {
+            file: self.file.clone(),
+            message: message.to_string(),
+        }
+    }
+}
+
 fn activity(args: ActivityArgs, common: &Common) -> Result<(), CliError> {
     let options = agent_options(common).with_details(true).with_group_args(true);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let error = |message: String| CliError::Data {
-        file: input.name(),
-        message,
-    };
-    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
-    let text =
-        tracekit::agent::main_thread_activity(&analysis, &sets, args.window).map_err(|e| error(e.to_string()))?;
+    let loaded = Loaded::new(args.trace.path(), &options, common)?;
+    let text = tracekit::agent::main_thread_activity(&loaded.analysis, &loaded.sets, args.window)
+        .map_err(|e| loaded.error(e))?;
     args.output.open().write(&text)
 }
 
 fn insights(args: InsightsArgs, common: &Common) -> Result<(), CliError> {
-    let options = agent_options(common);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let error = |message: String| CliError::Data {
-        file: input.name(),
-        message,
-    };
-    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
-    std::fs::create_dir_all(&args.dir).map_err(|e| error(e.to_string()))?;
-    for set in &sets.sets {
+    let loaded = Loaded::new(args.trace.path(), &agent_options(common), common)?;
+    std::fs::create_dir_all(&args.dir).map_err(|e| loaded.error(e))?;
+    for set in &loaded.sets.sets {
         for name in tracekit::agent::insight::KEYS {
             let id = set.id.to_string();
-            let text = tracekit::agent::insight_text(&analysis, &sets, &id, name).unwrap_or_else(|e| e.to_string());
+            let text = tracekit::agent::insight_text(&loaded.analysis, &loaded.sets, &id, name)
+                .unwrap_or_else(|e| e.to_string());
             let file = args.dir.join(format!("{id}.{name}.txt"));
-            std::fs::write(&file, text + "\n").map_err(|e| error(e.to_string()))?;
+            std::fs::write(&file, text + "\n").map_err(|e| loaded.error(e))?;
         }
     }
     Ok(())
 }
 
 fn insight(args: InsightArgs, common: &Common) -> Result<(), CliError> {
-    let options = agent_options(common);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let error = |message: String| CliError::Data {
-        file: input.name(),
-        message,
-    };
-    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
-    let text =
-        tracekit::agent::insight_text(&analysis, &sets, &args.set, &args.name).map_err(|e| error(e.to_string()))?;
+    let loaded = Loaded::new(args.trace.path(), &agent_options(common), common)?;
+    let text = tracekit::agent::insight_text(&loaded.analysis, &loaded.sets, &args.set, &args.name)
+        .map_err(|e| loaded.error(e))?;
     args.output.open().write(&(text + "\n"))
 }
 
@@ -169,16 +180,11 @@ fn call_tree(args: CallTreeArgs, common: &Common) -> Result<(), CliError> {
 }
 
 fn summary(args: SummaryArgs, common: &Common) -> Result<(), CliError> {
-    let options = agent_options(common);
-    let (input, analysis) = load_one(args.trace.path(), &options, common.quiet)?;
-    let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
-        file: input.name(),
-        message: e.to_string(),
-    })?;
+    let loaded = Loaded::new(args.trace.path(), &agent_options(common), common)?;
     let throttling = tracekit::agent::Throttling {
         cpu: Some(args.cpu),
         network: args.network,
     };
-    let text = tracekit::agent::trace_summary(&analysis, &sets, &throttling);
+    let text = tracekit::agent::trace_summary(&loaded.analysis, &loaded.sets, &throttling);
     args.output.open().write(&(text + "\n"))
 }
