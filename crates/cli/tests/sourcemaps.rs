@@ -92,11 +92,11 @@ fn a_directory_of_maps_with_a_broken_one() {
     let (names, stderr) = bottom_up_top("sourcemaps/bundle.cpuprofile", "4", &["--source-maps", "sourcemaps"]);
     assert_eq!(names[0], "runPrimes");
     let warnings: Vec<&str> = stderr.lines().collect();
-    assert_eq!(warnings.len(), 4, "{stderr}");
+    assert_eq!(warnings.len(), 5, "{stderr}");
     assert!(warnings[0].ends_with("sourcemaps/broken/bundle.js.map: not a source map: got 2 segments, expected 4 or 5"));
     for (warning, map) in warnings[1..]
         .iter()
-        .zip(["bundle-nocontent", "rollup-nocontent", "rollup"])
+        .zip(["bundle-nocontent", "npm-bundle", "rollup-nocontent", "rollup"])
     {
         assert!(
             warning.ends_with(&format!("sourcemaps/{map}.js.map: matched no script of the profile")),
