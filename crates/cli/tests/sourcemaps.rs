@@ -5,26 +5,12 @@
 //! (docs/sourcemaps.md).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// Runs tracekit in `fixtures/`: (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_tracekit"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("tracekit runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
+#[path = "support/run.rs"]
+mod support;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
+use support::{fixtures, run};
 
 /// The function names `src/` declares (`function NAME(`).
 fn declared() -> BTreeSet<String> {

@@ -1,26 +1,10 @@
 //! End to end: `tracekit summary`, the Summary of each thread
 //! (crates/views/src/summary.rs).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/run.rs"]
+mod support;
 
-/// Runs tracekit in `fixtures/`: (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_tracekit"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("tracekit runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
+use support::{fixtures, run};
 
 const CATEGORIES: &str = "handwritten/views/summary-categories.json";
 

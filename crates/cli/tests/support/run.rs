@@ -20,3 +20,14 @@ pub fn tracekit(args: &[&str]) -> Output {
         .output()
         .expect("runs")
 }
+
+/// `tracekit ARGS` in the fixtures directory: its exit code, stdout and
+/// stderr as text.
+pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = tracekit(args);
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
