@@ -412,16 +412,26 @@ mod tests {
         ]
         .join(",");
         let sets = sets(&trace(&events));
-        let insight = navigation_set(&sets)
+        let insight = duplicated_javascript(&sets);
+        assert_eq!(insight.state, State::Pass);
+        let f = finding(insight.finding);
+        assert_eq!(f.scripts.len(), 1);
+    }
+
+    /// The navigation set's DuplicatedJavaScript insight.
+    fn duplicated_javascript(sets: &crate::InsightSets) -> crate::Insight {
+        navigation_set(sets)
             .computed()
             .find(|i| matches!(i.finding, Finding::DuplicatedJavaScript(_)))
             .unwrap()
-            .clone();
-        assert_eq!(insight.state, State::Pass);
-        let Finding::DuplicatedJavaScript(f) = insight.finding else {
+            .clone()
+    }
+
+    fn finding(finding: Finding) -> super::DuplicatedJavaScript {
+        let Finding::DuplicatedJavaScript(f) = finding else {
             unreachable!()
         };
-        assert_eq!(f.scripts.len(), 1);
+        f
     }
 
     /// A script with a source map URL, its frame and its text.
@@ -476,15 +486,9 @@ mod tests {
             trace(&events)
         );
         let sets = sets(&text);
-        let insight = navigation_set(&sets)
-            .computed()
-            .find(|i| matches!(i.finding, Finding::DuplicatedJavaScript(_)))
-            .unwrap()
-            .clone();
+        let insight = duplicated_javascript(&sets);
         assert_eq!(insight.state, State::Fail);
-        let Finding::DuplicatedJavaScript(f) = insight.finding else {
-            unreachable!()
-        };
+        let f = finding(insight.finding);
         // lib.js: 800 bytes of a.js, 608 of b.js (the rest of each line is
         // the script's own, and its newline counts with it).
         assert_eq!(f.duplication.len(), 1);
@@ -496,11 +500,7 @@ mod tests {
         assert_eq!(f.grouped_by_node_modules, f.duplication);
         // Without the maps nothing is duplicated.
         let sets = super::tests::sets(&trace(&events));
-        let insight = navigation_set(&sets)
-            .computed()
-            .find(|i| matches!(i.finding, Finding::DuplicatedJavaScript(_)))
-            .unwrap()
-            .clone();
+        let insight = duplicated_javascript(&sets);
         assert_eq!(insight.state, State::Pass);
     }
 }
