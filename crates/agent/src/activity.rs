@@ -193,6 +193,15 @@ pub fn main_thread_activity(
             })
             .collect(),
         Some(w) => {
+            // A window off the trace would answer "none" everywhere, as if
+            // the main thread had been idle: say where the trace is.
+            let bounds = analysis.bounds();
+            if w.max < bounds.min.0 || w.min > bounds.max.0 {
+                return Err(ActivityError(format!(
+                    "the window {}..{} µs is outside the trace, whose bounds are {}..{} µs",
+                    w.min, w.max, bounds.min.0, bounds.max.0
+                )));
+            }
             let home = sets
                 .sets
                 .iter()

@@ -131,4 +131,13 @@ fn the_main_thread_activity_is_devtools_s_whole_and_over_a_window() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("START not after END"), "{stderr}");
+    // A window off the trace is an error that gives the trace's bounds,
+    // not a text of empty sections.
+    let out = tracekit(&["agent", "activity", "traces/page-load.json.gz", "--window", "1,2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the window 1..2 µs is outside the trace, whose bounds are"),
+        "{stderr}"
+    );
 }
