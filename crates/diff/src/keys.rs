@@ -230,14 +230,21 @@ pub fn measure_with(analysis: &Analysis, max_nodes: usize, parallelism: Parallel
     } else {
         Vec::new()
     };
+    // The threads are measured on the pool's threads: their stages are
+    // the caller's (`views` under `--timings`) all the same.
+    let parent = tracing::Span::current();
     let one = |thread: &Thread<'_>| {
+        let _span = tracing::info_span!(parent: &parent, "threads").entered();
         let role = thread_role(analysis, thread);
         let mut values = Vec::new();
         measure_thread(analysis, thread, &role, window, max_nodes, &mut values).map(|()| values)
     };
     let (per_thread, third): (Vec<Result<Values, ViewError>>, _) = match parallelism {
-        Parallelism::Rayon => rayon::join(|| threads.par_iter().map(one).collect(), || third_parties(analysis)),
-        Parallelism::Sequential => (threads.iter().map(one).collect(), third_parties(analysis)),
+        Parallelism::Rayon => rayon::join(
+            || threads.par_iter().map(one).collect(),
+            || third_parties(analysis, &parent),
+        ),
+        Parallelism::Sequential => (threads.iter().map(one).collect(), third_parties(analysis, &parent)),
     };
     let mut values: BTreeMap<Key, f64> = BTreeMap::new();
     for thread in per_thread {
@@ -276,6 +283,7 @@ fn measure_thread(
             values.push((key, v));
         }
     };
+    let bottom_up_span = tracing::info_span!("bottom-up").entered();
     let views = thread_views_to_depth(analysis, thread.track(), window, Some(1), GroupBy::None, max_nodes)?;
     let root = &views.bottom_up.nodes[0];
     for &child in &root.children {
@@ -289,6 +297,8 @@ fn measure_thread(
         add(kind, name, Quantity::SelfTime, node.self_ms);
         add(kind, name, Quantity::Total, node.total_ms);
     }
+    drop(bottom_up_span);
+    let _summary_span = tracing::info_span!("summary").entered();
     for (category, ms) in thread_summary(analysis, thread.track(), window).rows() {
         add(Kind::Category, category.title(), Quantity::Value, ms);
     }
@@ -352,7 +362,8 @@ fn requests_and_bytes(analysis: &Analysis, values: &mut BTreeMap<Key, f64>) {
 /// Each entity's main thread time and transferred bytes over the whole
 /// trace, as DevTools' 3rd parties insight counts them (the first party
 /// among them: a change of the site's own share is as telling).
-fn third_parties(analysis: &Analysis) -> Result<Vec<(Key, f64)>, MeasureError> {
+fn third_parties(analysis: &Analysis, parent: &tracing::Span) -> Result<Vec<(Key, f64)>, MeasureError> {
+    let _span = tracing::info_span!(parent: parent, "third parties").entered();
     let mut values = Vec::new();
     if analysis.kind() != InputKind::ChromeTrace || !analysis.has_all_handlers() {
         return Ok(values);

@@ -205,6 +205,44 @@ pub fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     object_members(text).filter(|(k, _)| k == key).last().map(|(_, v)| v)
 }
 
+/// The raw values of the members `keys` of the JSON object `text`, found
+/// in one pass (`found[i]` is the last member `keys[i]`, as `JSON.parse`
+/// keeps it), or `None` when `text` is not an object (or is malformed).
+/// Values are skipped with the structural scanner, not decoded, so that
+/// large ones nobody reads (stack traces) cost one quick pass.
+pub fn members<'a, const N: usize>(text: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let mut found = [None; N];
+    let b = text.as_bytes();
+    let mut i = crate::scan::skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        match member_at(text, i) {
+            MemberAt::Key { key, value } => {
+                let end = crate::scan::skip_value(b, value).ok()?;
+                if let Some(at) = keys.iter().position(|k| *k == key) {
+                    found[at] = Some(&text[value..end]);
+                }
+                i = end;
+            }
+            MemberAt::Closed { .. } => return Some(found),
+            MemberAt::NeedMore | MemberAt::Bad { .. } => return None,
+        }
+    }
+}
+
+/// The items of the JSON array `text`, in order, as raw text, found with
+/// the structural scanner: nothing is decoded. Stops early on malformed
+/// input; nothing when `text` is not an array.
+pub fn array_items(text: &str) -> ArrayItems<'_> {
+    let b = text.as_bytes();
+    let start = crate::scan::skip_ws(b, 0);
+    let at = (b.get(start) == Some(&b'[')).then_some(start + 1);
+    ArrayItems { text, at }
+}
+
 /// The raw text at `path` in nested JSON objects (`["data", "frame"]` reads
 /// `text.data.frame`).
 pub fn member_path<'a>(text: &'a str, path: &[&str]) -> Option<&'a str> {
@@ -279,6 +317,31 @@ impl<'a> Iterator for ObjectMembers<'a> {
     }
 }
 
+/// The iterator of [`array_items`].
+pub struct ArrayItems<'a> {
+    text: &'a str,
+    at: Option<usize>,
+}
+
+impl<'a> Iterator for ArrayItems<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        use crate::scan::{skip_value, skip_ws};
+        let b = self.text.as_bytes();
+        let mut i = skip_ws(b, self.at.take()?);
+        if b.get(i) == Some(&b',') {
+            i = skip_ws(b, i + 1);
+        }
+        if b.get(i).is_none_or(|&c| c == b']' || c == b',') {
+            return None;
+        }
+        let end = skip_value(b, i).ok()?;
+        self.at = Some(end);
+        Some(&self.text[i..end])
+    }
+}
+
 #[cfg(test)]
 mod member_tests {
     #[test]
@@ -295,5 +358,25 @@ mod member_tests {
             ]
         );
         assert_eq!(super::object_members("[1]").count(), 0);
+    }
+
+    #[test]
+    fn finds_several_members_in_one_pass_the_last_of_a_repeated_key() {
+        let found = super::members(r#"{"a": [1, {"d":2}], "b": 1, "d": "x", "b": 2}"#, ["a", "d", "z", "b"]);
+        assert_eq!(found, Some([Some(r#"[1, {"d":2}]"#), Some(r#""x""#), None, Some("2")]));
+        assert_eq!(super::members(" { } ", ["a"]), Some([None]));
+        assert_eq!(super::members("[1]", ["a"]), None);
+        assert_eq!(super::members(r#"{"a": 1, "b" 2}"#, ["a"]), None);
+    }
+
+    #[test]
+    fn lists_array_items_without_decoding_them() {
+        let items: Vec<&str> = super::array_items(r#" [ {"url": "a,]"} , 2,[3, 4] ,"s"]"#).collect();
+        assert_eq!(items, vec![r#"{"url": "a,]"}"#, "2", "[3, 4]", r#""s""#]);
+        assert_eq!(super::array_items("[]").count(), 0);
+        assert_eq!(super::array_items(" [ ] ").count(), 0);
+        assert_eq!(super::array_items(r#"{"a":1}"#).count(), 0);
+        // Malformed: what comes before the fault.
+        assert_eq!(super::array_items("[1, ").collect::<Vec<_>>(), vec!["1"]);
     }
 }

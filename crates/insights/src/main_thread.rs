@@ -76,47 +76,60 @@ pub(crate) fn entity_self_times(
     network: &NetworkRequests,
 ) -> Result<Vec<EntityGroup>, String> {
     let strings = cx.analysis.strings();
-    let (nodes, entities) = entries(track, network);
+    let nodes = entries(track);
+    let entities = EntityOf::new(track, network);
     let mut walk = Walk::new(cx, track, &nodes, strings, &entities);
     walk.cache_hits()?;
     walk.run()?;
     Ok(walk.groups())
 }
 
-/// The thread's entries as DevTools lists them (its tree's nodes, and
-/// the entries off the tree in their places), each with its entity as
-/// DevTools' `entityByEvent` has it: the NetworkRequests handler's for the
-/// events it mapped, else the track's.
-fn entries(track: &ThreadTrack, network: &NetworkRequests) -> (Vec<TrackNode>, Vec<Option<Entity>>) {
-    let mut by_event: AHashMap<u32, Entity> = AHashMap::new();
-    for (&entity, events) in &network.entities.events_by_entity {
-        for e in events {
-            if let EntityEvent::Event(index) = *e {
-                by_event.insert(index, entity);
-            }
-        }
-    }
+/// The thread's entries as DevTools lists them: its tree's nodes, and
+/// the entries off the tree in their places.
+fn entries(track: &ThreadTrack) -> Vec<&TrackNode> {
     let off_tree = track.entries_off_tree();
     let mut nodes = Vec::with_capacity(track.nodes.len() + off_tree.len());
     let mut off = off_tree.iter().peekable();
     for (at, node) in track.nodes.iter().enumerate() {
         while let Some((_, entry)) = off.next_if(|(before, _)| *before as usize <= at) {
-            nodes.push(*entry);
+            nodes.push(entry);
         }
-        nodes.push(*node);
+        nodes.push(node);
     }
-    nodes.extend(off.map(|(_, entry)| *entry));
-    let mut entities: Vec<Option<Entity>> = nodes.iter().map(|n| track.entity_of(n)).collect();
-    for (node, entity) in nodes.iter().zip(entities.iter_mut()) {
+    nodes.extend(off.map(|(_, entry)| entry));
+    nodes
+}
+
+/// The entity of an entry as DevTools' `entityByEvent` has it: the
+/// NetworkRequests handler's for the events it mapped, else the track's.
+struct EntityOf<'a> {
+    track: &'a ThreadTrack,
+    by_event: AHashMap<u32, Entity>,
+}
+
+impl<'a> EntityOf<'a> {
+    fn new(track: &'a ThreadTrack, network: &NetworkRequests) -> EntityOf<'a> {
+        let mut by_event: AHashMap<u32, Entity> = AHashMap::new();
+        for (&entity, events) in &network.entities.events_by_entity {
+            for e in events {
+                if let EntityEvent::Event(index) = *e {
+                    by_event.insert(index, entity);
+                }
+            }
+        }
+        EntityOf { track, by_event }
+    }
+
+    fn get(&self, node: &TrackNode) -> Option<Entity> {
         // (A begin/end pair is a new event in DevTools, which no request
         // has; its begin is never a request's event either.)
         if let NodeKind::Event { event, .. } = node.kind() {
-            if let Some(&mapped) = by_event.get(&event) {
-                *entity = Some(mapped);
+            if let Some(&mapped) = self.by_event.get(&event) {
+                return Some(mapped);
             }
         }
+        self.track.entity_of(node)
     }
-    (nodes, entities)
 }
 
 /// The walk over a thread's entries in a window, and the rows it makes.
@@ -124,9 +137,9 @@ struct Walk<'a> {
     track: &'a ThreadTrack,
     /// The thread's entries in DevTools' order: its nodes, and those off
     /// its tree in their places.
-    nodes: &'a [TrackNode],
+    nodes: &'a [&'a TrackNode],
     strings: &'a Strings,
-    entities: &'a [Option<Entity>],
+    entities: &'a EntityOf<'a>,
     /// The window in ms, and in µs as DevTools converts it back.
     start_ms: f64,
     end_ms: f64,
@@ -134,8 +147,13 @@ struct Walk<'a> {
     end_us: f64,
     /// The JS calls' ids, interned.
     call_ids: AHashMap<String, u32>,
+    /// Each JS frame's interned call id, once made (most entries are
+    /// calls of a few thousand frames: their ids are not written again).
+    call_id_of_frame: Vec<Option<u32>>,
     /// The entities' names (the groups), interned; `""`: no entity.
     group_names: AHashMap<String, u32>,
+    /// Each entity's interned name, once looked up.
+    group_of_entity: AHashMap<Option<Entity>, u32>,
     /// The rows, in the order they were made.
     rows: indexmap::IndexMap<(NodeId, u32), Row, ahash::RandomState>,
     /// Whether the response of a received-data row came from the cache.
@@ -148,9 +166,9 @@ impl<'a> Walk<'a> {
     fn new(
         cx: &Context<'_>,
         track: &'a ThreadTrack,
-        nodes: &'a [TrackNode],
+        nodes: &'a [&'a TrackNode],
         strings: &'a Strings,
-        entities: &'a [Option<Entity>],
+        entities: &'a EntityOf<'a>,
     ) -> Walk<'a> {
         let start_ms = cx.bounds.min.0 / 1000.0;
         let end_ms = cx.bounds.max.0 / 1000.0;
@@ -169,7 +187,9 @@ impl<'a> Walk<'a> {
                 end_us
             },
             call_ids: AHashMap::new(),
+            call_id_of_frame: vec![None; track.js_frames.len()],
             group_names: AHashMap::new(),
+            group_of_entity: AHashMap::new(),
             rows: indexmap::IndexMap::default(),
             cache_hit: AHashMap::new(),
             visible: AHashMap::new(),
@@ -181,9 +201,18 @@ impl<'a> Walk<'a> {
         let node = &self.nodes[at];
         let id = match node.kind() {
             NodeKind::Call { frame } => {
-                let call = js_call_id(&self.track.js_frames[frame as usize].call_frame, self.strings);
-                let next = u32::try_from(self.call_ids.len()).unwrap_or(u32::MAX);
-                NodeId::Call(*self.call_ids.entry(call).or_insert(next))
+                let frame = frame as usize;
+                let id = match self.call_id_of_frame[frame] {
+                    Some(id) => id,
+                    None => {
+                        let call = js_call_id(&self.track.js_frames[frame].call_frame, self.strings);
+                        let next = u32::try_from(self.call_ids.len()).unwrap_or(u32::MAX);
+                        let id = *self.call_ids.entry(call).or_insert(next);
+                        self.call_id_of_frame[frame] = Some(id);
+                        id
+                    }
+                };
+                NodeId::Call(id)
             }
             NodeKind::Event { name, event, .. } if is_received_data(name) => {
                 let args = event_view_args(self.track, event).copied().unwrap_or_default();
@@ -194,9 +223,15 @@ impl<'a> Walk<'a> {
             }
             NodeKind::Event { name, .. } => NodeId::Name(name),
         };
-        let group = self.entities[at].map_or("", |e| e.name(self.strings)).to_owned();
+        let entity = self.entities.get(self.nodes[at]);
+        if let Some(&group) = self.group_of_entity.get(&entity) {
+            return Ok((id, group));
+        }
+        let name = entity.map_or("", |e| e.name(self.strings)).to_owned();
         let next = u32::try_from(self.group_names.len()).unwrap_or(u32::MAX);
-        Ok((id, *self.group_names.entry(group).or_insert(next)))
+        let group = *self.group_names.entry(name).or_insert(next);
+        self.group_of_entity.insert(entity, group);
+        Ok((id, group))
     }
 
     /// Whether each request's response came from the cache, over the
@@ -359,7 +394,12 @@ impl<'a> Walk<'a> {
                     g.2 += row.self_ms;
                     g.3 += row.transfer_size;
                 }
-                None => groups.push((row.group, self.entities[row.made_by], row.self_ms, row.transfer_size)),
+                None => groups.push((
+                    row.group,
+                    self.entities.get(self.nodes[row.made_by]),
+                    row.self_ms,
+                    row.transfer_size,
+                )),
             }
         }
         groups

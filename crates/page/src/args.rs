@@ -9,6 +9,7 @@
 //! request ids and `LazyPixelRef`s (DevTools would use other values as they
 //! are, or throw).
 
+use tracekit_events::json::members;
 use tracekit_events::{names, DevTools, EventIndex, Interner, Phase, Sym};
 
 use crate::images::ImagePainting;
@@ -18,52 +19,6 @@ use crate::network::NetworkRequests;
 /// scanner found their ends, and DevTools would not load a trace whose
 /// text is not).
 pub type Raw<'a> = &'a str;
-
-/// The raw values of the members `keys` of the JSON object `text` (the
-/// last of each, as `JSON.parse` keeps it), or `None` when `text` is not
-/// an object. Values are skipped with the tokenizer's scanner, not decoded,
-/// so that the large ones grouping never reads (stack traces, most of
-/// `args.data`) cost one quick pass.
-fn members<'a, const N: usize>(text: &'a str, keys: [&str; N]) -> Option<[Option<Raw<'a>>; N]> {
-    use tracekit_events::scan::{skip_value, skip_ws};
-    let b = text.as_bytes();
-    let mut found = [None; N];
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    i = skip_ws(b, i + 1);
-    if b.get(i) == Some(&b'}') {
-        return Some(found);
-    }
-    loop {
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let key_end = skip_value(b, i).ok()?;
-        let raw_key = &text[i..key_end];
-        let key: std::borrow::Cow<'_, str> = if raw_key.contains('\\') {
-            serde_json::from_str(raw_key).ok()?
-        } else {
-            raw_key[1..raw_key.len() - 1].into()
-        };
-        i = skip_ws(b, key_end);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        let value_start = skip_ws(b, i + 1);
-        let value_end = skip_value(b, value_start).ok()?;
-        if let Some(at) = keys.iter().position(|k| *k == key) {
-            found[at] = Some(&text[value_start..value_end]);
-        }
-        i = skip_ws(b, value_end);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(found),
-            _ => return None,
-        }
-    }
-}
 
 /// The members of `args` grouping reads.
 pub struct RawArgs<'a> {

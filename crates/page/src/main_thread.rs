@@ -12,8 +12,7 @@
 //! [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers)
 //! only.
 
-use serde::Deserialize;
-use tracekit_events::json::{as_f64, as_str, js_truthy, member};
+use tracekit_events::json::{array_items, as_f64, as_str, js_truthy, member, members};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
 use tracekit_meta::MetaData;
 
@@ -143,21 +142,6 @@ pub struct MainThreadEventsHandler {
     details: Vec<EventDetail>,
 }
 
-/// A frame of a `stackTrace`: its URL alone is read.
-#[derive(Deserialize)]
-struct StackFrame<'a> {
-    #[serde(borrow, default)]
-    url: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// One item of a `stackTrace`: a frame, or anything else (no URL).
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum StackItem<'a> {
-    Frame(#[serde(borrow)] StackFrame<'a>),
-    Other(serde::de::IgnoredAny),
-}
-
 fn link_kind(name: Sym) -> Option<LinkKind> {
     Some(match name {
         names::TIMER_INSTALL => LinkKind::TimerInstall,
@@ -186,10 +170,10 @@ pub fn is_scheduled_task(name: Sym) -> bool {
     )
 }
 
-/// A string member, interned; `None` when absent or not a string (or
-/// empty, with `non_empty`).
-fn string_member(data: &str, key: &str, non_empty: bool, interner: &mut Interner) -> Option<Sym> {
-    let text = as_str(member(data, key)?)?;
+/// A member's raw value as a string, interned; `None` when absent or not
+/// a string (or empty, with `non_empty`).
+fn string_value(raw: Option<&str>, non_empty: bool, interner: &mut Interner) -> Option<Sym> {
+    let text = as_str(raw?)?;
     (!non_empty || !text.is_empty()).then(|| interner.intern(&text))
 }
 
@@ -215,31 +199,39 @@ fn link_args(kind: LinkKind, args: Option<&str>, interner: &mut Interner) -> Opt
     } else {
         "url"
     };
-    let key = match kind {
-        LinkKind::TimerInstall | LinkKind::TimerFire => key_of(member(data, "timerId"), interner),
-        LinkKind::ModuleEvaluated | LinkKind::CompileModule => key_of(member(data, "scriptId"), interner),
-        _ => JsKey::Undefined,
+    let key_member = match kind {
+        LinkKind::TimerInstall | LinkKind::TimerFire => "timerId",
+        LinkKind::ModuleEvaluated | LinkKind::CompileModule => "scriptId",
+        _ => "",
     };
-    let mut stack_urls = Vec::new();
-    if let Some(stack) = member(data, "stackTrace") {
-        if let Ok(items) = serde_json::from_str::<Vec<StackItem<'_>>>(stack) {
-            for item in items {
-                if let StackItem::Frame(StackFrame { url: Some(url) }) = item {
-                    if !url.is_empty() {
-                        stack_urls.push(interner.intern(&url));
-                    }
-                }
-            }
-        }
-    }
+    // One pass over `data` for every member read.
+    let [frame, url, request_id, stack, ready_state, key] = members(
+        data,
+        ["frame", url_key, "requestId", "stackTrace", "readyState", key_member],
+    )
+    .unwrap_or([None; 6]);
+    let key = if key_member.is_empty() {
+        JsKey::Undefined
+    } else {
+        key_of(key, interner)
+    };
+    // The URLs of the stack's frames (an item that is not an object with a
+    // string `url` has none).
+    let stack_urls = stack
+        .into_iter()
+        .flat_map(array_items)
+        .filter_map(|item| member(item, "url").and_then(as_str))
+        .filter(|url| !url.is_empty())
+        .map(|url| interner.intern(&url))
+        .collect();
     Some(LinkArgs {
         kind,
-        frame: string_member(data, "frame", false, interner),
-        url: string_member(data, url_key, true, interner),
-        request_id: string_member(data, "requestId", false, interner),
+        frame: string_value(frame, false, interner),
+        url: string_value(url, true, interner),
+        request_id: string_value(request_id, false, interner),
         stack_urls,
         key,
-        done: member(data, "readyState").and_then(as_f64) == Some(4.0),
+        done: ready_state.and_then(as_f64) == Some(4.0),
     })
 }
 

@@ -137,8 +137,14 @@ pub(crate) fn may_hold_group_args(args: &str) -> bool {
 /// `rl`, or a `\u` escape): what its third-party entity needs. Two
 /// vectorized searches (a value ending in `rl` only costs a decoding).
 pub(crate) fn may_hold_url(args: &str) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // Built once: `memmem::find` builds its searcher at every call, and
+    // this runs for most events of a trace.
+    static KEY_ENDING: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"rl\""));
+    static ESCAPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\\u"));
     let b = args.as_bytes();
-    memchr::memmem::find(b, b"rl\"").is_some() || memchr::memmem::find(b, b"\\u").is_some()
+    KEY_ENDING.find(b).is_some() || ESCAPE.find(b).is_some()
 }
 
 /// Whether some quote of `args` closes a string ending with one of

@@ -3,7 +3,7 @@
 //! args carry, and the `FunctionCall` it ran in, read while the event's
 //! text is at hand.
 
-use tracekit_events::json::{as_f64, as_str, member};
+use tracekit_events::json::{array_items, as_f64, as_str, member, members};
 use tracekit_events::{names, Event, EventIndex, Id, Interner, Micros, Sym};
 
 /// A style recalculation or layout forced by JavaScript, as the Forced
@@ -123,11 +123,11 @@ impl OpenCall {
 
 /// `args.data` of a `FunctionCall`, if it is a call frame.
 fn call_data(data: &str) -> Option<CallData> {
-    let string = |key: &str| member(data, key).and_then(as_str);
-    let number = |key: &str| member(data, key).and_then(as_f64);
-    string("functionName")?;
-    string("url")?;
-    let raw_script = member(data, "scriptId")?;
+    let [function_name, url, raw_script, line, column] =
+        members(data, ["functionName", "url", "scriptId", "lineNumber", "columnNumber"])?;
+    function_name.and_then(as_str)?;
+    url.and_then(as_str)?;
+    let raw_script = raw_script?;
     let script_id = match as_f64(raw_script) {
         Some(x) => tracekit_events::jsnum::js_number_string(x),
         None => as_str(raw_script)?.into_owned(),
@@ -135,8 +135,8 @@ fn call_data(data: &str) -> Option<CallData> {
     Some(CallData::Raw {
         text: data.trim().to_owned(),
         script_id,
-        line: number("lineNumber")?,
-        column: number("columnNumber")?,
+        line: line.and_then(as_f64)?,
+        column: column.and_then(as_f64)?,
     })
 }
 
@@ -149,28 +149,28 @@ pub(super) fn forced_reflow(
     interner: &mut Interner,
 ) -> ForcedReflow {
     let args = event.args.unwrap_or("{}");
-    let begin_data = member(args, "beginData").filter(|b| b.trim_start().starts_with('{'));
-    let data = member(args, "data").filter(|d| d.trim_start().starts_with('{'));
-    let frame = begin_data
-        .and_then(|b| member(b, "frame"))
+    let [begin_data, data, args_stack] = members(args, ["beginData", "data", "stackTrace"]).unwrap_or([None; 3]);
+    let [begin_frame, begin_stack] = begin_data
+        .and_then(|b| members(b, ["frame", "stackTrace"]))
+        .unwrap_or([None; 2]);
+    let [data_frame, data_stack] = data
+        .and_then(|d| members(d, ["frame", "stackTrace"]))
+        .unwrap_or([None; 2]);
+    let frame = begin_frame
         .and_then(as_str)
-        .or_else(|| data.and_then(|d| member(d, "frame")).and_then(as_str))
+        .or_else(|| data_frame.and_then(as_str))
         .map(|f| interner.intern(&f));
     // The stack: `args.data.stackTrace`, `args.stackTrace`, then
     // `args.beginData.stackTrace`, the first that is an array.
     let is_array = |s: &&str| s.trim_start().starts_with('[');
-    let stack = data
-        .and_then(|d| member(d, "stackTrace"))
+    let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
+    let stack = data_stack
         .filter(is_array)
-        .or_else(|| member(args, "stackTrace").filter(is_array))
-        .or_else(|| {
-            let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
-            begin_data
-                .filter(|_| layout_or_recalc)
-                .and_then(|b| member(b, "stackTrace"))
-                .filter(is_array)
-        });
-    let stack_top = stack.and_then(first_item).and_then(|f| payload_frame(f, interner));
+        .or_else(|| args_stack.filter(is_array))
+        .or_else(|| begin_stack.filter(|_| layout_or_recalc).filter(is_array));
+    let stack_top = stack
+        .and_then(|s| array_items(s).next())
+        .and_then(|f| payload_frame(f, interner));
     ForcedReflow {
         event: index,
         pid: event.pid,
@@ -183,39 +183,21 @@ pub(super) fn forced_reflow(
     }
 }
 
-/// The first item of a raw JSON array.
-fn first_item(array: &str) -> Option<&str> {
-    use tracekit_events::scan::{skip_value, skip_ws};
-    let b = array.as_bytes();
-    let open = skip_ws(b, 0);
-    if b.get(open) != Some(&b'[') {
-        return None;
-    }
-    let start = skip_ws(b, open + 1);
-    if b.get(start).is_none_or(|&c| c == b']') {
-        return None;
-    }
-    let end = skip_value(b, start).ok()?;
-    Some(&array[start..end])
-}
-
 /// A stack frame of the args, made 0-based.
 fn payload_frame(raw: &str, interner: &mut Interner) -> Option<PayloadFrame> {
-    if !raw.trim_start().starts_with('{') {
-        return None;
-    }
-    let zero_based = |key: &str| {
-        let x = member(raw, key).and_then(as_f64)?;
+    let [line, column, script_id] = members(raw, ["lineNumber", "columnNumber", "scriptId"])?;
+    let zero_based = |raw: Option<&str>| {
+        let x = raw.and_then(as_f64)?;
         Some(if x == 0.0 { x } else { x - 1.0 })
     };
-    let script_id = member(raw, "scriptId").and_then(|s| match as_f64(s) {
+    let script_id = script_id.and_then(|s| match as_f64(s) {
         Some(x) => Some(tracekit_events::jsnum::js_number_string(x)),
         None => as_str(s).map(std::borrow::Cow::into_owned),
     });
     Some(PayloadFrame {
         text: interner.intern(raw.trim()),
         script_id: script_id.map(|s| interner.intern(&s)),
-        line_number: zero_based("lineNumber"),
-        column_number: zero_based("columnNumber"),
+        line_number: zero_based(line),
+        column_number: zero_based(column),
     })
 }
