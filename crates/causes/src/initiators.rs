@@ -22,7 +22,7 @@
 use crate::async_calls::entry_value;
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::member;
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Interner, Micros, Phase, Skip, Wants};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Interner, Micros, Phase, Skip, Wants};
 use tracekit_page::args::ArgKey;
 use tracekit_page::EntityEvent;
 
@@ -176,14 +176,14 @@ fn role(event: &Event<'_>) -> Option<Role> {
     })
 }
 
-/// `args.OBJECT.MEMBER` of an event; `Err` when `args.OBJECT` is absent
+/// `args.data.NAME` of event `index`; `Err` when `args.data` is absent
 /// or `null` (DevTools throws reading it).
-fn arg_of<'e>(event: &Event<'e>, object: &str, name: &str) -> Result<Option<&'e str>, ()> {
-    let object = event.args.and_then(|a| member(a, object)).ok_or(())?;
-    if object.trim() == "null" {
+fn arg_of<'e>(index: EventIndex, event: &Event<'e>, cx: &mut Context, name: &str) -> Result<Option<&'e str>, ()> {
+    let data = cx.args_member(index, event, ArgsKey::Data).ok_or(())?;
+    if data.trim() == "null" {
         return Err(());
     }
-    Ok(member(object, name))
+    Ok(member(data, name))
 }
 
 impl Handler for InitiatorsHandler {
@@ -264,11 +264,11 @@ impl InitiatorsHandler {
         };
         match role {
             Role::Starts(kind, member) => {
-                let key = Key::of(arg_of(event, "data", member)?, index, &mut cx.interner);
+                let key = Key::of(arg_of(index, event, cx, member)?, index, &mut cx.interner);
                 self.by_id.insert((kind, key), index);
             }
             Role::Initiated(kind, member) => {
-                let key = Key::of(arg_of(event, "data", member)?, index, &mut cx.interner);
+                let key = Key::of(arg_of(index, event, cx, member)?, index, &mut cx.interner);
                 match self.by_id.get(&(kind, key)) {
                     Some(&start) => self.data.link(EntryRef::Event(index), EntryRef::Event(start)),
                     None => cx.diagnostics.skip(Skip::InitiatorsMissingInitiator, || {
@@ -282,18 +282,19 @@ impl InitiatorsHandler {
 
     /// A style recalculation or layout, scheduled or invalidated, or made.
     fn on_style_or_layout(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Result<(), ()> {
-        let frame = |object: &str, cx: &mut Context| -> Result<Key, ()> {
-            Ok(Key::of(arg_of(event, object, "frame")?, index, &mut cx.interner))
+        let frame = |cx: &mut Context| -> Result<Key, ()> {
+            Ok(Key::of(arg_of(index, event, cx, "frame")?, index, &mut cx.interner))
         };
         match event.name {
             names::SCHEDULE_STYLE_RECALCULATION => {
-                let frame = frame("data", cx)?;
+                let frame = frame(cx)?;
                 self.last_schedule_style_recalc.insert(frame, index);
             }
             names::UPDATE_LAYOUT_TREE => {
-                let args = event.args.ok_or(())?;
+                event.args.ok_or(())?;
                 // `beginData` read once: truthy, so an object's `frame`.
-                let Some(begin_data) = member(args, "beginData").filter(|d| tracekit_events::json::js_truthy(d)) else {
+                let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
+                let Some(begin_data) = begin_data.filter(|d| tracekit_events::json::js_truthy(d)) else {
                     return Ok(());
                 };
                 let frame = Key::of(member(begin_data, "frame"), index, &mut cx.interner);
@@ -304,7 +305,7 @@ impl InitiatorsHandler {
                 }
             }
             names::INVALIDATE_LAYOUT => {
-                let frame = frame("data", cx)?;
+                let frame = frame(cx)?;
                 let mut initiator = index;
                 if !self.last_invalidation.contains_key(&frame) {
                     if let Some(&(recalc, end)) = self.last_recalc.get(&frame) {
@@ -320,7 +321,7 @@ impl InitiatorsHandler {
             }
             _ => {
                 // A `Layout` is one only with `args.beginData`.
-                let Some(begin_data) = event.args.and_then(|a| member(a, "beginData")) else {
+                let Some(begin_data) = cx.args_member(index, event, ArgsKey::BeginData) else {
                     return Ok(());
                 };
                 if begin_data.trim() == "null" {

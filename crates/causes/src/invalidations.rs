@@ -22,7 +22,7 @@ use std::borrow::Cow;
 
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::{as_str, member};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Micros, Skip, Sym, Wants};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Micros, Skip, Sym, Wants};
 
 use crate::Map;
 
@@ -69,18 +69,23 @@ pub struct Invalidations {
 /// recalculations and layouts, `args.data.frame` for the others. `Err`
 /// when DevTools would fail on the event (an `UpdateLayoutTree` without
 /// args). `begin_data`: a layout's `args.beginData`, already found.
-fn frame_of<'a>(event: &Event<'a>, begin_data: Option<&'a str>) -> Result<Option<Cow<'a, str>>, ()> {
-    let Some(args) = event.args else {
+fn frame_of<'a>(
+    index: EventIndex,
+    event: &Event<'a>,
+    begin_data: Option<&'a str>,
+    cx: &mut Context,
+) -> Result<Option<Cow<'a, str>>, ()> {
+    if event.args.is_none() {
         return if event.name == names::UPDATE_LAYOUT_TREE {
             Err(())
         } else {
             Ok(None)
         };
-    };
+    }
     let holder = match begin_data {
         Some(begin_data) => Some(begin_data),
-        None if event.name == names::UPDATE_LAYOUT_TREE => member(args, "beginData"),
-        None => member(args, "data"),
+        None if event.name == names::UPDATE_LAYOUT_TREE => cx.args_member(index, event, ArgsKey::BeginData),
+        None => cx.args_member(index, event, ArgsKey::Data),
     };
     Ok(holder.and_then(|h| member(h, "frame")).and_then(as_str))
 }
@@ -106,11 +111,11 @@ impl Handler for InvalidationsHandler {
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         // A `Layout` is one only with `args.beginData` (its begin event).
         let layout_begin_data = match event.name {
-            names::LAYOUT => event.args.and_then(|a| member(a, "beginData")),
+            names::LAYOUT => cx.args_member(index, event, ArgsKey::BeginData),
             _ => None,
         };
         let is_layout = layout_begin_data.is_some();
-        let frame = match frame_of(event, layout_begin_data) {
+        let frame = match frame_of(index, event, layout_begin_data, cx) {
             Ok(Some(frame)) if !frame.is_empty() => cx.interner.intern(&frame),
             Ok(_) => return,
             Err(()) => {

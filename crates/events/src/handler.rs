@@ -235,6 +235,41 @@ pub struct Context {
     /// was read, so empty while events are handed over and set before the
     /// handlers are finalized.
     pub top_level: crate::TopLevel,
+    /// Where the current event's args hold the members several handlers
+    /// read ([`Context::args_member`]).
+    pub(crate) args_members: ArgsMembers,
+}
+
+/// A member of an event's `args` that several handlers read: found once
+/// per event for all of them ([`Context::args_member`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgsKey {
+    /// `args.data`.
+    Data,
+    /// `args.beginData`.
+    BeginData,
+    /// `args.stackTrace`.
+    StackTrace,
+}
+
+impl ArgsKey {
+    const ALL: [ArgsKey; 3] = [ArgsKey::Data, ArgsKey::BeginData, ArgsKey::StackTrace];
+
+    fn key(self) -> &'static str {
+        match self {
+            ArgsKey::Data => "data",
+            ArgsKey::BeginData => "beginData",
+            ArgsKey::StackTrace => "stackTrace",
+        }
+    }
+}
+
+/// The [`ArgsKey`] members of one event's args, as ranges of its text.
+#[derive(Debug, Default)]
+pub(crate) struct ArgsMembers {
+    /// The event they are of.
+    event: Option<EventIndex>,
+    found: [Option<(usize, usize)>; ArgsKey::ALL.len()],
 }
 
 impl Context {
@@ -245,7 +280,39 @@ impl Context {
             diagnostics: Diagnostics::default(),
             options,
             top_level: crate::TopLevel::default(),
+            args_members: ArgsMembers::default(),
         }
+    }
+
+    /// The raw member `key` of the args of event `index` (`event`), as
+    /// [`crate::json::member`] finds it (the last one; `None` when absent,
+    /// or when the args are not an object). A Layout or a FunctionCall is
+    /// read by five handlers: their args are walked once for all of them,
+    /// not once per handler.
+    pub fn args_member<'a>(&mut self, index: EventIndex, event: &Event<'a>, key: ArgsKey) -> Option<&'a str> {
+        let args = event.args?;
+        if self.args_members.event != Some(index) {
+            let mut found = [None; ArgsKey::ALL.len()];
+            let mut at = crate::scan::skip_ws(args.as_bytes(), 0);
+            if args.as_bytes().get(at) == Some(&b'{') {
+                at += 1;
+                while let crate::json::MemberAt::Key { key, value } = crate::json::member_at(args, at) {
+                    let Ok(end) = crate::scan::skip_value(args.as_bytes(), value) else {
+                        break;
+                    };
+                    if let Some(slot) = ArgsKey::ALL.iter().position(|k| k.key() == key) {
+                        found[slot] = Some((value, end));
+                    }
+                    at = end;
+                }
+            }
+            self.args_members = ArgsMembers {
+                event: Some(index),
+                found,
+            };
+        }
+        let (start, end) = self.args_members.found[key as usize]?;
+        Some(&args[start..end])
     }
 }
 
@@ -437,5 +504,52 @@ mod tests {
             three.install(|| map_biggest_first(items, Parallelism::Rayon, |x| *x, work)),
             expected
         );
+    }
+}
+
+#[cfg(test)]
+mod args_member_tests {
+    use super::{ArgsKey, Context};
+    use crate::json::member;
+    use crate::{Event, Id, Micros, Phase};
+
+    fn event(args: Option<&str>) -> Event<'_> {
+        Event {
+            name: crate::names::EMPTY,
+            cat: crate::names::EMPTY,
+            ph: Phase::COMPLETE,
+            ts: Micros::ZERO,
+            dur: None,
+            pid: Id::MISSING,
+            tid: Id::MISSING,
+            id: None,
+            args,
+            sample_trace_id: None,
+            text: "",
+        }
+    }
+
+    #[test]
+    fn finds_the_members_as_member_does_once_per_event() {
+        let mut cx = Context::default();
+        let cases = [
+            r#"{"data": {"frame": "F"}, "beginData": 1, "stackTrace": [2], "data": {"url": "u"}}"#,
+            r#" { "x": {"data": 3} } "#,
+            r#"[{"data": 1}]"#,
+            r#"{"beginData": null, "data""#,
+            "{}",
+        ];
+        for (index, args) in cases.iter().enumerate() {
+            let ev = event(Some(args));
+            for key in ArgsKey::ALL {
+                let found = cx.args_member(index as u32, &ev, key);
+                assert_eq!(found, member(args, key.key()), "{args} {key:?}");
+            }
+        }
+        assert_eq!(cx.args_member(9, &event(None), ArgsKey::Data), None);
+        // A new event index, a new walk.
+        let (first, second) = (event(Some(r#"{"data": 1}"#)), event(Some(r#"{"data": 2}"#)));
+        assert_eq!(cx.args_member(10, &first, ArgsKey::Data), Some("1"));
+        assert_eq!(cx.args_member(11, &second, ArgsKey::Data), Some("2"));
     }
 }

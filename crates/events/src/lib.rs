@@ -39,8 +39,8 @@ pub use diag::{Diagnostics, Divergence, Skip, SkipRecord};
 pub use error::{ErrorKind, LoadError};
 pub use event::{Event, Id, Phase};
 pub use handler::{
-    feed, join_here, map_biggest_first, AnalyzeOptions, Context, DevTools, EventIndex, Handler, Parallelism, Wants,
-    DEFAULT_MAX_NODES,
+    feed, join_here, map_biggest_first, AnalyzeOptions, ArgsKey, Context, DevTools, EventIndex, Handler, Parallelism,
+    Wants, DEFAULT_MAX_NODES,
 };
 pub use sym::{names, Interner, Strings, Sym};
 pub use tokenizer::{EventSink, Tokenized, Tokenizer, TopLevel, BLOCK};

@@ -13,7 +13,7 @@
 //! only.
 
 use tracekit_events::json::{array_items, as_f64, as_str, js_truthy, member, members};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
 use tracekit_meta::MetaData;
 
 /// The value of [`MainThreadEvent::detail`] for an event of no interest
@@ -192,8 +192,8 @@ fn key_of(raw: Option<&str>, interner: &mut Interner) -> JsKey {
 
 /// The args of a linking event, or `None` when its `args.data` is absent
 /// or falsy (Lantern skips it).
-fn link_args(kind: LinkKind, args: Option<&str>, interner: &mut Interner) -> Option<LinkArgs> {
-    let data = member(args?, "data").filter(|d| js_truthy(d))?;
+fn link_args(kind: LinkKind, data: Option<&str>, interner: &mut Interner) -> Option<LinkArgs> {
+    let data = data.filter(|d| js_truthy(d))?;
     let url_key = if kind == LinkKind::ParseStyleSheet {
         "styleSheetUrl"
     } else {
@@ -236,7 +236,7 @@ fn link_args(kind: LinkKind, args: Option<&str>, interner: &mut Interner) -> Opt
 }
 
 impl MainThreadEventsHandler {
-    fn detail_of(event: &Event<'_>, interner: &mut Interner) -> Option<EventDetail> {
+    fn detail_of(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Option<EventDetail> {
         let name = event.name;
         if is_scheduled_task(name) {
             // No duration counts as none: Lantern makes no node of it, but
@@ -250,7 +250,8 @@ impl MainThreadEventsHandler {
             names::PARSE_HTML => Some(EventDetail::ParseHtml),
             _ => {
                 let kind = link_kind(name)?;
-                link_args(kind, event.args, interner).map(|a| EventDetail::Link(Box::new(a)))
+                let data = cx.args_member(index, event, ArgsKey::Data);
+                link_args(kind, data, &mut cx.interner).map(|a| EventDetail::Link(Box::new(a)))
             }
         }
     }
@@ -265,7 +266,7 @@ impl Handler for MainThreadEventsHandler {
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        let detail = match Self::detail_of(event, &mut cx.interner) {
+        let detail = match Self::detail_of(index, event, cx) {
             Some(d) => {
                 self.details.push(d);
                 u32::try_from(self.details.len() - 1).unwrap_or(NO_DETAIL)

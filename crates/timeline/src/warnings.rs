@@ -201,7 +201,7 @@ impl WarningsHandler {
             self.open_calls.pop();
         }
         if event.name == names::FUNCTION_CALL {
-            self.open_calls.push(reflows::OpenCall::of(index, event, end));
+            self.open_calls.push(reflows::OpenCall::of(index, event, end, cx));
         }
         let reflow = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
         if !self.open_js.is_empty() && reflow {
@@ -211,7 +211,7 @@ impl WarningsHandler {
                 .rev()
                 .find(|c| c.pid == event.pid && c.tid == event.tid && c.end >= ts)
                 .and_then(|c| c.frame(&mut cx.interner));
-            let details = reflows::forced_reflow(index, event, call, &mut cx.interner);
+            let details = reflows::forced_reflow(index, event, call, cx);
             self.reflows.push((index, duration(event), details));
             return;
         }

@@ -112,7 +112,8 @@ pub(crate) fn views_of_thread(
     let cache_hit = cache_hits(&events, &received);
     let bottom_up = BottomUpBuilder::new(
         ids.strings.len(),
-        call_tree_ids_are_view_ids(&events, ids.strings.len()).then_some(chain_budget),
+        // Without groups, a Call Tree id is its view id.
+        (group_by == GroupBy::None || call_tree_ids_are_view_ids(&events, ids.strings.len())).then_some(chain_budget),
         callers,
         max_nodes,
         bounds.s_ms,

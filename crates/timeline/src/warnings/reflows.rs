@@ -3,8 +3,8 @@
 //! args carry, and the `FunctionCall` it ran in, read while the event's
 //! text is at hand.
 
-use tracekit_events::json::{array_items, as_f64, as_str, member, members};
-use tracekit_events::{names, Event, EventIndex, Id, Interner, Micros, Sym};
+use tracekit_events::json::{array_items, as_f64, as_str, members};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Id, Interner, Micros, Sym};
 
 /// A style recalculation or layout forced by JavaScript, as the Forced
 /// reflow insight reads it.
@@ -88,8 +88,8 @@ pub(super) enum CallData {
 
 impl OpenCall {
     /// A `FunctionCall` just read.
-    pub(super) fn of(index: EventIndex, event: &Event<'_>, end: f64) -> OpenCall {
-        let data = event.args.and_then(|a| member(a, "data")).and_then(call_data);
+    pub(super) fn of(index: EventIndex, event: &Event<'_>, end: f64, cx: &mut Context) -> OpenCall {
+        let data = cx.args_member(index, event, ArgsKey::Data).and_then(call_data);
         OpenCall {
             end,
             pid: event.pid,
@@ -146,10 +146,12 @@ pub(super) fn forced_reflow(
     index: EventIndex,
     event: &Event<'_>,
     function_call: Option<FunctionCallFrame>,
-    interner: &mut Interner,
+    cx: &mut Context,
 ) -> ForcedReflow {
-    let args = event.args.unwrap_or("{}");
-    let [begin_data, data, args_stack] = members(args, ["beginData", "data", "stackTrace"]).unwrap_or([None; 3]);
+    let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
+    let data = cx.args_member(index, event, ArgsKey::Data);
+    let args_stack = cx.args_member(index, event, ArgsKey::StackTrace);
+    let interner = &mut cx.interner;
     let [begin_frame, begin_stack] = begin_data
         .and_then(|b| members(b, ["frame", "stackTrace"]))
         .unwrap_or([None; 2]);
