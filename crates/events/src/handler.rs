@@ -539,10 +539,10 @@ mod args_member_tests {
             r#"{"beginData": null, "data""#,
             "{}",
         ];
-        for (index, args) in cases.iter().enumerate() {
+        for (index, args) in (0u32..).zip(cases) {
             let ev = event(Some(args));
             for key in ArgsKey::ALL {
-                let found = cx.args_member(index as u32, &ev, key);
+                let found = cx.args_member(index, &ev, key);
                 assert_eq!(found, member(args, key.key()), "{args} {key:?}");
             }
         }
