@@ -85,6 +85,7 @@ const SCENARIOS = {
   causes: { page: 'causes.html', categories: CAUSES_CATEGORIES, traceAfterLoad: true },
   'legacy-css': { page: 'legacy-css.html', categories: [SELECTOR_STATS_CATEGORY] },
   bundles: { page: 'bundles.html', sourceMaps: true },
+  initiators: { page: 'initiators.html' },
 };
 
 // Exactly the categories of the DevTools Performance panel (chrome-devtools-frontend,
@@ -329,10 +330,19 @@ function echoWebSocket(req, socket) {
 }
 
 function answer(rel, query, res) {
+  // ?redirect=URL: a 302 to URL (a redirected request, on another site if URL is).
+  const redirect = query.get('redirect');
+  if (redirect) {
+    res.writeHead(302, { location: redirect, 'cache-control': 'no-store' }).end();
+    return;
+  }
+  // ?maxage=S: cacheable for S seconds (too short for the Cache insight) instead of no-store.
+  const maxAge = Number(query.get('maxage'));
+  const cacheControl = maxAge > 0 ? `max-age=${Math.floor(maxAge)}` : 'no-store';
   if (GENERATED[rel]) {
     const key = `${rel}?w=${query.get('w')}&h=${query.get('h')}`;
     if (!generatedCache.has(key)) generatedCache.set(key, GENERATED[rel](query));
-    res.writeHead(200, { 'content-type': MIME[path.extname(rel)], 'cache-control': 'no-store' });
+    res.writeHead(200, { 'content-type': MIME[path.extname(rel)], 'cache-control': cacheControl });
     res.end(generatedCache.get(key));
     return;
   }
@@ -348,7 +358,7 @@ function answer(rel, query, res) {
     }
     res.writeHead(200, {
       'content-type': MIME[path.extname(file)] || 'application/octet-stream',
-      'cache-control': 'no-store',
+      'cache-control': cacheControl,
     });
     res.end(body);
   });

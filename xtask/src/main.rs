@@ -42,7 +42,7 @@ enum Command {
         #[arg(long, default_value = "fixtures/traces")]
         out: PathBuf,
         /// Only these scenarios (main-thread, worker, iframe, navigation, kitchen-sink, page-load,
-        /// page-load-mobile, causes, legacy-css, bundles).
+        /// page-load-mobile, causes, legacy-css, bundles, initiators).
         #[arg(long)]
         scenario: Vec<String>,
         /// Multiply the workload (for benchmark traces).

@@ -9,6 +9,8 @@ mod page;
 mod reflow;
 mod requests;
 
+use std::cell::OnceCell;
+
 use tracekit_engine::{Analysis, HandlerData, Strings};
 use tracekit_insights::{Finding, Insight, InsightSet, InsightSets};
 
@@ -47,14 +49,20 @@ pub(crate) struct Cx<'a> {
     pub set: &'a InsightSet,
     /// The insight.
     pub insight: &'a Insight,
+    /// The trace.
+    pub analysis: &'a Analysis,
+    /// Where the requests' sends are, once an initiator needed them.
+    pub sends: OnceCell<requests::SendNodes>,
 }
 
 impl<'a> Cx<'a> {
     /// The request formats over this trace.
-    pub fn requests(&self) -> Requests<'a> {
+    pub fn requests(&self) -> Requests<'_> {
         Requests {
             data: self.data,
             strings: self.strings,
+            analysis: self.analysis,
+            sends: &self.sends,
         }
     }
 
@@ -150,6 +158,8 @@ pub fn insight_text(
         strings: analysis.strings(),
         set,
         insight,
+        analysis,
+        sends: OnceCell::new(),
     };
     Ok(format_insight(insight, &details(&cx)))
 }

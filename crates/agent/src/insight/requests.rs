@@ -3,9 +3,13 @@
 //! many in the compressed one-line format the summary's format
 //! description explains, with their URLs listed once.
 
-use tracekit_engine::handlers::page::{JsValue, NetworkRequest};
+use std::cell::OnceCell;
+
+use ahash::{AHashMap, AHashSet};
+use tracekit_engine::handlers::page::{EntityEvent, JsValue, NetworkRequest};
 use tracekit_engine::support::jsnum::js_number_string;
-use tracekit_engine::{HandlerData, Strings};
+use tracekit_engine::support::{names, EventIndex};
+use tracekit_engine::{Analysis, CallFrame, HandlerData, Id, NodeKind, Strings, Sym, ThreadTrack};
 
 use crate::keys::EventKey;
 use crate::units::micros;
@@ -41,6 +45,59 @@ const NON_BLOCKING: &[&str] = &[
 pub(crate) struct Requests<'a> {
     pub data: &'a HandlerData,
     pub strings: &'a Strings,
+    pub analysis: &'a Analysis,
+    /// Where the requests' sends are in the tracks, found at the first
+    /// initiator asked for.
+    pub sends: &'a OnceCell<SendNodes>,
+}
+
+/// The node of each request's send event, and the async tasks' starts:
+/// what the stack of a send needs.
+#[derive(Default)]
+pub(crate) struct SendNodes {
+    /// The thread and track position of each send event (and of each
+    /// schedule event that starts an async task).
+    node_of_event: AHashMap<EventIndex, (Id, Id, usize)>,
+    /// The scheduler of the task each JS call is first below, by its
+    /// thread and position.
+    call_scheduler: AHashMap<(Id, Id, usize), EntityEvent>,
+    /// The scheduler of the task each run's entry point starts, by event.
+    run_scheduler: AHashMap<EventIndex, EntityEvent>,
+}
+
+impl SendNodes {
+    fn new(analysis: &Analysis, data: &HandlerData) -> SendNodes {
+        let async_calls = data.async_js_calls();
+        let mut found = SendNodes::default();
+        for (call, task) in &async_calls.async_call_to_scheduler {
+            if let EntityEvent::ProfileCall { pid, tid, position, .. } = *call {
+                found.call_scheduler.insert((pid, tid, position as usize), task.scheduler);
+            }
+        }
+        for (entry, task) in &async_calls.run_entry_point_to_scheduler {
+            if let EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } = *entry {
+                found.run_scheduler.insert(i, task.scheduler);
+            }
+        }
+        let mut wanted: AHashSet<EventIndex> = data.network_requests().requests.iter().map(|r| r.event).collect();
+        for task in (async_calls.run_entry_point_to_scheduler.values()).chain(async_calls.async_call_to_scheduler.values()) {
+            if let EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } = task.scheduler {
+                wanted.insert(i);
+            }
+        }
+        for process in analysis.processes() {
+            for thread in process.threads() {
+                for (at, node) in thread.track().nodes.iter().enumerate() {
+                    if let NodeKind::Event { event, .. } = node.kind() {
+                        if wanted.contains(&event) {
+                            found.node_of_event.entry(event).or_insert((thread.pid(), thread.tid(), at));
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
 }
 
 /// One response header.
@@ -81,9 +138,9 @@ impl<'a> Requests<'a> {
         self.strings.resolve(r.url)
     }
 
-    /// `URL (eventKey: s-N, ts: T)`.
+    /// `URL (eventKey: s-N, ts: T)`, the URL as shown ([`Self::shown_url`]).
     pub fn url_and_key(&self, r: &NetworkRequest) -> String {
-        format!("{} {}", self.url(r), serialized(r))
+        format!("{} {}", self.shown_url(r), serialized(r))
     }
 
     /// When the request's navigation started (else the trace's start).
@@ -101,11 +158,91 @@ impl<'a> Requests<'a> {
 
     /// The request that started `r`, as far as the NetworkRequests
     /// handler tells.
-    fn initiator(&self, at: usize) -> Option<usize> {
+    fn handler_initiator(&self, at: usize) -> Option<usize> {
         let network = self.data.network_requests();
         (network.incomplete_initiator.iter())
             .rfind(|(initiated, _)| *initiated as usize == at)
             .map(|&(_, initiator)| initiator as usize)
+    }
+
+    /// The request that started request `at`, as DevTools' AI texts tell
+    /// it: the NetworkRequests handler's when it is a stylesheet; else,
+    /// when the stack of the request's send has an async parent whose top
+    /// frame has a URL, the last request of that URL started before it
+    /// (none if no such); else the handler's.
+    fn initiator(&self, at: usize) -> Option<usize> {
+        let handler = self.handler_initiator(at);
+        let is_css = |i: usize| {
+            self.get(i)
+                .is_some_and(|r| matches!(r.mime_type, JsValue::Str(m) if self.strings.resolve(m) == "text/css"))
+        };
+        if handler.is_some_and(is_css) {
+            return handler;
+        }
+        let r = self.get(at)?;
+        let Some(url) = self.async_parent_top_url(r.event) else {
+            return handler;
+        };
+        let network = self.data.network_requests();
+        let ids = network.ids_by_url.get(&url)?;
+        (ids.iter())
+            .filter_map(|id| network.by_id.get(id))
+            .map(|&i| i as usize)
+            .filter(|&i| self.get(i).is_some_and(|m| m.ts.0 < r.ts.0))
+            .next_back()
+    }
+
+    /// The URL of the first frame of the async parent of the stack of
+    /// `event` (DevTools' stack of an event: its JS calls up its tree,
+    /// crossing to the call that scheduled an async task where one
+    /// starts; V8's native frames are left out). `None` without an async
+    /// parent, or when the parent has no frame before the next one.
+    fn async_parent_top_url(&self, event: EventIndex) -> Option<Sym> {
+        let sends = self.sends.get_or_init(|| SendNodes::new(self.analysis, self.data));
+        let (mut pid, mut tid, mut at) = *sends.node_of_event.get(&event)?;
+        // Up the tree, across at most one async parent: it ends.
+        let mut in_parent = false;
+        loop {
+            let track = self.track(pid, tid)?;
+            let node = track.nodes.get(at)?;
+            let scheduler = match node.kind() {
+                NodeKind::Event { event, .. } => sends.run_scheduler.get(&event),
+                NodeKind::Call { frame } => {
+                    let call_frame = &track.js_frames.get(frame as usize)?.call_frame;
+                    if !self.is_native(call_frame) && in_parent {
+                        return Some(call_frame.url);
+                    }
+                    sends.call_scheduler.get(&(pid, tid, at))
+                }
+            };
+            let scheduler_node = scheduler.and_then(|s| match *s {
+                EntityEvent::ProfileCall { pid, tid, position, .. } => Some((pid, tid, position as usize)),
+                EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } => sends.node_of_event.get(&i).copied(),
+                _ => None,
+            });
+            if let Some(next) = scheduler_node {
+                if in_parent {
+                    // A second async parent before a frame of the first.
+                    return None;
+                }
+                in_parent = true;
+                (pid, tid, at) = next;
+                continue;
+            }
+            at = parent_of(track, at)?;
+        }
+    }
+
+    fn track(&self, pid: Id, tid: Id) -> Option<&'a ThreadTrack> {
+        self.analysis.process_tracks().get(&pid)?.threads.get(&tid)
+    }
+
+    /// V8's native code: no place, no URL, script 0.
+    fn is_native(&self, frame: &CallFrame) -> bool {
+        frame.line_number == Some(-1.0)
+            && frame.column_number == Some(-1.0)
+            && frame.url == names::EMPTY
+            && self.strings.resolve(frame.script_id) == "0"
     }
 
     /// The chain of initiators of `at`, from its root; empty on a loop.
@@ -430,4 +567,12 @@ mod tests {
         assert!(allowed("x-xss-protection"));
         assert!(!allowed("set-cookie"));
     }
+}
+
+/// The parent of node `at` of a track (the nearest node before it one
+/// level up); `None` for a top-level node.
+fn parent_of(track: &ThreadTrack, at: usize) -> Option<usize> {
+    let depth = track.nodes.get(at)?.depth();
+    let parent_depth = depth.checked_sub(1)?;
+    (0..at).rev().find(|&i| track.nodes[i].depth() == parent_depth)
 }
