@@ -71,7 +71,9 @@ impl SendNodes {
         let mut found = SendNodes::default();
         for (call, task) in &async_calls.async_call_to_scheduler {
             if let EntityEvent::ProfileCall { pid, tid, position, .. } = *call {
-                found.call_scheduler.insert((pid, tid, position as usize), task.scheduler);
+                found
+                    .call_scheduler
+                    .insert((pid, tid, position as usize), task.scheduler);
             }
         }
         for (entry, task) in &async_calls.run_entry_point_to_scheduler {
@@ -80,7 +82,9 @@ impl SendNodes {
             }
         }
         let mut wanted: AHashSet<EventIndex> = data.network_requests().requests.iter().map(|r| r.event).collect();
-        for task in (async_calls.run_entry_point_to_scheduler.values()).chain(async_calls.async_call_to_scheduler.values()) {
+        for task in
+            (async_calls.run_entry_point_to_scheduler.values()).chain(async_calls.async_call_to_scheduler.values())
+        {
             if let EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } = task.scheduler {
                 wanted.insert(i);
             }
@@ -90,7 +94,10 @@ impl SendNodes {
                 for (at, node) in thread.track().nodes.iter().enumerate() {
                     if let NodeKind::Event { event, .. } = node.kind() {
                         if wanted.contains(&event) {
-                            found.node_of_event.entry(event).or_insert((thread.pid(), thread.tid(), at));
+                            found
+                                .node_of_event
+                                .entry(event)
+                                .or_insert((thread.pid(), thread.tid(), at));
                         }
                     }
                 }
@@ -188,8 +195,7 @@ impl<'a> Requests<'a> {
         (ids.iter())
             .filter_map(|id| network.by_id.get(id))
             .map(|&i| i as usize)
-            .filter(|&i| self.get(i).is_some_and(|m| m.ts.0 < r.ts.0))
-            .next_back()
+            .rfind(|&i| self.get(i).is_some_and(|m| m.ts.0 < r.ts.0))
     }
 
     /// The URL of the first frame of the async parent of the stack of
