@@ -543,6 +543,14 @@ fn format_lines(title: &str, lines: &[String], max: usize) -> String {
     }
 }
 
+/// The parent of node `at` of a track (the nearest node before it one
+/// level up); `None` for a top-level node.
+fn parent_of(track: &ThreadTrack, at: usize) -> Option<usize> {
+    let depth = track.nodes.get(at)?.depth();
+    let parent_depth = depth.checked_sub(1)?;
+    (0..at).rev().find(|&i| track.nodes[i].depth() == parent_depth)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -573,12 +581,4 @@ mod tests {
         assert!(allowed("x-xss-protection"));
         assert!(!allowed("set-cookie"));
     }
-}
-
-/// The parent of node `at` of a track (the nearest node before it one
-/// level up); `None` for a top-level node.
-fn parent_of(track: &ThreadTrack, at: usize) -> Option<usize> {
-    let depth = track.nodes.get(at)?.depth();
-    let parent_depth = depth.checked_sub(1)?;
-    (0..at).rev().find(|&i| track.nodes[i].depth() == parent_depth)
 }
