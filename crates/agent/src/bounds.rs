@@ -4,7 +4,6 @@
 //! draws nothing.
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 use tracekit_engine::handlers::page::EntityEvent;
 use tracekit_engine::handlers::page::JsValue;
@@ -33,7 +32,7 @@ impl Window {
 pub struct Spans<'a> {
     analysis: &'a Analysis,
     data: &'a HandlerData,
-    by_event: OnceCell<HashMap<EventIndex, Window>>,
+    by_event: OnceCell<Vec<(EventIndex, Window)>>,
 }
 
 impl<'a> Spans<'a> {
@@ -48,21 +47,27 @@ impl<'a> Spans<'a> {
 
     /// The window of an input event drawn on a track.
     fn event(&self, index: EventIndex) -> Option<Window> {
-        let map = self.by_event.get_or_init(|| {
-            let mut map = HashMap::new();
+        let spans = self.by_event.get_or_init(|| {
+            let mut spans = Vec::new();
             for process in self.analysis.processes() {
                 for thread in process.threads() {
                     for node in &thread.track().nodes {
                         if let NodeKind::Event { event, .. } = node.kind() {
                             let dur = node.dur().map_or(0.0, |d| d.0);
-                            map.entry(event).or_insert(Window::span(node.ts().0, dur));
+                            spans.push((event, Window::span(node.ts().0, dur)));
                         }
                     }
                 }
             }
-            map
+            // Sorted by event, stably: of an event on several nodes, the
+            // first found is kept. (A list rather than a map: millions
+            // of events on a big trace are sorted faster than hashed.)
+            spans.sort_by_key(|&(event, _)| event);
+            spans.dedup_by_key(|&mut (event, _)| event);
+            spans
         });
-        map.get(&index).copied()
+        let at = spans.binary_search_by_key(&index, |&(event, _)| event).ok()?;
+        Some(spans[at].1)
     }
 
     fn request(&self, at: usize) -> Option<Window> {

@@ -175,6 +175,23 @@ impl EntityMappings {
         self.add(entity, [event]);
         true
     }
+
+    /// [`Self::add_once`] of each of `events`, in order, all of one
+    /// entity: its list is looked up once (a thread's JS calls come in
+    /// runs of one script's entity).
+    pub fn add_each_once(&mut self, entity: Entity, events: impl IntoIterator<Item = EntityEvent>) {
+        let mapped = &mut self.mapped;
+        let mut added = events.into_iter().filter(|event| match event {
+            EntityEvent::Event(index) => mapped.insert(*index),
+            _ => true,
+        });
+        // An entity gets a list only once an event is added to it.
+        if let Some(first) = added.next() {
+            let list = self.events_by_entity.entry(entity).or_default();
+            list.push(first);
+            list.extend(added);
+        }
+    }
 }
 
 /// The `third-party-web` list, indexed as its own finder indexes it.
@@ -383,6 +400,34 @@ fn root_of_domain(domain: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adding_a_run_at_once_is_adding_each_once() {
+        let (a, b) = (Entity::Known(0), Entity::Known(1));
+        let runs = [
+            (
+                a,
+                vec![EntityEvent::Event(1), EntityEvent::Request(4), EntityEvent::Event(1)],
+            ),
+            (b, vec![EntityEvent::Event(2), EntityEvent::Event(1)]),
+            // Every event mapped already: no list for the entity.
+            (Entity::Known(2), vec![EntityEvent::Event(1), EntityEvent::Event(2)]),
+            (
+                a,
+                vec![EntityEvent::Event(3), EntityEvent::Event(2), EntityEvent::Event(5)],
+            ),
+        ];
+        let (mut each, mut at_once) = (EntityMappings::default(), EntityMappings::default());
+        for (entity, events) in &runs {
+            for &event in events {
+                each.add_once(*entity, event);
+            }
+            at_once.add_each_once(*entity, events.iter().copied());
+        }
+        assert_eq!(each.events_by_entity, at_once.events_by_entity);
+        let listed: Vec<(Entity, usize)> = at_once.events_by_entity.iter().map(|(e, l)| (*e, l.len())).collect();
+        assert_eq!(listed, vec![(a, 4), (b, 1)]);
+    }
 
     #[test]
     fn domains_are_found_as_third_party_web_finds_them() {

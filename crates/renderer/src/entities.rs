@@ -160,8 +160,20 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
     for (&pid, process) in processes.iter().filter(|(_, p)| p.kept_by_devtools) {
         for (&tid, thread) in &process.threads {
             let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
+            // Added by runs of one entity, each run's list looked up once.
+            let mut run: Vec<EntityEvent> = Vec::new();
+            let mut run_entity = None;
             for (entity, event) in entries {
-                mappings.add_once(entity, event);
+                if run_entity != Some(entity) {
+                    if let Some(previous) = run_entity {
+                        mappings.add_each_once(previous, run.drain(..));
+                    }
+                    run_entity = Some(entity);
+                }
+                run.push(event);
+            }
+            if let Some(last) = run_entity {
+                mappings.add_each_once(last, run.drain(..));
             }
         }
     }
