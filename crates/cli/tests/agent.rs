@@ -4,7 +4,7 @@
 #[path = "support/run.rs"]
 mod run;
 
-use run::{fixtures, tracekit};
+use run::{fixtures, run, tracekit};
 
 #[test]
 fn the_summary_is_chrome_devtools_mcp_s() {
@@ -133,9 +133,8 @@ fn the_main_thread_activity_is_devtools_s_whole_and_over_a_window() {
     assert!(stderr.contains("START not after END"), "{stderr}");
     // A window off the trace is an error that gives the trace's bounds,
     // not a text of empty sections.
-    let out = tracekit(&["agent", "activity", "traces/page-load.json.gz", "--window", "1,2"]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, _, stderr) = run(&["agent", "activity", "traces/page-load.json.gz", "--window", "1,2"]);
+    assert_eq!(code, Some(1));
     assert!(
         stderr.contains("the window 1..2 µs is outside the trace, whose bounds are"),
         "{stderr}"

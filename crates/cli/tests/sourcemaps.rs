@@ -283,10 +283,20 @@ fn diff_compares_functions_by_their_original_names() {
     }
 }
 
-/// The JS rows of the Bottom-Up's first `top` roots: (name, location).
+/// The JS rows of the Bottom-Up's first 8 roots: (name, location).
 fn bottom_up_rows(profile: &str, maps: &[&str]) -> Vec<(String, String)> {
-    let mut args = vec!["calltree", profile, "--bottom-up", "--max-depth", "1", "--top", "8"];
-    args.extend(maps);
+    bottom_up_js_rows(profile, "8", maps)
+        .into_iter()
+        .filter(|(name, location)| !name.starts_with('(') || location.contains(".js:"))
+        .filter(|(_, location)| !location.starts_with("node:"))
+        .collect()
+}
+
+/// Every JS row of `tracekit calltree PROFILE --bottom-up` over its first
+/// `top` roots: (name, location).
+fn bottom_up_js_rows(profile: &str, top: &str, extra: &[&str]) -> Vec<(String, String)> {
+    let mut args = vec!["calltree", profile, "--bottom-up", "--max-depth", "1", "--top", top];
+    args.extend(extra);
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, Some(0), "{stderr}");
     stdout
@@ -294,8 +304,6 @@ fn bottom_up_rows(profile: &str, maps: &[&str]) -> Vec<(String, String)> {
         .filter_map(|line| line.split_once("  js ").map(|(_, call)| call))
         .filter_map(|call| call.rsplit_once(' '))
         .map(|(name, location)| (name.to_owned(), location.to_owned()))
-        .filter(|(name, location)| !name.starts_with('(') || location.contains(".js:"))
-        .filter(|(_, location)| !location.starts_with("node:"))
         .collect()
 }
 
@@ -413,24 +421,9 @@ fn real_npm_libraries_bundled_are_named_from_their_sources() {
         text.lines().nth(line - 1).unwrap().to_owned()
     };
     let top = |extra: &[&str]| -> Vec<(String, String)> {
-        let mut args = vec![
-            "calltree",
-            "sourcemaps/npm-bundle.cpuprofile",
-            "--bottom-up",
-            "--max-depth",
-            "1",
-            "--top",
-            "16",
-        ];
-        args.extend(extra);
-        let (code, stdout, stderr) = run(&args);
-        assert_eq!(code, Some(0), "{stderr}");
-        stdout
-            .lines()
-            .filter_map(|line| line.split_once("  js ").map(|(_, call)| call))
-            .filter_map(|call| call.rsplit_once(' '))
+        bottom_up_js_rows("sourcemaps/npm-bundle.cpuprofile", "16", extra)
+            .into_iter()
             .filter(|(_, at)| !at.starts_with("node:") && at.contains(".js:"))
-            .map(|(name, at)| (name.to_owned(), at.to_owned()))
             .collect()
     };
     let named = top(&["--source-maps", "sourcemaps/npm-bundle.js.map"]);

@@ -75,6 +75,16 @@ impl CallFrame {
         }
     }
 
+    /// Whether it is V8's native code, as DevTools' stacks of events leave
+    /// it out: no url, script `0`, line and column -1 (a [`Self::meta`]
+    /// frame is one).
+    pub fn is_v8_native(&self) -> bool {
+        self.line_number == Some(-1.0)
+            && self.column_number == Some(-1.0)
+            && self.url == tracekit_events::names::EMPTY
+            && self.script_id == tracekit_events::names::ZERO
+    }
+
     /// `js:<functionName>@<url>:<lineNumber>:<columnNumber>`, the label of a
     /// JS call in the conformance dump.
     pub fn write_label(&self, out: &mut String, interner: &Strings) {

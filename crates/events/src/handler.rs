@@ -269,7 +269,7 @@ impl ArgsKey {
 pub(crate) struct ArgsMembers {
     /// The event they are of.
     event: Option<EventIndex>,
-    found: [Option<(usize, usize)>; ArgsKey::ALL.len()],
+    found: [Option<std::ops::Range<usize>>; ArgsKey::ALL.len()],
 }
 
 impl Context {
@@ -292,27 +292,15 @@ impl Context {
     pub fn args_member<'a>(&mut self, index: EventIndex, event: &Event<'a>, key: ArgsKey) -> Option<&'a str> {
         let args = event.args?;
         if self.args_members.event != Some(index) {
-            let mut found = [None; ArgsKey::ALL.len()];
-            let mut at = crate::scan::skip_ws(args.as_bytes(), 0);
-            if args.as_bytes().get(at) == Some(&b'{') {
-                at += 1;
-                while let crate::json::MemberAt::Key { key, value } = crate::json::member_at(args, at) {
-                    let Ok(end) = crate::scan::skip_value(args.as_bytes(), value) else {
-                        break;
-                    };
-                    if let Some(slot) = ArgsKey::ALL.iter().position(|k| k.key() == key) {
-                        found[slot] = Some((value, end));
-                    }
-                    at = end;
-                }
-            }
+            let keys = ArgsKey::ALL.map(ArgsKey::key);
             self.args_members = ArgsMembers {
                 event: Some(index),
-                found,
+                found: crate::json::member_ranges(args, keys)
+                    .map_or([const { None }; ArgsKey::ALL.len()], |(found, _)| found),
             };
         }
-        let (start, end) = self.args_members.found[key as usize]?;
-        Some(&args[start..end])
+        let range = self.args_members.found[key as usize].clone()?;
+        Some(&args[range])
     }
 }
 

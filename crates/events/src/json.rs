@@ -211,24 +211,38 @@ pub fn member<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 /// Values are skipped with the structural scanner, not decoded, so that
 /// large ones nobody reads (stack traces) cost one quick pass.
 pub fn members<'a, const N: usize>(text: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
-    let mut found = [None; N];
+    let (found, closed) = member_ranges(text, keys)?;
+    closed.then(|| found.map(|range| range.map(|r| &text[r])))
+}
+
+/// Where the members `keys` of the JSON object `text` are (the last of
+/// each), as [`member`] finds them: up to where the object stops being
+/// readable, with whether it closed there. `None` when `text` is not an
+/// object.
+pub(crate) fn member_ranges<const N: usize>(
+    text: &str,
+    keys: [&str; N],
+) -> Option<([Option<std::ops::Range<usize>>; N], bool)> {
+    let mut found = [const { None }; N];
     let b = text.as_bytes();
-    let mut i = crate::scan::skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
+    let open = crate::scan::skip_ws(b, 0);
+    if b.get(open) != Some(&b'{') {
         return None;
     }
-    i += 1;
+    let mut i = open + 1;
     loop {
         match member_at(text, i) {
             MemberAt::Key { key, value } => {
-                let end = crate::scan::skip_value(b, value).ok()?;
+                let Ok(end) = crate::scan::skip_value(b, value) else {
+                    return Some((found, false));
+                };
                 if let Some(at) = keys.iter().position(|k| *k == key) {
-                    found[at] = Some(&text[value..end]);
+                    found[at] = Some(value..end);
                 }
                 i = end;
             }
-            MemberAt::Closed { .. } => return Some(found),
-            MemberAt::NeedMore | MemberAt::Bad { .. } => return None,
+            MemberAt::Closed { .. } => return Some((found, true)),
+            MemberAt::NeedMore | MemberAt::Bad { .. } => return Some((found, false)),
         }
     }
 }
@@ -329,16 +343,17 @@ impl<'a> Iterator for ArrayItems<'a> {
     fn next(&mut self) -> Option<&'a str> {
         use crate::scan::{skip_value, skip_ws};
         let b = self.text.as_bytes();
-        let mut i = skip_ws(b, self.at.take()?);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
-        }
-        if b.get(i).is_none_or(|&c| c == b']' || c == b',') {
+        let start = skip_ws(b, self.at.take()?);
+        if b.get(start).is_none_or(|&c| c == b']' || c == b',') {
             return None;
         }
-        let end = skip_value(b, i).ok()?;
-        self.at = Some(end);
-        Some(&self.text[i..end])
+        let end = skip_value(b, start).ok()?;
+        // The next item only after a comma: anything else ends the array.
+        let after = skip_ws(b, end);
+        if b.get(after) == Some(&b',') {
+            self.at = Some(after + 1);
+        }
+        Some(&self.text[start..end])
     }
 }
 
@@ -378,5 +393,17 @@ mod member_tests {
         assert_eq!(super::array_items(r#"{"a":1}"#).count(), 0);
         // Malformed: what comes before the fault.
         assert_eq!(super::array_items("[1, ").collect::<Vec<_>>(), vec!["1"]);
+    }
+
+    #[test]
+    fn arrays_are_read_item_by_item() {
+        let array_items = |text| super::array_items(text).collect::<Vec<_>>();
+        assert_eq!(
+            array_items(r#" [1, {"a":[2]} ,"x"]"#),
+            vec!["1", r#"{"a":[2]}"#, "\"x\""]
+        );
+        assert!(array_items("{}").is_empty());
+        assert_eq!(array_items("[1 2]"), vec!["1"]);
+        assert_eq!(array_items("[1,"), vec!["1"]);
     }
 }

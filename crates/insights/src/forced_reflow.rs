@@ -221,7 +221,7 @@ fn find_in_trees(cx: &Context<'_>, reflows: &[&Reflow]) -> AHashMap<EventIndex, 
         let Some(track) = process.threads.get(tid) else {
             continue;
         };
-        walk(cx.analysis.strings(), track, (*pid, *tid), wanted, &starts, &mut found);
+        walk(track, (*pid, *tid), wanted, &starts, &mut found);
     }
     found
 }
@@ -229,7 +229,6 @@ fn find_in_trees(cx: &Context<'_>, reflows: &[&Reflow]) -> AHashMap<EventIndex, 
 /// Walks a thread's tree, keeping the path to each node (positions, and
 /// the JS calls before each), and reads the path above each reflow.
 fn walk(
-    strings: &Strings,
     track: &ThreadTrack,
     thread: (Id, Id),
     wanted: &AHashMap<EventIndex, &Reflow>,
@@ -244,7 +243,6 @@ fn walk(
             NodeKind::Event { event, .. } => {
                 if let Some(reflow) = wanted.get(&event) {
                     let above = Above {
-                        strings,
                         track,
                         thread,
                         path: &path,
@@ -267,7 +265,6 @@ fn walk(
 
 /// The nodes above one, innermost last.
 struct Above<'a> {
-    strings: &'a Strings,
     track: &'a ThreadTrack,
     thread: (Id, Id),
     path: &'a [(usize, usize)],
@@ -281,7 +278,7 @@ impl Above<'_> {
             match self.track.nodes[position].kind() {
                 NodeKind::Call { frame } => {
                     let call_frame = self.track.js_frames.get(frame as usize)?.call_frame;
-                    if !is_native(&call_frame, self.strings) {
+                    if !call_frame.is_v8_native() {
                         return Some(CallFrameAt::Profile { call_frame });
                     }
                     let at = u32::try_from(position).unwrap_or(u32::MAX);
@@ -338,15 +335,6 @@ impl Above<'_> {
     }
 }
 
-/// Whether a frame is V8's native code (no script, no place).
-fn is_native(frame: &CallFrame, strings: &Strings) -> bool {
-    frame.line_number == Some(-1.0)
-        && frame.column_number == Some(-1.0)
-        && frame.url == names::EMPTY
-        && strings.resolve(frame.script_id) == "0"
-}
-
-/// A number or `undefined`, as JavaScript joins it into a string.
 fn js_text(x: Option<f64>) -> String {
     x.map_or_else(|| "undefined".to_owned(), js_number_string)
 }

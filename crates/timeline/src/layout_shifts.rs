@@ -425,8 +425,7 @@ fn read_shift(index: EventIndex, event: &Event<'_>, data: Option<&str>) -> RawSh
         .and_then(|d| member(d, "impacted_nodes"))
         .filter(|n| n.trim_start().starts_with('['))
         .map(|list| {
-            crate::util::array_items(list)
-                .into_iter()
+            tracekit_events::json::array_items(list)
                 .map(|node| RawKey::of(member(node, "node_id")))
                 .collect()
         })

@@ -76,34 +76,6 @@ pub(crate) fn spread_members(text: &str) -> Vec<(String, &str)> {
     out
 }
 
-/// The items of the JSON array `text`, as raw text, in order (none when
-/// `text` is not an array; stops early on malformed input).
-pub(crate) fn array_items(text: &str) -> Vec<&str> {
-    use tracekit_events::scan::{skip_value, skip_ws};
-    let b = text.as_bytes();
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'[') {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    i = skip_ws(b, i + 1);
-    while i < b.len() && b[i] != b']' {
-        let Ok(end) = skip_value(b, i) else {
-            break;
-        };
-        if end <= i {
-            break;
-        }
-        out.push(&text[i..end]);
-        i = skip_ws(b, end);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            _ => break,
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,17 +96,6 @@ mod tests {
         assert_eq!(js_number(Some("\"12\"")), 12.0);
         assert!(js_number(None).is_nan());
         assert!(js_number(Some("{}")).is_nan());
-    }
-
-    #[test]
-    fn arrays_are_read_item_by_item() {
-        assert_eq!(
-            array_items(r#" [1, {"a":[2]} ,"x"]"#),
-            vec!["1", r#"{"a":[2]}"#, "\"x\""]
-        );
-        assert!(array_items("{}").is_empty());
-        assert_eq!(array_items("[1 2]"), vec!["1"]);
-        assert_eq!(array_items("[1,"), vec!["1"]);
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::cell::OnceCell;
 use ahash::{AHashMap, AHashSet};
 use tracekit_engine::handlers::page::{EntityEvent, JsValue, NetworkRequest};
 use tracekit_engine::support::jsnum::js_number_string;
-use tracekit_engine::support::{names, EventIndex};
-use tracekit_engine::{Analysis, CallFrame, HandlerData, Id, NodeKind, Strings, Sym, ThreadTrack};
+use tracekit_engine::support::EventIndex;
+use tracekit_engine::{Analysis, HandlerData, Id, NodeKind, Strings, Sym};
 
 use crate::keys::EventKey;
 use crate::units::micros;
@@ -205,20 +205,20 @@ impl<'a> Requests<'a> {
     /// parent, or when the parent has no frame before the next one.
     fn async_parent_top_url(&self, event: EventIndex) -> Option<Sym> {
         let sends = self.sends.get_or_init(|| SendNodes::new(self.analysis, self.data));
-        let (mut pid, mut tid, mut at) = *sends.node_of_event.get(&event)?;
+        let node_at = |(pid, tid, at): (Id, Id, usize)| self.analysis.thread(pid, tid)?.node(at);
+        let mut node = node_at(*sends.node_of_event.get(&event)?)?;
         // Up the tree, across at most one async parent: it ends.
         let mut in_parent = false;
         loop {
-            let track = self.track(pid, tid)?;
-            let node = track.nodes.get(at)?;
-            let scheduler = match node.kind() {
+            let thread = node.thread();
+            let scheduler = match node.raw().kind() {
                 NodeKind::Event { event, .. } => sends.run_scheduler.get(&event),
                 NodeKind::Call { frame } => {
-                    let call_frame = &track.js_frames.get(frame as usize)?.call_frame;
-                    if !self.is_native(call_frame) && in_parent {
+                    let call_frame = &thread.track().js_frames.get(frame as usize)?.call_frame;
+                    if in_parent && !call_frame.is_v8_native() {
                         return Some(call_frame.url);
                     }
-                    sends.call_scheduler.get(&(pid, tid, at))
+                    sends.call_scheduler.get(&(thread.pid(), thread.tid(), node.index()))
                 }
             };
             let scheduler_node = scheduler.and_then(|s| match *s {
@@ -226,29 +226,15 @@ impl<'a> Requests<'a> {
                 EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } => sends.node_of_event.get(&i).copied(),
                 _ => None,
             });
-            if let Some(next) = scheduler_node {
-                if in_parent {
-                    // A second async parent before a frame of the first.
-                    return None;
+            node = match scheduler_node {
+                Some(_) if in_parent => return None, // a second async parent before a frame of the first
+                Some(at) => {
+                    in_parent = true;
+                    node_at(at)?
                 }
-                in_parent = true;
-                (pid, tid, at) = next;
-                continue;
-            }
-            at = parent_of(track, at)?;
+                None => node.parent()?,
+            };
         }
-    }
-
-    fn track(&self, pid: Id, tid: Id) -> Option<&'a ThreadTrack> {
-        self.analysis.process_tracks().get(&pid)?.threads.get(&tid)
-    }
-
-    /// V8's native code: no place, no URL, script 0.
-    fn is_native(&self, frame: &CallFrame) -> bool {
-        frame.line_number == Some(-1.0)
-            && frame.column_number == Some(-1.0)
-            && frame.url == names::EMPTY
-            && self.strings.resolve(frame.script_id) == "0"
     }
 
     /// The chain of initiators of `at`, from its root; empty on a loop.
@@ -541,14 +527,6 @@ fn format_lines(title: &str, lines: &[String], max: usize) -> String {
     } else {
         format!("{title}\n{result}")
     }
-}
-
-/// The parent of node `at` of a track (the nearest node before it one
-/// level up); `None` for a top-level node.
-fn parent_of(track: &ThreadTrack, at: usize) -> Option<usize> {
-    let depth = track.nodes.get(at)?.depth();
-    let parent_depth = depth.checked_sub(1)?;
-    (0..at).rev().find(|&i| track.nodes[i].depth() == parent_depth)
 }
 
 #[cfg(test)]
