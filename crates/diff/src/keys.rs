@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use tracekit::views::{summary::thread_summary, thread_views_to_depth, GroupBy, ViewError, Window};
+use tracekit::views::{thread_bottom_up_and_summary, ViewError, Window};
 use tracekit::{Analysis, InputKind, Parallelism, Thread};
 
 /// What a key measures.
@@ -283,8 +283,7 @@ fn measure_thread(
             values.push((key, v));
         }
     };
-    let bottom_up_span = tracing::info_span!("bottom-up").entered();
-    let views = thread_views_to_depth(analysis, thread.track(), window, Some(1), GroupBy::None, max_nodes)?;
+    let (views, summary) = thread_bottom_up_and_summary(analysis, thread.track(), window, Some(1), max_nodes)?;
     let root = &views.bottom_up.nodes[0];
     for &child in &root.children {
         let node = &views.bottom_up.nodes[child as usize];
@@ -297,9 +296,7 @@ fn measure_thread(
         add(kind, name, Quantity::SelfTime, node.self_ms);
         add(kind, name, Quantity::Total, node.total_ms);
     }
-    drop(bottom_up_span);
-    let _summary_span = tracing::info_span!("summary").entered();
-    for (category, ms) in thread_summary(analysis, thread.track(), window).rows() {
+    for (category, ms) in summary.rows() {
         add(Kind::Category, category.title(), Quantity::Value, ms);
     }
     Ok(())

@@ -52,6 +52,13 @@ enum NodeId {
     Name(Sym),
 }
 
+/// A JS frame's row key, and its row's index in the rows once made.
+#[derive(Clone, Copy)]
+struct CallRow {
+    key: (NodeId, u32),
+    row: Option<usize>,
+}
+
 /// A row: what it has gathered, and the node that made it.
 struct Row {
     made_by: usize,
@@ -147,9 +154,12 @@ struct Walk<'a> {
     end_us: f64,
     /// The JS calls' ids, interned.
     call_ids: AHashMap<String, u32>,
-    /// Each JS frame's interned call id, once made (most entries are
-    /// calls of a few thousand frames: their ids are not written again).
-    call_id_of_frame: Vec<Option<u32>>,
+    /// Each JS frame's row key, once made, and its row's index once the
+    /// row is (most entries are calls of a few thousand frames: their ids
+    /// are not written again, nor their entities and rows looked up).
+    call_of_frame: Vec<Option<CallRow>>,
+    /// Whether JS calls are of a visible type.
+    calls_visible: bool,
     /// The entities' names (the groups), interned; `""`: no entity.
     group_names: AHashMap<String, u32>,
     /// Each entity's interned name, once looked up.
@@ -187,7 +197,8 @@ impl<'a> Walk<'a> {
                 end_us
             },
             call_ids: AHashMap::new(),
-            call_id_of_frame: vec![None; track.js_frames.len()],
+            call_of_frame: vec![None; track.js_frames.len()],
+            calls_visible: styles::is_visible_type("ProfileCall"),
             group_names: AHashMap::new(),
             group_of_entity: AHashMap::new(),
             rows: indexmap::IndexMap::default(),
@@ -202,17 +213,16 @@ impl<'a> Walk<'a> {
         let id = match node.kind() {
             NodeKind::Call { frame } => {
                 let frame = frame as usize;
-                let id = match self.call_id_of_frame[frame] {
-                    Some(id) => id,
-                    None => {
-                        let call = js_call_id(&self.track.js_frames[frame].call_frame, self.strings);
-                        let next = u32::try_from(self.call_ids.len()).unwrap_or(u32::MAX);
-                        let id = *self.call_ids.entry(call).or_insert(next);
-                        self.call_id_of_frame[frame] = Some(id);
-                        id
-                    }
-                };
-                NodeId::Call(id)
+                if let Some(call) = self.call_of_frame[frame] {
+                    return Ok(call.key);
+                }
+                let call = js_call_id(&self.track.js_frames[frame].call_frame, self.strings);
+                let next = u32::try_from(self.call_ids.len()).unwrap_or(u32::MAX);
+                let id = NodeId::Call(*self.call_ids.entry(call).or_insert(next));
+                // A call's entity is its frame's.
+                let key = (id, self.group(at));
+                self.call_of_frame[frame] = Some(CallRow { key, row: None });
+                return Ok(key);
             }
             NodeKind::Event { name, event, .. } if is_received_data(name) => {
                 let args = event_view_args(self.track, event).copied().unwrap_or_default();
@@ -223,15 +233,20 @@ impl<'a> Walk<'a> {
             }
             NodeKind::Event { name, .. } => NodeId::Name(name),
         };
+        Ok((id, self.group(at)))
+    }
+
+    /// The group of node `at`: its entity's interned name.
+    fn group(&mut self, at: usize) -> u32 {
         let entity = self.entities.get(self.nodes[at]);
         if let Some(&group) = self.group_of_entity.get(&entity) {
-            return Ok((id, group));
+            return group;
         }
         let name = entity.map_or("", |e| e.name(self.strings)).to_owned();
         let next = u32::try_from(self.group_names.len()).unwrap_or(u32::MAX);
         let group = *self.group_names.entry(name).or_insert(next);
         self.group_of_entity.insert(entity, group);
-        Ok((id, group))
+        group
     }
 
     /// Whether each request's response came from the cache, over the
@@ -253,7 +268,7 @@ impl<'a> Walk<'a> {
     /// its category, any other by its name; a JS call is visible.
     fn is_visible(&mut self, at: usize) -> bool {
         let NodeKind::Event { name, cat, .. } = self.nodes[at].kind() else {
-            return styles::is_visible_type("ProfileCall");
+            return self.calls_visible;
         };
         let strings = self.strings;
         *self.visible.entry((name, cat)).or_insert_with(|| {
@@ -345,16 +360,29 @@ impl<'a> Walk<'a> {
 
     /// Ends an entry: its self time goes to its row.
     fn end(&mut self, open: Open) {
-        let group = open.row.1;
-        let row = self.rows.entry(open.row).or_insert(Row {
-            made_by: open.node,
-            group,
-            self_ms: 0.0,
-            transfer_size: 0.0,
+        let frame = match self.nodes[open.node].kind() {
+            NodeKind::Call { frame } => Some(frame as usize),
+            NodeKind::Event { .. } => None,
+        };
+        let known = frame.and_then(|f| self.call_of_frame[f].and_then(|c| c.row));
+        let index = known.unwrap_or_else(|| {
+            let group = open.row.1;
+            let entry = self.rows.entry(open.row);
+            let index = entry.index();
+            entry.or_insert(Row {
+                made_by: open.node,
+                group,
+                self_ms: 0.0,
+                transfer_size: 0.0,
+            });
+            if let Some(call) = frame.and_then(|f| self.call_of_frame[f].as_mut()) {
+                call.row = Some(index);
+            }
+            index
         });
         // `|| 0`: a NaN time adds nothing.
         if !open.self_ms.is_nan() {
-            row.self_ms += open.self_ms;
+            self.rows[index].self_ms += open.self_ms;
         }
     }
 

@@ -180,7 +180,11 @@ impl BottomUpBuilder {
         row.self_ms += self_or_zero;
         row.total_ms += if total.is_nan() { 0.0 } else { total };
 
-        // Deeper levels: the chain of callers, innermost first.
+        // Deeper levels: the chain of callers, innermost first (the
+        // first-level nodes are made at the end).
+        if self.callers == 0 {
+            return;
+        }
         let Some(chain) = self.chain(call, callers) else {
             return;
         };

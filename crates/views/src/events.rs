@@ -1,19 +1,20 @@
 //! The thread's event list that the views walk (section 1 of the spec):
 //! the track's nodes that the panel draws ([`Visibility`]), each with its
-//! id, its filters and, with grouping, its group and Call Tree id, stably
-//! sorted by start ([`thread_events`]). The Summary chooses its events
-//! with the same code.
+//! id, its filters, its Summary category and, with grouping, its group and
+//! Call Tree id, stably sorted by start ([`thread_events`]). The Summary
+//! chooses its events with the same code, and can walk the same list.
 
 use ahash::AHashMap;
+use tracekit_engine::styles::{self, Category};
 use tracekit_engine::support::{names, ViewArgs};
-use tracekit_engine::{styles, Analysis, CallFrame, NodeKind, Phase, Strings, Sym, ThreadTrack};
+use tracekit_engine::{Analysis, CallFrame, NodeKind, Phase, Strings, Sym, ThreadTrack};
 
 use crate::ids::{js_call_id, js_call_label, GroupedIds, Ids};
 use crate::js::truthy;
 
-/// An event of the thread list, as the views see it: 40 bytes, as a
-/// thread's list is written once and read once per event, and the main
-/// thread of a recording has half a million.
+/// An event of the thread list, as the views and the Summary see it: 40
+/// bytes, as a thread's list is written once and read once per event, and
+/// the main thread of a recording has half a million.
 pub(crate) struct Ev {
     /// Start, µs.
     pub(crate) ts: f64,
@@ -28,13 +29,10 @@ pub(crate) struct Ev {
     pub(crate) group: u32,
     /// A JS call's frame, or a received-data event's args.
     pub(crate) detail: Detail,
-    /// It has a duration, and a JavaScript-truthy one (not 0 or NaN): it
-    /// opens a level.
-    pub(crate) lasts: bool,
-    /// A top-level task (`RunTask` of category devtools.timeline).
-    pub(crate) top_level: bool,
-    /// Kept by the filters (not `RunTask`; a visible type unless generic).
-    pub(crate) kept: bool,
+    /// Its Summary category.
+    pub(crate) category: Category,
+    /// [`Ev::LASTS`], [`Ev::TOP_LEVEL`], [`Ev::KEPT`], [`Ev::PASSED_OVER`].
+    pub(crate) flags: u8,
 }
 
 /// What a few events of the list carry besides.
@@ -49,6 +47,19 @@ pub(crate) enum Detail {
 }
 
 impl Ev {
+    /// It has a duration, and a JavaScript-truthy one (not 0 or NaN): it
+    /// opens a level.
+    const LASTS: u8 = 1;
+    /// A top-level task (`RunTask` of category devtools.timeline).
+    const TOP_LEVEL: u8 = 2;
+    /// Kept by the views' filters (not `RunTask`; a visible type unless
+    /// generic).
+    const KEPT: u8 = 4;
+    /// An async or flow phase, which the Summary's walk passes over.
+    const PASSED_OVER: u8 = 8;
+
+    /// An event starting at `ts` (µs) lasting `dur`, of no id or group,
+    /// kept, scripting.
     pub(crate) fn new(ts: f64, dur: Option<f64>) -> Ev {
         Ev {
             ts,
@@ -57,10 +68,56 @@ impl Ev {
             td_id: 0,
             group: 0,
             detail: Detail::None,
-            lasts: dur.is_some_and(truthy),
-            top_level: false,
-            kept: true,
+            category: Category::Scripting,
+            flags: Ev::KEPT | if dur.is_some_and(truthy) { Ev::LASTS } else { 0 },
         }
+    }
+
+    /// This event with `flag` set or cleared.
+    fn with(mut self, flag: u8, on: bool) -> Ev {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+        self
+    }
+
+    /// It has a duration, and a JavaScript-truthy one (not 0 or NaN): it
+    /// opens a level.
+    pub(crate) fn lasts(&self) -> bool {
+        self.flags & Ev::LASTS != 0
+    }
+
+    /// A top-level task (`RunTask` of category devtools.timeline): where
+    /// the walks may start.
+    pub(crate) fn top_level(&self) -> bool {
+        self.flags & Ev::TOP_LEVEL != 0
+    }
+
+    /// Kept by the views' filters (not `RunTask`; a visible type unless
+    /// generic).
+    pub(crate) fn kept(&self) -> bool {
+        self.flags & Ev::KEPT != 0
+    }
+
+    /// An async or flow phase, which the Summary's walk passes over.
+    pub(crate) fn passed_over(&self) -> bool {
+        self.flags & Ev::PASSED_OVER != 0
+    }
+
+    /// This event, with what its type makes of it.
+    fn typed(self, ty: &EventType) -> Ev {
+        self.for_summary(ty.category, ty.top_level, ty.passed_over)
+            .with(Ev::KEPT, ty.kept)
+    }
+
+    /// This event, as the Summary's own list has it: of `category`, a
+    /// top-level task or not, passed over or not.
+    pub(crate) fn for_summary(self, category: Category, top_level: bool, passed_over: bool) -> Ev {
+        Ev { category, ..self }
+            .with(Ev::TOP_LEVEL, top_level)
+            .with(Ev::PASSED_OVER, passed_over)
     }
 
     pub(crate) fn frame(&self) -> Option<u32> {
@@ -130,16 +187,58 @@ pub(crate) fn is_top_level_task(name: Sym, cat_text: &str) -> bool {
     name == names::RUN_TASK && cat_text.contains("disabled-by-default-devtools.timeline")
 }
 
-/// Sorts a thread's events by start, stably, as JavaScript's sort by
-/// `a.ts - b.ts`: -0 equals 0, and a NaN start (which JavaScript's
-/// comparator leaves unordered) goes last, so that the order is total.
-pub(crate) fn sort_by_start<T>(events: &mut [T], ts: impl Fn(&T) -> f64) {
-    let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x + 0.0 };
-    let order = |a: &T, b: &T| key(ts(a)).total_cmp(&key(ts(b)));
-    // A thread's nodes come in pre-order, so most often already sorted:
-    // checking costs a read, sorting a buffer as big as the list.
-    if !events.is_sorted_by(|a, b| order(a, b).is_le()) {
-        events.sort_by(order);
+/// An async or flow phase, which the Summary's walk passes over.
+pub(crate) fn passed_over(ph: Phase) -> bool {
+    styles::is_async_phase(ph) || matches!(ph.0, b's' | b't' | b'f')
+}
+
+/// A thread's event list as it is made, sorted by start at the end,
+/// stably, as JavaScript's sort by `a.ts - b.ts`: -0 equals 0, and a NaN
+/// start (which JavaScript's comparator leaves unordered) goes last, so
+/// that the order is total.
+pub(crate) struct ByStart {
+    events: Vec<Ev>,
+    /// The sort key of the last event pushed.
+    last: f64,
+    /// The events came in order: a thread's nodes come in pre-order, so
+    /// most often already sorted, and noting it as they come costs less
+    /// than a pass over the list.
+    in_order: bool,
+}
+
+impl ByStart {
+    pub(crate) fn with_capacity(capacity: usize) -> ByStart {
+        ByStart {
+            events: Vec::with_capacity(capacity),
+            last: f64::NEG_INFINITY,
+            in_order: true,
+        }
+    }
+
+    /// The sort key of a start.
+    fn key(ts: f64) -> f64 {
+        if ts.is_nan() {
+            f64::INFINITY
+        } else {
+            ts + 0.0
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, ev: Ev) {
+        let key = ByStart::key(ev.ts);
+        self.in_order &= key.total_cmp(&self.last).is_ge();
+        self.last = key;
+        self.events.push(ev);
+    }
+
+    /// The list, sorted.
+    pub(crate) fn sorted(self) -> Vec<Ev> {
+        let mut events = self.events;
+        if !self.in_order {
+            events.sort_by(|a, b| ByStart::key(a.ts).total_cmp(&ByStart::key(b.ts)));
+        }
+        events
     }
 }
 
@@ -154,6 +253,10 @@ struct EventType {
     kept: bool,
     /// A top-level task.
     top_level: bool,
+    /// Its Summary category.
+    category: Category,
+    /// An async or flow phase (the Summary's walk passes over it).
+    passed_over: bool,
     /// The id of its events, when their args do not change it (then it is
     /// their name).
     plain_id: Option<u32>,
@@ -188,6 +291,8 @@ impl EventType {
             in_timeline,
             kept,
             top_level: is_top_level_task(name, cat_text),
+            category: styles::event_category(interner.resolve(name)),
+            passed_over: passed_over(ph),
             plain_id,
         }
     }
@@ -280,14 +385,15 @@ pub(crate) fn thread_events(
     // event); per type, what the views make of it.
     let mut name_ids: AHashMap<Sym, u32> = AHashMap::new();
     let mut types: AHashMap<(Sym, Sym, Phase), EventType> = AHashMap::new();
-    let mut events = Vec::with_capacity(track.nodes.len());
+    let mut events = ByStart::with_capacity(track.nodes.len());
     let mut received = Vec::new();
     for node in &track.nodes {
         let ts = node.ts().0;
         let dur = node.dur().map(|d| d.0);
         match node.kind() {
             NodeKind::Call { frame } => {
-                // A JS call (ProfileCall): visible, a visible type, never a task.
+                // A JS call (ProfileCall): visible, a visible type, never a
+                // task, scripting in the Summary (as `Ev::new` makes it).
                 let slot = &mut frame_ids[(frame as usize).min(unknown_frame)];
                 let (id, td_id, group) = match *slot {
                     Some(ids_of_frame) => ids_of_frame,
@@ -340,18 +446,18 @@ pub(crate) fn thread_events(
                 } else {
                     Detail::None
                 };
-                events.push(Ev {
-                    id,
-                    td_id,
-                    group,
-                    detail,
-                    top_level: ty.top_level,
-                    kept: ty.kept,
-                    ..Ev::new(ts, dur)
-                });
+                events.push(
+                    Ev {
+                        id,
+                        td_id,
+                        group,
+                        detail,
+                        ..Ev::new(ts, dur)
+                    }
+                    .typed(&ty),
+                );
             }
         }
     }
-    sort_by_start(&mut events, |e| e.ts);
-    (events, received)
+    (events.sorted(), received)
 }

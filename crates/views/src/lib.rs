@@ -63,7 +63,7 @@ pub use thread_views::{ThreadViews, View};
 /// DevTools' Styles table, in the core crate (the flame chart uses it too).
 pub use tracekit_engine::styles;
 pub use tree::{Tree, TreeNode};
-pub use walk::{thread_views, thread_views_to_depth};
+pub use walk::{thread_bottom_up_and_summary, thread_views, thread_views_to_depth};
 pub use window::Window;
 
 #[cfg(test)]

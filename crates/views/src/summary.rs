@@ -22,51 +22,31 @@
 use tracekit_engine::query::Query;
 use tracekit_engine::support::jsnum::{round3, write_json_number};
 use tracekit_engine::support::json::write_json_string;
-use tracekit_engine::Phase;
 use tracekit_engine::{Analysis, Id, Micros, NodeKind, Sym, ThreadTrack};
 
 use crate::conformance::{write_rounded_window, write_thread_keys};
-use crate::events::{is_top_level_task, sort_by_start, Visibility};
+use crate::events::{is_top_level_task, passed_over, ByStart, Ev, Visibility};
 use crate::js::{js_max, truthy};
 use crate::options::threads;
-// DevTools' `isPhaseAsync`.
-use crate::styles::is_async_phase;
 use crate::styles::{event_category, Category};
 use crate::text::write_thread_heading;
 use crate::Window;
 
-/// An event of the thread as the Summary's walk sees it.
-struct WalkEvent {
-    /// Start, µs.
-    ts: f64,
-    /// Duration, µs (`None`: absent).
-    dur: Option<f64>,
-    category: Category,
-    /// A top-level task: where the walk may start.
-    top_level: bool,
-    /// An async or flow phase, which the walk passes over.
-    passed_over: bool,
-}
-
-impl WalkEvent {
-    /// The end, µs, as `ts + (dur ?? 0)`.
-    fn end(&self) -> f64 {
-        self.ts + self.dur.unwrap_or(0.0)
-    }
-}
-
 /// The events the panel hands to the Summary for a thread: those of its
 /// Call Tree (`docs/views.md`, "Events of a thread"), `RunTask` included,
-/// each with its category, sorted by start.
-fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<WalkEvent> {
+/// each with its category, sorted by start. (The views' list,
+/// [`crate::events::thread_events`], has the same events in the same order,
+/// with their ids besides.)
+fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<Ev> {
     let interner = analysis.strings();
     let mut visibility = Visibility::new(analysis);
     let mut category_of: ahash::AHashMap<Sym, Category> = ahash::AHashMap::new();
-    let mut events = Vec::with_capacity(track.nodes.len());
+    let mut events = ByStart::with_capacity(track.nodes.len());
     for node in &track.nodes {
-        let (category, top_level, passed_over) = match node.kind() {
-            // A JS call is a ProfileCall, styled as scripting.
-            NodeKind::Call { .. } => (Category::Scripting, false, false),
+        let ev = Ev::new(node.ts().0, node.dur().map(|d| d.0));
+        let ev = match node.kind() {
+            // A JS call is a ProfileCall, styled as scripting (as `Ev::new` makes it).
+            NodeKind::Call { .. } => ev,
             NodeKind::Event { name, cat, ph, .. } => {
                 let cat_text = interner.resolve(cat);
                 if !visibility.in_timeline(name, cat_text, ph) {
@@ -75,27 +55,12 @@ fn walk_events(analysis: &Analysis, track: &ThreadTrack) -> Vec<WalkEvent> {
                 let category = *category_of
                     .entry(name)
                     .or_insert_with(|| event_category(interner.resolve(name)));
-                (
-                    category,
-                    is_top_level_task(name, cat_text),
-                    is_async_phase(ph) || is_flow_phase(ph),
-                )
+                ev.for_summary(category, is_top_level_task(name, cat_text), passed_over(ph))
             }
         };
-        events.push(WalkEvent {
-            ts: node.ts().0,
-            dur: node.dur().map(|d| d.0),
-            category,
-            top_level,
-            passed_over,
-        });
+        events.push(ev);
     }
-    sort_by_start(&mut events, |e| e.ts);
-    events
-}
-
-fn is_flow_phase(ph: Phase) -> bool {
-    matches!(ph.0, b's' | b't' | b'f')
+    events.sorted()
 }
 
 /// JavaScript's `upperBound` of DevTools' array utilities: the binary
@@ -211,7 +176,11 @@ impl CategoryTimeline {
     /// event with a (truthy) duration is entered at its start and left at
     /// its end (a NaN or zero end counts as 0), instants are not counted.
     pub fn new(analysis: &Analysis, track: &ThreadTrack) -> CategoryTimeline {
-        let events = walk_events(analysis, track);
+        CategoryTimeline::of_events(&walk_events(analysis, track))
+    }
+
+    /// [`CategoryTimeline::new`] over the thread's event list.
+    pub(crate) fn of_events(events: &[Ev]) -> CategoryTimeline {
         let mut recorder = Recorder {
             series: Vec::new(),
             index: [None; Category::ALL.len()],
@@ -219,32 +188,32 @@ impl CategoryTimeline {
         };
         let mut stack: Vec<usize> = Vec::new();
         let mut categories: Vec<Category> = Vec::new();
-        let leave = |recorder: &mut Recorder, categories: &mut Vec<Category>, ev: &WalkEvent| {
+        let leave = |recorder: &mut Recorder, categories: &mut Vec<Category>, ev: &Ev| {
             let left = categories.pop();
             let below = categories.last().copied();
             if left != below {
-                let end = Micros(ev.end()).to_millis().0;
+                let end = Micros(ev.end).to_millis().0;
                 recorder.change(left, below, if truthy(end) { end } else { 0.0 });
             }
         };
 
         let mut start = upper_bound(events.len(), |m| 0.0 - events[m].ts >= 0.0) as isize - 1;
-        while start > 0 && !events[start as usize].top_level {
+        while start > 0 && !events[start as usize].top_level() {
             start -= 1;
         }
         for (i, ev) in events.iter().enumerate().skip(start.max(0) as usize) {
-            if ev.end() < 0.0 || ev.passed_over {
+            if ev.end < 0.0 || ev.passed_over() {
                 continue;
             }
             while let Some(&top) = stack.last() {
-                let top_end = events[top].end();
+                let top_end = events[top].end;
                 if !(truthy(top_end) && top_end <= ev.ts) {
                     break;
                 }
                 stack.pop();
                 leave(&mut recorder, &mut categories, &events[top]);
             }
-            if ev.dur.is_some_and(truthy) {
+            if ev.lasts() {
                 let below = categories.last().copied();
                 if below != Some(ev.category) {
                     recorder.change(below, Some(ev.category), Micros(ev.ts).to_millis().0);
@@ -543,6 +512,23 @@ mod tests {
             &[(Other, 0.05), (Scripting, 0.0), (Rendering, 0.0), (Idle, 1.0)],
         );
         assert!((after.total() - 1.05).abs() < 1e-12);
+    }
+
+    /// An event of an async phase counts nothing, in the Summary's own
+    /// list and in the views' list it can share.
+    #[test]
+    fn async_events_count_nothing() {
+        let a = analysis(&[
+            r#""name":"RunTask","ph":"X","ts":0,"dur":1000}"#,
+            r#""name":"FunctionCall","ph":"X","ts":100,"dur":800}"#,
+            r#""name":"Layout","ph":"p","ts":300,"dur":200}"#,
+        ]);
+        use Category::*;
+        let expected = [(Other, 0.2), (Scripting, 0.8), (Idle, 0.0)];
+        assert_times(&thread_summary(&a, main_thread(&a), window(0.0, 1.0)), &expected);
+        let (_, shared) =
+            crate::thread_bottom_up_and_summary(&a, main_thread(&a), window(0.0, 1.0), Some(1), 100).unwrap();
+        assert_times(&shared, &expected);
     }
 
     /// The time of an event of the `idle` category counts as busy, then

@@ -1,13 +1,15 @@
 //! Unit tests of the walk: its sums to the last bit whatever the
-//! Bottom-Up keeps, the trees' child lookup, the Call Tree ids' check.
+//! Bottom-Up keeps or whether the Call Tree is built, the trees' child
+//! lookup, the Call Tree ids' check.
 
 use tracekit_engine::{query, Millis};
 
 use crate::bottom_up;
 use crate::events::Ev;
 use crate::options::threads;
+use crate::summary::{thread_summary, CategoryTimes};
 use crate::walk::{call_tree_ids_are_view_ids, views_of_thread};
-use crate::{GroupBy, Tree, Window};
+use crate::{thread_bottom_up_and_summary, thread_views_to_depth, GroupBy, Tree, Window};
 
 /// The nodes of a tree with their times as bits: equal only if every
 /// sum is the same to the last bit.
@@ -112,6 +114,53 @@ fn kept_chains_of_callers_change_no_sum() {
     assert!(nodes_compared > 10_000, "{nodes_compared}");
 }
 
+/// The Bottom-Up and Summary made from one list of events, without a
+/// Call Tree, are those of the views' walk and of the Summary's own
+/// walk, to the last bit: over the whole trace and a window, to depth 1
+/// (the diff's), 3 and all.
+#[test]
+fn bottom_up_and_summary_in_one_pass_are_the_views_and_the_summary() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces");
+    let mut traces = vec![("recursive profile".to_owned(), recursive_profile())];
+    for name in [
+        "kitchen-sink.json.gz",
+        "main-thread.json.gz",
+        "node-work.cpuprofile.gz",
+        "page-load.json.gz",
+    ] {
+        traces.push((name.to_owned(), std::fs::read(root.join(name)).unwrap()));
+    }
+    let mut rows_compared = 0;
+    for (name, bytes) in traces {
+        let analysis = tracekit_engine::analyze_bytes(&bytes, &tracekit_engine::AnalyzeOptions::default()).unwrap();
+        let bounds = analysis.bounds();
+        let length = (bounds.max - bounds.min).to_millis().0;
+        let middle = query::Window::new(Millis(length / 3.0), Millis(2.0 * length / 3.0)).ok();
+        for (_, _, track) in threads(&analysis) {
+            for window in [Window::new(bounds, None), Window::new(bounds, middle)] {
+                for max_depth in [Some(1), Some(3), None] {
+                    let (views, summary) =
+                        thread_bottom_up_and_summary(&analysis, track, window, max_depth, usize::MAX).unwrap();
+                    let walked =
+                        thread_views_to_depth(&analysis, track, window, max_depth, GroupBy::None, usize::MAX).unwrap();
+                    assert_eq!(
+                        exact(&views.bottom_up),
+                        exact(&walked.bottom_up),
+                        "{name} {max_depth:?}"
+                    );
+                    assert_eq!(views.ids, walked.ids, "{name}");
+                    assert!(views.top_down.nodes.len() <= 1 && views.samples.is_none(), "{name}");
+                    let alone = thread_summary(&analysis, track, window);
+                    let bits = |t: &CategoryTimes| t.times.iter().map(|(c, ms)| (*c, ms.to_bits())).collect::<Vec<_>>();
+                    assert_eq!(bits(&summary), bits(&alone), "{name} {window:?}");
+                    rows_compared += walked.bottom_up.nodes.len() + alone.times.len();
+                }
+            }
+        }
+    }
+    assert!(rows_compared > 10_000, "{rows_compared}");
+}
+
 /// A node's children are found again whether it has few (read one by
 /// one) or many (in the table, which takes them all when the node
 /// passes a few), and in order of creation.
@@ -148,4 +197,26 @@ fn a_call_tree_id_of_two_view_ids_keeps_no_chain() {
     };
     assert!(call_tree_ids_are_view_ids(&[ev(0, 0), ev(1, 2), ev(1, 2)], 3));
     assert!(!call_tree_ids_are_view_ids(&[ev(0, 2), ev(1, 1), ev(2, 2)], 3));
+}
+
+/// The event list comes out sorted by start, stably, -0 as 0 and NaN
+/// last, whether its events came in order or not.
+#[test]
+fn the_event_list_is_sorted_by_start_stably() {
+    let list = |starts: &[(f64, u32)]| {
+        let mut by_start = crate::events::ByStart::with_capacity(starts.len());
+        for &(ts, id) in starts {
+            by_start.push(Ev {
+                id,
+                ..Ev::new(ts, None)
+            });
+        }
+        by_start.sorted().iter().map(|e| e.id).collect::<Vec<_>>()
+    };
+    assert_eq!(list(&[(1.0, 0), (2.0, 1), (2.0, 2), (3.0, 3)]), [0, 1, 2, 3]);
+    assert_eq!(
+        list(&[(2.0, 0), (1.0, 1), (2.0, 2), (f64::NAN, 3), (0.0, 4)]),
+        [4, 1, 0, 2, 3]
+    );
+    assert_eq!(list(&[(0.0, 0), (-0.0, 1), (f64::NAN, 2), (5.0, 3)]), [0, 1, 3, 2]);
 }

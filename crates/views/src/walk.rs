@@ -2,7 +2,8 @@
 //! `forEachEvent` (start index at the last top-level task, window, stack
 //! of started events, filters), each started event adding its clipped
 //! duration to the Call Tree's node of its path and, when it ends, to the
-//! Bottom-Up's builder; after the walk, the group nodes.
+//! Bottom-Up's builder; after the walk, the group nodes. The Summary can
+//! walk the same list ([`thread_bottom_up_and_summary`]).
 
 use std::ops::ControlFlow;
 
@@ -16,6 +17,7 @@ use crate::grouping::Grouper;
 use crate::ids::{GroupedIds, Ids};
 use crate::js::{js_max, js_min, truthy};
 use crate::samples::{SampleAttribution, SampleCounts};
+use crate::summary::{thread_summary, CategoryTimeline, CategoryTimes};
 use crate::text::thread_in_words;
 use crate::{GroupBy, ThreadViews, Tree, ViewError, Window};
 
@@ -80,6 +82,33 @@ pub fn thread_views_to_depth(
     )
 }
 
+/// The Bottom-Up of a thread over `window`, to depth < `max_depth` and
+/// with at most `max_nodes` nodes, and its Summary over the same window,
+/// from one list of its events, for callers that need no Call Tree (the
+/// views returned have an empty Call Tree and no sample counts). The
+/// Bottom-Up is that of [`thread_views_to_depth`] with no grouping, the
+/// Summary that of [`crate::summary::thread_summary`].
+///
+/// # Errors
+///
+/// [`ViewError::TooManyNodes`] when the Bottom-Up would have more than
+/// `max_nodes` nodes.
+pub fn thread_bottom_up_and_summary(
+    analysis: &Analysis,
+    track: &ThreadTrack,
+    window: Window,
+    max_depth: Option<u32>,
+    max_nodes: usize,
+) -> Result<(ThreadViews, CategoryTimes), ViewError> {
+    if !window.is_finite() {
+        let views = thread_views_to_depth(analysis, track, window, max_depth, GroupBy::None, max_nodes)?;
+        return Ok((views, thread_summary(analysis, track, window)));
+    }
+    // Without a Call Tree, its nodes cannot key the chains of callers.
+    let (views, events) = walk_thread(analysis, track, window, max_depth, GroupBy::None, max_nodes, None)?;
+    Ok((views, CategoryTimeline::of_events(&events).times(window)))
+}
+
 /// [`thread_views_to_depth`], with the Bottom-Up's kept chains of callers
 /// holding at most `chain_budget` nodes (the tests vary it: the views are
 /// the same whatever it is).
@@ -92,6 +121,31 @@ pub(crate) fn views_of_thread(
     max_nodes: usize,
     chain_budget: usize,
 ) -> Result<ThreadViews, ViewError> {
+    walk_thread(
+        analysis,
+        track,
+        window,
+        max_depth,
+        group_by,
+        max_nodes,
+        Some(chain_budget),
+    )
+    .map(|(views, _)| views)
+}
+
+/// The views of a thread, and its event list. With a `chain_budget` (the
+/// most nodes the Bottom-Up's kept chains of callers may hold), the Call
+/// Tree and the samples' counts are built; without, neither is (and no
+/// chain is kept).
+fn walk_thread(
+    analysis: &Analysis,
+    track: &ThreadTrack,
+    window: Window,
+    max_depth: Option<u32>,
+    group_by: GroupBy,
+    max_nodes: usize,
+    chain_budget: Option<usize>,
+) -> Result<(ThreadViews, Vec<Ev>), ViewError> {
     // Callers of a chain of depth d (0-based, counted without the group
     // level) are built for d + 1 + group levels < max_depth.
     let group_levels = usize::from(group_by != GroupBy::None);
@@ -101,7 +155,8 @@ pub(crate) fn views_of_thread(
         .then(|| Grouper::new(group_by, analysis))
         .transpose()?;
     if !window.is_finite() {
-        return Ok(thread_views_of(ids, grouper, Tree::new(), Tree::new(), None));
+        let views = thread_views_of(ids, grouper, Tree::new(), Tree::new(), None);
+        return Ok((views, Vec::new()));
     }
     let grouped = grouper.as_mut().map(|grouper| GroupedIds {
         grouper,
@@ -110,22 +165,24 @@ pub(crate) fn views_of_thread(
     let (events, received) = thread_events(track, &mut Visibility::new(analysis), &mut ids, grouped);
     let bounds = WalkWindow::new(window);
     let cache_hit = cache_hits(&events, &received);
+    let call_tree = chain_budget.is_some();
     let bottom_up = BottomUpBuilder::new(
         ids.strings.len(),
         // Without groups, a Call Tree id is its view id.
-        (group_by == GroupBy::None || call_tree_ids_are_view_ids(&events, ids.strings.len())).then_some(chain_budget),
+        chain_budget.filter(|_| group_by == GroupBy::None || call_tree_ids_are_view_ids(&events, ids.strings.len())),
         callers,
         max_nodes,
         bounds.s_ms,
         bounds.e_ms,
     );
-    let samples = (!track.samples.is_empty())
+    let samples = (call_tree && !track.samples.is_empty())
         .then(|| SampleAttribution::new(&track.samples, track.js_frames.len(), bounds.s_us, bounds.e_us));
     let mut walk = Walk {
         events: &events,
         received: &received,
         cache_hit,
         bounds,
+        call_tree,
         top_down: Tree::new(),
         bottom_up,
         samples,
@@ -133,7 +190,8 @@ pub(crate) fn views_of_thread(
         top_level: Vec::new(),
     };
     walk.run(start_index(&events, bounds.s_us));
-    walk.finish(analysis, track, ids, grouper, max_nodes)
+    let views = walk.finish(analysis, track, ids, grouper, max_nodes)?;
+    Ok((views, events))
 }
 
 /// The window as the walk compares with it.
@@ -167,7 +225,7 @@ impl WalkWindow {
 /// (the window's start), stepped back to a top-level task.
 fn start_index(events: &[Ev], s_us: f64) -> usize {
     let mut start = events.partition_point(|e| e.ts <= s_us) as isize - 1;
-    while start > 0 && !events[start as usize].top_level {
+    while start > 0 && !events[start as usize].top_level() {
         start -= 1;
     }
     start.max(0) as usize
@@ -214,6 +272,8 @@ struct Walk<'e, 't> {
     /// By id, whether a request's response came from the cache.
     cache_hit: AHashMap<u32, bool>,
     bounds: WalkWindow,
+    /// Whether the Call Tree is built (else `top_down` stays empty).
+    call_tree: bool,
     top_down: Tree,
     bottom_up: BottomUpBuilder,
     samples: Option<SampleAttribution<'t>>,
@@ -262,10 +322,10 @@ impl Walk<'_, '_> {
             }
             self.pop();
         }
-        if !ev.kept {
+        if !ev.kept() {
             return ControlFlow::Continue(());
         }
-        if ev.lasts {
+        if ev.lasts() {
             self.start_call(i, ev);
         } else if let Some((name, args)) = ev.received().map(|at| self.received[at as usize]) {
             // An instant: only transfer sizes.
@@ -288,22 +348,30 @@ impl Walk<'_, '_> {
     #[inline]
     fn start_call(&mut self, i: u32, ev: &Ev) {
         let c = self.clip(ev);
-        let top_down = &mut self.top_down;
-        let parent_td = match self.stack.last_mut() {
-            Some(parent) => {
-                parent.self_ms -= c;
-                top_down.nodes[parent.td as usize].self_ms -= c;
-                parent.td
+        let parent = self.stack.last_mut().map(|parent| {
+            parent.self_ms -= c;
+            parent.td
+        });
+        let td = if self.call_tree {
+            let top_down = &mut self.top_down;
+            let parent_td = match parent {
+                Some(parent_td) => {
+                    top_down.nodes[parent_td as usize].self_ms -= c;
+                    parent_td
+                }
+                None => 0,
+            };
+            let made = top_down.nodes.len();
+            let td = top_down.child(parent_td, ev.td_id);
+            if parent_td == 0 && td as usize == made {
+                self.top_level.push((td, ev.group));
             }
-            None => 0,
+            top_down.nodes[td as usize].self_ms += c;
+            top_down.nodes[td as usize].total_ms += c;
+            td
+        } else {
+            0
         };
-        let made = top_down.nodes.len();
-        let td = top_down.child(parent_td, ev.td_id);
-        if parent_td == 0 && td as usize == made {
-            self.top_level.push((td, ev.group));
-        }
-        top_down.nodes[td as usize].self_ms += c;
-        top_down.nodes[td as usize].total_ms += c;
         if let (Some(samples), Some(frame)) = (&mut self.samples, ev.frame()) {
             samples.call_started(frame, td, ev.ts, ev.end);
         }
