@@ -121,7 +121,7 @@ impl Loaded {
     fn new(path: &std::path::Path, options: &tracekit::AnalyzeOptions, common: &Common) -> Result<Loaded, CliError> {
         let (input, analysis) = load_one(path, options, common.quiet)?;
         let file = input.name();
-        let sets = tracekit::insights::compute(&analysis).map_err(|e| CliError::Data {
+        let sets = tracekit::insights::compute_with(&analysis, options.parallelism).map_err(|e| CliError::Data {
             file: file.clone(),
             message: e.to_string(),
         })?;

@@ -40,7 +40,7 @@ pub fn run(args: InsightsArgs, common: &Common) -> Result<(), CliError> {
         file: input.name(),
         message,
     };
-    let sets = tracekit::insights::compute(&analysis).map_err(|e| error(e.to_string()))?;
+    let sets = tracekit::insights::compute_with(&analysis, options.parallelism).map_err(|e| error(e.to_string()))?;
     const NONE: &str = "no insight set: DevTools makes none for this trace (no URL for its main frame)";
     if sets.sets.is_empty() {
         if matches!(args.format, InsightsFormat::Text) {

@@ -237,3 +237,28 @@ fn only_first_party_work_passes() {
     assert!(f.summaries.iter().all(|s| Some(s.entity) == first));
     assert!(f.summaries.iter().any(|s| (s.main_thread_time - 10.0).abs() < 1e-9));
 }
+
+/// The third parties' events made on rayon's pool beside the sets give
+/// the same sets as made after them on this thread, and they reach the
+/// 3rd parties insights.
+#[test]
+fn sets_are_the_same_whatever_the_parallelism() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/traces");
+    for name in ["page-load.json.gz", "kitchen-sink.json.gz"] {
+        let bytes = std::fs::read(root.join(name)).unwrap();
+        let analysis = tracekit::analyze_bytes(&bytes, &AnalyzeOptions::default().with_all_handlers(true)).unwrap();
+        let sequential = compute(&analysis).unwrap();
+        let pooled = crate::compute_with(&analysis, tracekit::Parallelism::Rayon).unwrap();
+        assert_eq!(sequential, pooled, "{name}");
+        let events: usize = sequential
+            .sets
+            .iter()
+            .flat_map(|set| set.insights.iter().flatten())
+            .filter_map(|insight| match &insight.finding {
+                Finding::ThirdParties(f) => Some(f.summaries.iter().map(|s| s.events.len()).sum::<usize>()),
+                _ => None,
+            })
+            .sum();
+        assert!(events > 0, "{name}");
+    }
+}

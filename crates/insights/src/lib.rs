@@ -48,8 +48,8 @@ pub mod viewport;
 pub use dump::{add_sets, DumpCx};
 pub use model::{Category, EventRef, Finding, Insight, InsightWarning, MetricSavings, RelatedEvents, State, Ui};
 pub use sets::{
-    compute, computed_insights, third_parties_in, third_parties_of_trace, Context, InsightError, InsightSet,
-    InsightSets, InsightsError, SetId,
+    compute, compute_with, computed_insights, third_parties_in, third_parties_of_trace, Context, InsightError,
+    InsightSet, InsightSets, InsightsError, SetId,
 };
 pub use text::{sets_text, TextCx};
 

@@ -5,7 +5,7 @@
 
 use tracekit_engine::handlers::meta::{Bounds, Navigation};
 use tracekit_engine::support::names;
-use tracekit_engine::{Analysis, HandlerData, Micros, Sym};
+use tracekit_engine::{Analysis, HandlerData, Micros, Parallelism, Sym};
 
 use crate::model::{Insight, MetricShown, State, Ui};
 
@@ -127,18 +127,8 @@ pub struct Context<'a> {
     pub frame_id: Option<Sym>,
     /// The navigation that starts the set.
     pub navigation: Option<&'a Navigation>,
-    /// What every set reads the same: made once per trace.
-    shared: &'a Shared,
     /// The navigation's Lantern context, made when first read.
     lantern: std::cell::OnceCell<Option<tracekit_lantern::LanternContext>>,
-}
-
-/// What the insights of every set read alike, made once, when first read.
-#[derive(Default)]
-struct Shared {
-    /// The events of each third-party entity: its requests and track
-    /// entries (a walk of every track).
-    entity_events: std::cell::OnceCell<EntityEvents>,
 }
 
 /// Each entity's events, as the entity mappings hold them, each list
@@ -148,28 +138,25 @@ pub(crate) type EntityEvents = ahash::AHashMap<
     std::sync::Arc<Vec<tracekit_engine::handlers::page::EntityEvent>>,
 >;
 
-impl Context<'_> {
-    /// Each entity's requests and track entries, as DevTools' entity
-    /// mappings hold them once the tracks are built.
-    pub(crate) fn entity_events(&self) -> &EntityEvents {
-        self.shared.entity_events.get_or_init(|| {
-            let mappings =
-                tracekit_engine::support::entity_mappings(self.analysis.process_tracks(), self.data.network_requests());
-            // Moved, not copied, into shared lists: a big trace's lists
-            // reach every JS call, and copying one would hold it twice.
-            // Shrunk, since they are kept (on the bench trace: peak heap
-            // 285 MB against 304 MB unshrunk).
-            mappings
-                .events_by_entity
-                .into_iter()
-                .map(|(entity, mut events)| {
-                    events.shrink_to_fit();
-                    (entity, std::sync::Arc::new(events))
-                })
-                .collect()
+/// Each entity's requests and track entries, as DevTools' entity
+/// mappings hold them once the tracks are built (a walk of every track).
+fn entity_events(analysis: &Analysis, data: &HandlerData) -> EntityEvents {
+    let mappings = tracekit_engine::support::entity_mappings(analysis.process_tracks(), data.network_requests());
+    // Moved, not copied, into shared lists: a big trace's lists reach
+    // every JS call, and copying one would hold it twice. Shrunk, since
+    // they are kept (on the bench trace: peak heap 285 MB against 304 MB
+    // unshrunk).
+    mappings
+        .events_by_entity
+        .into_iter()
+        .map(|(entity, mut events)| {
+            events.shrink_to_fit();
+            (entity, std::sync::Arc::new(events))
         })
-    }
+        .collect()
+}
 
+impl Context<'_> {
     /// The navigation's Lantern context (DevTools' `context.lantern`, what
     /// the estimated savings are simulated on), made once, when first
     /// read: `None` without a navigation, or where Lantern cannot simulate
@@ -238,12 +225,31 @@ pub fn computed_insights() -> impl ExactSizeIterator<Item = &'static Ui> {
 
 /// The insight sets of an analysis made with every handler.
 pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
+    compute_with(analysis, Parallelism::Sequential)
+}
+
+/// [`compute`], with the events of each third party (every event of each
+/// entity: a walk of every track, on a big trace the costliest part)
+/// made on rayon's pool while the sets are computed when `parallelism` is
+/// [`Parallelism::Rayon`]: the same sets either way.
+pub fn compute_with(analysis: &Analysis, parallelism: Parallelism) -> Result<InsightSets, InsightsError> {
     let data = analysis
         .handlers()
         .ok_or(InsightsError::NoHandlers(analysis.kind().name()))?;
     if !analysis.has_all_handlers() {
         return Err(InsightsError::NotGathered);
     }
+    let (events, mut sets) = parallelism.join(|| entity_events(analysis, data), || sets_of(analysis, data));
+    for set in &mut sets.sets {
+        for insight in set.insights.iter_mut().flatten() {
+            crate::third_parties::attach_events(insight, &events);
+        }
+    }
+    Ok(sets)
+}
+
+/// The insight sets, their 3rd parties insights without their events.
+fn sets_of(analysis: &Analysis, data: &HandlerData) -> InsightSets {
     let meta = data.meta();
     let strings = analysis.strings();
     // Navigations without a frame or id make no set (DevTools filters them
@@ -263,11 +269,9 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         },
         None => trace,
     };
-    let shared = Shared::default();
     let cx = Context {
         analysis,
         data,
-        shared: &shared,
         bounds: before,
         frame_id: meta.main_frame_id,
         navigation: None,
@@ -279,7 +283,6 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         let cx = Context {
             analysis,
             data,
-            shared: &shared,
             bounds: Bounds {
                 min: navigation.ts,
                 max,
@@ -290,7 +293,7 @@ pub fn compute(analysis: &Analysis) -> Result<InsightSets, InsightsError> {
         };
         sets.add(SetId::Navigation(sets.sets.len()), &cx);
     }
-    Ok(sets)
+    sets
 }
 
 /// The third parties of the whole trace: each entity's main thread time
@@ -314,17 +317,15 @@ pub fn third_parties_in(analysis: &Analysis, bounds: Bounds) -> Result<crate::th
     if !analysis.has_all_handlers() {
         return Err(InsightsError::NotGathered.to_string());
     }
-    let shared = Shared::default();
     let cx = Context {
         analysis,
         data,
-        shared: &shared,
         bounds,
         frame_id: data.meta().main_frame_id,
         navigation: None,
         lantern: std::cell::OnceCell::new(),
     };
-    crate::third_parties::find(&cx, false)
+    crate::third_parties::find(&cx)
 }
 
 impl InsightSets {

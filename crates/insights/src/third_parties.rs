@@ -12,7 +12,7 @@ use tracekit_engine::support::dump::{Object, Value};
 
 use crate::main_thread::{entity_self_times, main_frame_main_thread};
 use crate::model::{Category, EventRef, Finding, Insight, RelatedEvents, State, Ui};
-use crate::sets::Context;
+use crate::sets::{Context, EntityEvents};
 
 /// DevTools' words for the insight.
 pub static UI: Ui = Ui {
@@ -66,33 +66,45 @@ pub struct FirstParty {
     pub name: String,
 }
 
-/// Computes the insight; an error where DevTools throws (a received-data
-/// event without `args.data` in the window).
+/// Computes the insight, without the entities' events, which
+/// [`attach_events`] adds once they are made (they are the same for every
+/// set, and made beside the sets); an error where DevTools throws (a
+/// received-data event without `args.data` in the window).
 pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
-    let found = find(cx, true)?;
+    let found = find(cx)?;
     let first_entity = found.first_party.as_ref().and_then(|f| f.entity);
-    let third: Vec<&EntitySummary> = found
-        .summaries
-        .iter()
-        .filter(|s| Some(s.entity) != first_entity)
-        .collect();
-    let state = if third.is_empty() {
+    let state = if found.summaries.iter().all(|s| Some(s.entity) == first_entity) {
         State::Pass
     } else {
         State::Informative
     };
-    let related = third.iter().map(|s| Arc::clone(&s.events)).collect();
-    let mut insight = Insight::new(state, Finding::ThirdParties(found));
+    Ok(Insight::new(state, Finding::ThirdParties(found)))
+}
+
+/// Gives a 3rd parties insight every event of each of its entities
+/// (`events`: each entity's events), and its third parties' events as
+/// its related events; any other insight is left as it is.
+pub(crate) fn attach_events(insight: &mut Insight, events: &EntityEvents) {
+    let Finding::ThirdParties(found) = &mut insight.finding else {
+        return;
+    };
+    for summary in &mut found.summaries {
+        summary.events = events.get(&summary.entity).cloned().unwrap_or_default();
+    }
+    let first_entity = found.first_party.as_ref().and_then(|f| f.entity);
+    let related = found
+        .summaries
+        .iter()
+        .filter(|s| Some(s.entity) != first_entity)
+        .map(|s| Arc::clone(&s.events))
+        .collect();
     insight.related_events = Some(RelatedEvents::Entities(related));
-    Ok(insight)
 }
 
 /// Each entity's share of the main thread in the context's window, and
-/// the first party; with `events`, every event of each entity (a walk of
-/// every track, which the shares alone do not need).
-pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, String> {
+/// the first party (the summaries' `events` left empty).
+pub(crate) fn find(cx: &Context<'_>) -> Result<ThirdParties, String> {
     let network = cx.data.network_requests();
-    let mappings = events.then(|| cx.entity_events());
     let groups = match main_frame_main_thread(cx.analysis) {
         Some(track) => entity_self_times(cx, track, network)?,
         None => Vec::new(),
@@ -103,7 +115,7 @@ pub(crate) fn find(cx: &Context<'_>, events: bool) -> Result<ThirdParties, Strin
             entity: g.entity,
             main_thread_time: g.self_ms,
             transfer_size: g.transfer_size,
-            events: mappings.and_then(|m| m.get(&g.entity).cloned()).unwrap_or_default(),
+            events: Arc::default(),
         })
         .collect();
     Ok(ThirdParties {

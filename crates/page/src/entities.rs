@@ -150,12 +150,36 @@ pub struct EntityMappings {
     pub events_by_entity: Map<Entity, Vec<EntityEvent>>,
     /// The input events already given an entity.
     mapped: ahash::AHashSet<EventIndex>,
+    /// The room reserved for the lists not made yet ([`Self::reserve`]).
+    reserved: ahash::AHashMap<Entity, usize>,
 }
 
 impl EntityMappings {
+    /// Makes room for `additional` more events in `entity`'s list, now or
+    /// when the list is made (an entity gets a list only once an event is
+    /// added to it), so that a long list is not grown step by step.
+    pub fn reserve(&mut self, entity: Entity, additional: usize) {
+        match self.events_by_entity.get_mut(&entity) {
+            Some(list) => list.reserve_exact(additional),
+            None => *self.reserved.entry(entity).or_default() += additional,
+        }
+    }
+
+    /// `entity`'s list in `lists`, made (with the room `reserved` for
+    /// it) if needed.
+    fn list<'a>(
+        lists: &'a mut Map<Entity, Vec<EntityEvent>>,
+        reserved: &mut ahash::AHashMap<Entity, usize>,
+        entity: Entity,
+    ) -> &'a mut Vec<EntityEvent> {
+        lists
+            .entry(entity)
+            .or_insert_with(|| Vec::with_capacity(reserved.remove(&entity).unwrap_or(0)))
+    }
+
     /// Adds events to an entity's list.
     pub fn add(&mut self, entity: Entity, events: impl IntoIterator<Item = EntityEvent>) {
-        let list = self.events_by_entity.entry(entity).or_default();
+        let list = Self::list(&mut self.events_by_entity, &mut self.reserved, entity);
         for event in events {
             if let EntityEvent::Event(index) = event {
                 self.mapped.insert(index);
@@ -187,7 +211,7 @@ impl EntityMappings {
         });
         // An entity gets a list only once an event is added to it.
         if let Some(first) = added.next() {
-            let list = self.events_by_entity.entry(entity).or_default();
+            let list = Self::list(&mut self.events_by_entity, &mut self.reserved, entity);
             list.push(first);
             list.extend(added);
         }

@@ -157,7 +157,23 @@ impl ThreadEntities {
 /// [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers).
 pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequests) -> EntityMappings {
     let mut mappings = network.entities.clone();
-    for (&pid, process) in processes.iter().filter(|(_, p)| p.kept_by_devtools) {
+    let kept = || processes.iter().filter(|(_, p)| p.kept_by_devtools);
+    // Each entity's entries counted first, so that its list is made once
+    // at its size (a big trace's lists reach every JS call: grown step by
+    // step, they were copied as they grew and held twice while they were).
+    let mut counts: ahash::AHashMap<Entity, usize> = ahash::AHashMap::new();
+    for (&pid, process) in kept() {
+        for (&tid, thread) in &process.threads {
+            let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
+            for (entity, _) in entries {
+                *counts.entry(entity).or_default() += 1;
+            }
+        }
+    }
+    for (entity, count) in counts {
+        mappings.reserve(entity, count);
+    }
+    for (&pid, process) in kept() {
         for (&tid, thread) in &process.threads {
             let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
             // Added by runs of one entity, each run's list looked up once.
