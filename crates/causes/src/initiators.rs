@@ -186,6 +186,16 @@ fn arg_of<'e>(index: EventIndex, event: &Event<'e>, cx: &mut Context, name: &str
     Ok(member(data, name))
 }
 
+/// [`arg_of`] `frame`, which the Invalidations handler reads too: found
+/// once for both ([`Context::args_member_frame`]).
+fn data_frame<'e>(index: EventIndex, event: &Event<'e>, cx: &mut Context) -> Result<Option<&'e str>, ()> {
+    let data = cx.args_member(index, event, ArgsKey::Data).ok_or(())?;
+    if data.trim() == "null" {
+        return Err(());
+    }
+    Ok(cx.args_member_frame(index, event, ArgsKey::Data))
+}
+
 impl Handler for InitiatorsHandler {
     type Deps<'d> = (&'d Flows, &'d AsyncJsCalls);
     type Data = Initiators;
@@ -283,7 +293,7 @@ impl InitiatorsHandler {
     /// A style recalculation or layout, scheduled or invalidated, or made.
     fn on_style_or_layout(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Result<(), ()> {
         let frame = |cx: &mut Context| -> Result<Key, ()> {
-            Ok(Key::of(arg_of(index, event, cx, "frame")?, index, &mut cx.interner))
+            Ok(Key::of(data_frame(index, event, cx)?, index, &mut cx.interner))
         };
         match event.name {
             names::SCHEDULE_STYLE_RECALCULATION => {
@@ -294,10 +304,11 @@ impl InitiatorsHandler {
                 event.args.ok_or(())?;
                 // `beginData` read once: truthy, so an object's `frame`.
                 let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
-                let Some(begin_data) = begin_data.filter(|d| tracekit_events::json::js_truthy(d)) else {
+                if !begin_data.is_some_and(tracekit_events::json::js_truthy) {
                     return Ok(());
-                };
-                let frame = Key::of(member(begin_data, "frame"), index, &mut cx.interner);
+                }
+                let frame = cx.args_member_frame(index, event, ArgsKey::BeginData);
+                let frame = Key::of(frame, index, &mut cx.interner);
                 let end = event.ts + event.dur.unwrap_or(Micros::ZERO);
                 self.last_recalc.insert(frame, (index, end));
                 if let Some(&scheduled) = self.last_schedule_style_recalc.get(&frame) {
@@ -327,7 +338,8 @@ impl InitiatorsHandler {
                 if begin_data.trim() == "null" {
                     return Err(());
                 }
-                let frame = Key::of(member(begin_data, "frame"), index, &mut cx.interner);
+                let frame = cx.args_member_frame(index, event, ArgsKey::BeginData);
+                let frame = Key::of(frame, index, &mut cx.interner);
                 if let Some(invalidation) = self.last_invalidation.remove(&frame) {
                     self.data.link(EntryRef::Event(index), EntryRef::Event(invalidation));
                 }

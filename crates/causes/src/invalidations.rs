@@ -21,7 +21,7 @@
 use std::borrow::Cow;
 
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::json::{as_str, member};
+use tracekit_events::json::as_str;
 use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Micros, Skip, Sym, Wants};
 
 use crate::Map;
@@ -82,12 +82,12 @@ fn frame_of<'a>(
             Ok(None)
         };
     }
-    let holder = match begin_data {
-        Some(begin_data) => Some(begin_data),
-        None if event.name == names::UPDATE_LAYOUT_TREE => cx.args_member(index, event, ArgsKey::BeginData),
-        None => cx.args_member(index, event, ArgsKey::Data),
+    let holder = if begin_data.is_some() || event.name == names::UPDATE_LAYOUT_TREE {
+        ArgsKey::BeginData
+    } else {
+        ArgsKey::Data
     };
-    Ok(holder.and_then(|h| member(h, "frame")).and_then(as_str))
+    Ok(cx.args_member_frame(index, event, holder).and_then(as_str))
 }
 
 impl Handler for InvalidationsHandler {

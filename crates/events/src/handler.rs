@@ -270,6 +270,9 @@ pub(crate) struct ArgsMembers {
     /// The event they are of.
     event: Option<EventIndex>,
     found: [Option<std::ops::Range<usize>>; ArgsKey::ALL.len()],
+    /// The `frame` member of each, once looked for (ranges of the args'
+    /// text too).
+    frames: [Option<Option<std::ops::Range<usize>>>; ArgsKey::ALL.len()],
 }
 
 impl Context {
@@ -297,10 +300,28 @@ impl Context {
                 event: Some(index),
                 found: crate::json::member_ranges(args, keys)
                     .map_or([const { None }; ArgsKey::ALL.len()], |(found, _)| found),
+                frames: [const { None }; ArgsKey::ALL.len()],
             };
         }
         let range = self.args_members.found[key as usize].clone()?;
         Some(&args[range])
+    }
+
+    /// The raw `frame` member of [`Context::args_member`]'s member `key`
+    /// (as [`crate::json::member`] finds it). The Initiators and
+    /// Invalidations handlers both read the frame of the same layouts and
+    /// style events: it is looked for once.
+    pub fn args_member_frame<'a>(&mut self, index: EventIndex, event: &Event<'a>, key: ArgsKey) -> Option<&'a str> {
+        let holder = self.args_member(index, event, key)?;
+        let args = event.args?;
+        let frame = self.args_members.frames[key as usize].get_or_insert_with(|| {
+            let offset = holder.as_ptr() as usize - args.as_ptr() as usize;
+            crate::json::member(holder, "frame").map(|frame| {
+                let start = offset + (frame.as_ptr() as usize - holder.as_ptr() as usize);
+                start..start + frame.len()
+            })
+        });
+        frame.clone().map(|range| &args[range])
     }
 }
 
@@ -539,5 +560,31 @@ mod args_member_tests {
         let (first, second) = (event(Some(r#"{"data": 1}"#)), event(Some(r#"{"data": 2}"#)));
         assert_eq!(cx.args_member(10, &first, ArgsKey::Data), Some("1"));
         assert_eq!(cx.args_member(11, &second, ArgsKey::Data), Some("2"));
+    }
+
+    #[test]
+    fn finds_the_frame_of_a_member_as_member_does_once_per_event() {
+        let mut cx = Context::default();
+        let cases = [
+            r#"{"data": {"frame": "F", "frame": "G"}, "beginData": {"x": 1, "frame": "B"}}"#,
+            r#"{"data": {"url": "u"}, "beginData": "frame"}"#,
+            r#"{"data": [{"frame": "F"}], "beginData": null}"#,
+            r#"{"stackTrace": {"frame": 1}}"#,
+        ];
+        for (index, args) in (0u32..).zip(cases) {
+            let ev = event(Some(args));
+            for key in ArgsKey::ALL {
+                let expected = member(args, key.key()).and_then(|holder| member(holder, "frame"));
+                // Twice: the second from the first's memo.
+                assert_eq!(cx.args_member_frame(index, &ev, key), expected, "{args} {key:?}");
+                assert_eq!(cx.args_member_frame(index, &ev, key), expected, "{args} {key:?}");
+            }
+        }
+        assert_eq!(
+            cx.args_member_frame(9, &event(Some(cases[0])), ArgsKey::Data),
+            Some(r#""G""#)
+        );
+        assert_eq!(cx.args_member_frame(10, &event(Some(cases[1])), ArgsKey::Data), None);
+        assert_eq!(cx.args_member_frame(11, &event(None), ArgsKey::Data), None);
     }
 }

@@ -104,6 +104,26 @@ impl ThreadEntities {
         }
     }
 
+    /// Adds to `counts` about how many of the thread's entries each
+    /// entity has (exactly, unless an event is on several nodes): its
+    /// functions' calls, and its events with a URL.
+    fn count_entries(&self, nodes: &[TrackNode], counts: &mut ahash::AHashMap<Entity, usize>) {
+        let mut calls_of_frame = vec![0usize; self.frame_entities.len()];
+        for node in nodes {
+            if let NodeKind::Call { frame } = node.kind() {
+                if let Some(calls) = calls_of_frame.get_mut(frame as usize) {
+                    *calls += 1;
+                }
+            }
+        }
+        let frames = self.frame_entities.iter().zip(calls_of_frame);
+        let calls = frames.filter_map(|(entity, calls)| Some(((*entity)?, calls)));
+        let events = self.urls.iter().filter_map(|(_, entity)| Some(((*entity)?, 1)));
+        for (entity, n) in calls.chain(events) {
+            *counts.entry(entity).or_default() += n;
+        }
+    }
+
     /// The entities of a thread's entries, in its tree's order.
     fn of_entries<'a>(
         &'a self,
@@ -162,12 +182,9 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
     // at its size (a big trace's lists reach every JS call: grown step by
     // step, they were copied as they grew and held twice while they were).
     let mut counts: ahash::AHashMap<Entity, usize> = ahash::AHashMap::new();
-    for (&pid, process) in kept() {
-        for (&tid, thread) in &process.threads {
-            let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
-            for (entity, _) in entries {
-                *counts.entry(entity).or_default() += 1;
-            }
+    for (_, process) in kept() {
+        for thread in process.threads.values() {
+            thread.entities.count_entries(&thread.nodes, &mut counts);
         }
     }
     for (entity, count) in counts {

@@ -164,10 +164,14 @@ impl RendererHandler {
     /// [`AnalyzeOptions::all_handlers`]), as that engine reads them; the
     /// raw `args.data` of the events whose lines say what they are
     /// ([`AnalyzeOptions::details`]).
+    ///
+    /// `layout_begin`: a `Layout`'s `args.beginData`, which other handlers
+    /// read too (from [`tracekit_events::Context::args_member`]).
     pub(crate) fn on_event(
         &mut self,
         index: EventIndex,
         event: &Event<'_>,
+        layout_begin: Option<&str>,
         options: &AnalyzeOptions,
         interner: &mut Interner,
         diag: &mut Diagnostics,
@@ -179,7 +183,7 @@ impl RendererHandler {
             if let Some(url) = entity_url(index, event, devtools, interner) {
                 self.thread(event.pid, event.tid).entity_urls.push(url);
             }
-            if let Some(update) = dom_update(index, event) {
+            if let Some(update) = dom_update(index, event, layout_begin) {
                 self.thread(event.pid, event.tid).dom_updates.push(update);
             }
         }
@@ -276,20 +280,18 @@ fn detail_data<'a>(event: &Event<'a>) -> Option<&'a str> {
 }
 
 /// A layout or style recalculation, with its size; `None` for any other
-/// event, and for begins and ends (DevTools pairs those into entries only).
-fn dom_update(index: EventIndex, event: &Event<'_>) -> Option<DomUpdate> {
-    use tracekit_events::json::{as_f64, member};
+/// event, and for begins and ends (DevTools pairs those into entries
+/// only). `layout_begin`: a layout's `args.beginData`.
+fn dom_update(index: EventIndex, event: &Event<'_>, layout_begin: Option<&str>) -> Option<DomUpdate> {
+    use tracekit_events::json::{as_f64, member, members};
     if matches!(event.ph, Phase::BEGIN | Phase::END) {
         return None;
     }
     let args = event.args.unwrap_or("{}");
     let (kind, size, total) = if event.name == names::LAYOUT {
-        let begin = member(args, "beginData")?;
-        (
-            DomUpdateKind::Layout,
-            member(begin, "dirtyObjects"),
-            member(begin, "totalObjects"),
-        )
+        // A `beginData` that is no object has neither.
+        let [size, total] = members(layout_begin?, ["dirtyObjects", "totalObjects"]).unwrap_or_default();
+        (DomUpdateKind::Layout, size, total)
     } else if event.name == names::UPDATE_LAYOUT_TREE {
         (DomUpdateKind::RecalcStyle, member(args, "elementCount"), None)
     } else {

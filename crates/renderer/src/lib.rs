@@ -22,7 +22,7 @@ mod thread_tree;
 
 use indexmap::IndexMap;
 use tracekit_cpuprofile::CallFrame;
-use tracekit_events::{Context, Event, EventIndex, Handler, Id, LoadError, Micros, Phase, Sym};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Id, LoadError, Micros, Phase, Sym};
 use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_page::{ImagePainting, NetworkRequests};
 use tracekit_samples::SamplesData;
@@ -355,7 +355,19 @@ impl Handler for RendererHandler {
     type Data = Result<RendererData, LoadError>;
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        self.on_event(index, event, &cx.options, &mut cx.interner, &mut cx.diagnostics);
+        let layout_begin = if event.name == names::LAYOUT && cx.options.all_handlers {
+            cx.args_member(index, event, ArgsKey::BeginData)
+        } else {
+            None
+        };
+        self.on_event(
+            index,
+            event,
+            layout_begin,
+            &cx.options,
+            &mut cx.interner,
+            &mut cx.diagnostics,
+        );
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {

@@ -2,8 +2,8 @@
 //! nodes, listeners), by process.
 
 use tracekit_events::dump::{Dump, Object, Value};
-use tracekit_events::json::{as_f64, member_path};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Wants};
+use tracekit_events::json::{as_f64, members};
+use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Id, Micros, Wants};
 
 use crate::Map;
 
@@ -49,20 +49,21 @@ impl Handler for MemoryHandler {
         options.all_handlers
     }
 
-    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, _cx: &mut Context) {
+    fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         self.data.counters_by_process.entry(event.pid).or_default().push(index);
-        let value = |key: &str| {
-            event
-                .args
-                .and_then(|args| member_path(args, &["data", key]))
-                .and_then(as_f64)
-        };
+        // `args.data`'s counters, found in one pass.
+        let keys = ["jsHeapSizeUsed", "documents", "nodes", "jsEventListeners"];
+        let [js_heap_size_used, documents, nodes, js_event_listeners] = cx
+            .args_member(index, event, ArgsKey::Data)
+            .and_then(|data| members(data, keys))
+            .unwrap_or_default()
+            .map(|value| value.and_then(as_f64));
         let counters = Counters {
             ts: event.ts,
-            js_heap_size_used: value("jsHeapSizeUsed"),
-            documents: value("documents"),
-            nodes: value("nodes"),
-            js_event_listeners: value("jsEventListeners"),
+            js_heap_size_used,
+            documents,
+            nodes,
+            js_event_listeners,
         };
         self.data.values_by_process.entry(event.pid).or_default().push(counters);
     }
