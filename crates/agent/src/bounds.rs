@@ -32,7 +32,7 @@ impl Window {
 pub struct Spans<'a> {
     analysis: &'a Analysis,
     data: &'a HandlerData,
-    by_event: OnceCell<Vec<Option<Window>>>,
+    by_event: OnceCell<Vec<(EventIndex, Window)>>,
 }
 
 impl<'a> Spans<'a> {
@@ -48,27 +48,26 @@ impl<'a> Spans<'a> {
     /// The window of an input event drawn on a track.
     fn event(&self, index: EventIndex) -> Option<Window> {
         let spans = self.by_event.get_or_init(|| {
-            // Indexed by event (events are numbered from 0): of an event
-            // on several nodes, the first found is kept. (Neither sorted
-            // nor hashed: a big trace has millions.)
-            let mut spans: Vec<Option<Window>> = vec![None; self.analysis.event_count()];
+            let mut spans = Vec::new();
             for process in self.analysis.processes() {
                 for thread in process.threads() {
                     for node in &thread.track().nodes {
                         if let NodeKind::Event { event, .. } = node.kind() {
-                            let at = event as usize;
-                            if at >= spans.len() {
-                                spans.resize(at + 1, None);
-                            }
                             let dur = node.dur().map_or(0.0, |d| d.0);
-                            spans[at].get_or_insert(Window::span(node.ts().0, dur));
+                            spans.push((event, Window::span(node.ts().0, dur)));
                         }
                     }
                 }
             }
+            // Sorted by event, stably: of an event on several nodes, the
+            // first found is kept. (A list rather than a map: millions
+            // of events on a big trace are sorted faster than hashed.)
+            spans.sort_by_key(|&(event, _)| event);
+            spans.dedup_by_key(|&mut (event, _)| event);
             spans
         });
-        spans.get(index as usize).copied().flatten()
+        let at = spans.binary_search_by_key(&index, |&(event, _)| event).ok()?;
+        Some(spans[at].1)
     }
 
     fn request(&self, at: usize) -> Option<Window> {
