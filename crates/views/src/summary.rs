@@ -488,16 +488,19 @@ mod tests {
         assert_eq!(upper_bound(3, |m| not_below(0.5, with_nan[m])), 2);
     }
 
+    /// A task of 1 ms, and a script call inside it from 0.1 to 0.9 ms.
+    const TASK_AND_CALL: [&str; 2] = [
+        r#""name":"RunTask","ph":"X","ts":0,"dur":1000}"#,
+        r#""name":"FunctionCall","ph":"X","ts":100,"dur":800}"#,
+    ];
+
     /// Categories in the order the walk meets them; each is cut at the
     /// window's ends; RunTask is `other`, and a category change inside it
     /// leaves it no time.
     #[test]
     fn nested_categories_are_cut_at_the_window() {
-        let a = analysis(&[
-            r#""name":"RunTask","ph":"X","ts":0,"dur":1000}"#,
-            r#""name":"FunctionCall","ph":"X","ts":100,"dur":800}"#,
-            r#""name":"Layout","ph":"X","ts":300,"dur":200}"#,
-        ]);
+        let [task, call] = TASK_AND_CALL;
+        let a = analysis(&[task, call, r#""name":"Layout","ph":"X","ts":300,"dur":200}"#]);
         let timeline = CategoryTimeline::new(&a, main_thread(&a));
         let whole = timeline.times(window(0.0, 1.0));
         use Category::*;
@@ -518,11 +521,8 @@ mod tests {
     /// list and in the views' list it can share.
     #[test]
     fn async_events_count_nothing() {
-        let a = analysis(&[
-            r#""name":"RunTask","ph":"X","ts":0,"dur":1000}"#,
-            r#""name":"FunctionCall","ph":"X","ts":100,"dur":800}"#,
-            r#""name":"Layout","ph":"p","ts":300,"dur":200}"#,
-        ]);
+        let [task, call] = TASK_AND_CALL;
+        let a = analysis(&[task, call, r#""name":"Layout","ph":"p","ts":300,"dur":200}"#]);
         use Category::*;
         let expected = [(Other, 0.2), (Scripting, 0.8), (Idle, 0.0)];
         assert_times(&thread_summary(&a, main_thread(&a), window(0.0, 1.0)), &expected);

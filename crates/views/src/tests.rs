@@ -8,7 +8,7 @@ use crate::bottom_up;
 use crate::events::Ev;
 use crate::options::threads;
 use crate::summary::{thread_summary, CategoryTimes};
-use crate::walk::{call_tree_ids_are_view_ids, views_of_thread};
+use crate::walk::{call_tree_ids_are_view_ids, walk_thread};
 use crate::{thread_bottom_up_and_summary, thread_views_to_depth, GroupBy, Tree, Window};
 
 /// The nodes of a tree with their times as bits: equal only if every
@@ -93,8 +93,17 @@ fn kept_chains_of_callers_change_no_sum() {
                 for (group_by, max_depth) in [(GroupBy::None, None), (GroupBy::None, Some(4)), (GroupBy::Domain, None)]
                 {
                     let views = |chain_budget| {
-                        views_of_thread(&analysis, track, window, max_depth, group_by, usize::MAX, chain_budget)
-                            .unwrap()
+                        walk_thread(
+                            &analysis,
+                            track,
+                            window,
+                            max_depth,
+                            group_by,
+                            usize::MAX,
+                            Some(chain_budget),
+                        )
+                        .unwrap()
+                        .0
                     };
                     let stepped = views(0);
                     for budget in [40, bottom_up::CHAIN_BUDGET] {

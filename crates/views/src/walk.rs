@@ -71,15 +71,8 @@ pub fn thread_views_to_depth(
     group_by: GroupBy,
     max_nodes: usize,
 ) -> Result<ThreadViews, ViewError> {
-    views_of_thread(
-        analysis,
-        track,
-        window,
-        max_depth,
-        group_by,
-        max_nodes,
-        bottom_up::CHAIN_BUDGET,
-    )
+    let chain_budget = Some(bottom_up::CHAIN_BUDGET);
+    walk_thread(analysis, track, window, max_depth, group_by, max_nodes, chain_budget).map(|(views, _)| views)
 }
 
 /// The Bottom-Up of a thread over `window`, to depth < `max_depth` and
@@ -109,35 +102,11 @@ pub fn thread_bottom_up_and_summary(
     Ok((views, CategoryTimeline::of_events(&events).times(window)))
 }
 
-/// [`thread_views_to_depth`], with the Bottom-Up's kept chains of callers
-/// holding at most `chain_budget` nodes (the tests vary it: the views are
-/// the same whatever it is).
-pub(crate) fn views_of_thread(
-    analysis: &Analysis,
-    track: &ThreadTrack,
-    window: Window,
-    max_depth: Option<u32>,
-    group_by: GroupBy,
-    max_nodes: usize,
-    chain_budget: usize,
-) -> Result<ThreadViews, ViewError> {
-    walk_thread(
-        analysis,
-        track,
-        window,
-        max_depth,
-        group_by,
-        max_nodes,
-        Some(chain_budget),
-    )
-    .map(|(views, _)| views)
-}
-
 /// The views of a thread, and its event list. With a `chain_budget` (the
-/// most nodes the Bottom-Up's kept chains of callers may hold), the Call
-/// Tree and the samples' counts are built; without, neither is (and no
-/// chain is kept).
-fn walk_thread(
+/// most nodes the Bottom-Up's kept chains of callers may hold; the tests
+/// vary it: the views are the same whatever it is), the Call Tree and the
+/// samples' counts are built; without, neither is (and no chain is kept).
+pub(crate) fn walk_thread(
     analysis: &Analysis,
     track: &ThreadTrack,
     window: Window,
