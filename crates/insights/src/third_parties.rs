@@ -67,9 +67,10 @@ pub struct FirstParty {
 }
 
 /// Computes the insight, without the entities' events, which
-/// [`attach_events`] adds once they are made (they are the same for every
-/// set, and made beside the sets); an error where DevTools throws (a
-/// received-data event without `args.data` in the window).
+/// [`compute_with`](crate::compute_with) adds once they are made (they are
+/// the same for every set, and made beside the sets); an error where
+/// DevTools throws (a received-data event without `args.data` in the
+/// window).
 pub fn generate(cx: &Context<'_>) -> Result<Insight, String> {
     let found = find(cx)?;
     let first_entity = found.first_party.as_ref().and_then(|f| f.entity);
