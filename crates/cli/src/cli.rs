@@ -238,21 +238,26 @@ pub struct Common {
 /// rather than the 2 MiB of a spawned thread.
 const POOL_STACK: usize = 8 << 20;
 
+/// The pool a command runs on for `--threads` (`None`: all cores), or
+/// `None` for `--threads 1`: everything on the caller's thread.
+pub fn pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>, CliError> {
+    match threads {
+        Some(0 | 1) => Ok(None),
+        threads => rayon::ThreadPoolBuilder::new()
+            .stack_size(POOL_STACK)
+            // Without `--threads`, 0: rayon's default, all cores.
+            .num_threads(threads.unwrap_or(0))
+            .build()
+            .map(Some)
+            .map_err(|error| CliError::Threads { threads, error }),
+    }
+}
+
 impl Common {
     /// The global options, and the pool the command runs on (`None` for
     /// `--threads 1`: everything on this thread).
     pub fn new(cli: &Cli) -> Result<(Common, Option<rayon::ThreadPool>), CliError> {
-        let pool = match cli.threads {
-            Some(0 | 1) => None,
-            threads => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .stack_size(POOL_STACK)
-                    // Without `--threads`, 0: rayon's default, all cores.
-                    .num_threads(threads.unwrap_or(0))
-                    .build()
-                    .map_err(|error| CliError::Threads { threads, error })?,
-            ),
-        };
+        let pool = pool(cli.threads)?;
         let parallelism = if pool.is_some() {
             Parallelism::Rayon
         } else {
