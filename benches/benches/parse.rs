@@ -30,7 +30,11 @@ fn fixture() -> String {
 struct Count(usize);
 
 impl EventSink for Count {
-    fn take(&mut self, events: &[Event<'_>], _cx: &mut Context) {
+    type Prepared = ();
+
+    fn prepare(_: &[Event<'_>], _: &AnalyzeOptions) {}
+
+    fn take(&mut self, events: &[Event<'_>], _: Option<()>, _cx: &mut Context) {
         self.0 += events.len();
     }
 }

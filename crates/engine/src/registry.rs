@@ -13,7 +13,8 @@
 use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsHandler};
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_causes::{SelectorStats, SelectorStatsHandler};
-use tracekit_events::{Context, Event, EventIndex, EventSink, Handler, LoadError};
+use tracekit_events::prepared::PreparedChunk;
+use tracekit_events::{AnalyzeOptions, Context, Event, EventIndex, EventSink, Handler, LoadError, WantedBy};
 use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
@@ -60,24 +61,71 @@ macro_rules! handlers {
             $($name: $handler,)*
             /// The index of the next event.
             pub(crate) events: EventIndex,
+            /// Which enabled handlers want which events, made from the
+            /// options at the first events.
+            wanted_by: Option<WantedBy>,
+        }
+
+        /// Each handler's bit in a [`WantedBy`], by its line.
+        #[allow(non_camel_case_types, clippy::enum_variant_names)]
+        #[derive(Clone, Copy)]
+        enum Slot {
+            $($name,)*
+        }
+
+        impl Slot {
+            const fn bit(self) -> u64 {
+                1 << self as u32
+            }
+        }
+
+        // Every handler has a bit of a `u64`.
+        const _: () = assert!([$(Slot::$name,)*].len() <= 64);
+
+        /// What each enabled handler's `prepare` found in a chunk.
+        pub(crate) struct PreparedChunks {
+            $($name: Option<PreparedChunk>,)*
         }
 
         impl EventSink for TraceHandlers {
+            type Prepared = PreparedChunks;
+
+            fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> PreparedChunks {
+                PreparedChunks {
+                    $(
+                        $name: <$handler as Handler>::enabled(options)
+                            .then(|| <$handler as Handler>::prepare(events, options))
+                            .flatten(),
+                    )*
+                }
+            }
+
             /// Hands each event to every enabled handler that wants it.
             /// None of them keeps a reference to an event: the text they
             /// came from can be freed.
-            fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
-                let (first, parallelism) = (self.events, cx.options.parallelism);
-                $(
-                    let $name = <$handler as Handler>::enabled(&cx.options);
-                    if $name {
-                        self.$name.prepare(first, events, parallelism);
-                    }
-                )*
+            fn take(&mut self, events: &[Event<'_>], prepared: Option<PreparedChunks>, cx: &mut Context) {
+                let first = self.events;
+                let wanted_by = self.wanted_by.get_or_insert_with(|| {
+                    let mut wanted_by = WantedBy::default();
+                    $(
+                        if <$handler as Handler>::enabled(&cx.options) {
+                            wanted_by.add(Slot::$name as u32, <$handler as Handler>::WANTS);
+                        }
+                    )*
+                    wanted_by
+                });
+                if let Some(prepared) = prepared {
+                    $(
+                        if let Some(found) = prepared.$name {
+                            self.$name.take_prepared(first, found);
+                        }
+                    )*
+                }
                 for event in events {
                     let index = self.events;
+                    let wanting = wanted_by.of(event.name);
                     $(
-                        if $name && <$handler as Handler>::WANTS.includes(event.name) {
+                        if wanting & Slot::$name.bit() != 0 {
                             self.$name.handle_event(index, event, cx);
                         }
                     )*

@@ -229,15 +229,20 @@ pub struct ScanEnd {
 /// on the other cores, and the taking thread scans queued ones while it
 /// waits, so that no core waits for a batch to end. A chunk whose guessed
 /// start is not where the one before stopped is scanned again from there.
+///
+/// Each chunk's events are handed to `prepare` by the core that scanned
+/// them (their names still the chunk's own symbols, the known names at
+/// their fixed ones), and what it gives to `take` with the chunk.
 #[allow(clippy::too_many_arguments)]
-pub fn scan_and_take<'a>(
+pub fn scan_and_take<'a, P: Send>(
     text: &'a str,
     start: usize,
     after_event: bool,
     at_end: bool,
     base: usize,
     parallelism: Parallelism,
-    mut take: impl FnMut(ScannedChunk<'a>) + Send,
+    prepare: impl Fn(&[Event<'a>]) -> P + Sync,
+    mut take: impl FnMut(ScannedChunk<'a>, P) + Send,
 ) -> ScanEnd {
     let b = text.as_bytes();
     // The scans belong to the caller's stage, on whichever core they run.
@@ -245,6 +250,15 @@ pub fn scan_and_take<'a>(
     let scan = |from: usize, after_event: bool, limit: usize| {
         let _span = tracing::info_span!(parent: &caller, "parse").entered();
         scan_chunk(text, from, after_event, limit, at_end, base, Interner::new())
+    };
+    let prepare = |chunk: &Chunk<'a>| {
+        let _span = tracing::info_span!(parent: &caller, "prepare").entered();
+        prepare(&chunk.events)
+    };
+    let scan_and_prepare = |from: usize, after_event: bool, limit: usize| {
+        let chunk = scan(from, after_event, limit);
+        let prepared = prepare(&chunk);
+        (chunk, prepared)
     };
     let mut stitch = Stitch {
         at: ScanEnd {
@@ -255,9 +269,16 @@ pub fn scan_and_take<'a>(
         done: false,
     };
     // Takes the next chunk, whose range ends at `limit`; whether to go on.
-    let mut hand_over = |stitch: &mut Stitch, chunk: Chunk<'a>, limit: usize| {
+    let mut hand_over = |stitch: &mut Stitch, (chunk, prepared): (Chunk<'a>, P), limit: usize| {
+        let start = chunk.start;
         if let Some(chunk) = stitch.accept(chunk, limit, scan) {
-            take(ScannedChunk(chunk));
+            // Scanned again from elsewhere: prepared again.
+            let prepared = if chunk.start == start {
+                prepared
+            } else {
+                prepare(&chunk)
+            };
+            take(ScannedChunk(chunk), prepared);
         }
         !stitch.done
     };
@@ -267,7 +288,7 @@ pub fn scan_and_take<'a>(
         let limits: Vec<usize> = starts.iter().skip(1).copied().chain([usize::MAX]).collect();
         make_ahead(
             starts.len(),
-            |k| scan(starts[k], k == 0 && after_event, limits[k]),
+            |k| scan_and_prepare(starts[k], k == 0 && after_event, limits[k]),
             |k, chunk| hand_over(&mut stitch, chunk, limits[k]),
         );
     } else {
@@ -278,7 +299,7 @@ pub fn scan_and_take<'a>(
             } else {
                 usize::MAX
             };
-            if !hand_over(&mut stitch, scan(from, after_event, limit), limit) {
+            if !hand_over(&mut stitch, scan_and_prepare(from, after_event, limit), limit) {
                 break;
             }
         }

@@ -14,6 +14,7 @@
 
 use crate::diag::Diagnostics;
 use crate::event::Event;
+use crate::prepared::PreparedChunk;
 use crate::sym::{Interner, Sym};
 
 /// How per-thread and per-chunk work runs. Only [`Parallelism::Rayon`]
@@ -349,6 +350,46 @@ impl Wants {
     }
 }
 
+/// Which of up to 64 handlers want an event, by its name: every handler's
+/// [`Wants`] folded into one table, so that handing an event over costs
+/// one lookup, not a search of each handler's list of names (about a
+/// hundred compares per event with every handler).
+#[derive(Debug, Clone, Default)]
+pub struct WantedBy {
+    /// The handlers that want every event.
+    every: u64,
+    /// Per name in a `Named` list, by its symbol, the handlers that name
+    /// it (besides `every`). The lists name known names, interned at the
+    /// first symbols, so the table is short.
+    by_name: Vec<u64>,
+}
+
+impl WantedBy {
+    /// Adds handler `slot` (0 to 63), which wants `wants`.
+    pub fn add(&mut self, slot: u32, wants: Wants) {
+        assert!(slot < u64::BITS, "a handler slot is below 64");
+        let bit = 1u64 << slot;
+        match wants {
+            Wants::Every => self.every |= bit,
+            Wants::Named(names) => {
+                for name in names {
+                    let at = name.0 as usize;
+                    if at >= self.by_name.len() {
+                        self.by_name.resize(at + 1, 0);
+                    }
+                    self.by_name[at] |= bit;
+                }
+            }
+        }
+    }
+
+    /// The handlers that want an event of this name: bit `slot` of each.
+    #[inline]
+    pub fn of(&self, name: Sym) -> u64 {
+        self.every | self.by_name.get(name.0 as usize).copied().unwrap_or(0)
+    }
+}
+
 /// A handler of trace events (see the module documentation).
 pub trait Handler: Default + Send {
     /// What `finalize` needs from the handlers finalized before this one:
@@ -371,16 +412,26 @@ pub trait Handler: Default + Send {
         true
     }
 
-    /// Does, for the events about to be handed over (a chunk of the trace
-    /// at a time), the work that needs none of the handler's state and
-    /// may run on all cores with [`Parallelism::Rayon`]: decoding the args
-    /// of the events it reads in full. `first` is the index of
-    /// `events[0]`. What it keeps is for `handle_event` to take, event by
-    /// event; a handler must give the same data whether or not `prepare`
-    /// ran first. Most handlers have no such work: the default does
-    /// nothing.
-    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
-        let _ = (first, events, parallelism);
+    /// The work on a chunk of events about to be handed over that needs
+    /// none of the handler's state, such as walking the args of the events
+    /// it reads in full: with [`Parallelism::Rayon`], done on the core
+    /// that scanned the chunk while this thread takes the chunks before
+    /// it. What it gives comes back to [`Handler::take_prepared`] just
+    /// before the chunk's events (usually a [`Prepared`](crate::prepared::Prepared)'s
+    /// [`of_chunk`](crate::prepared::Prepared::of_chunk)); a handler must
+    /// give the same data whether or not it ran. The events' names are
+    /// still the chunk's own symbols, but the [known names](crate::names)
+    /// have their fixed ones. Most handlers have no such work: the default
+    /// gives nothing.
+    fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> Option<PreparedChunk> {
+        let _ = (events, options);
+        None
+    }
+
+    /// Takes what [`Handler::prepare`] gave for the chunk whose first
+    /// event has index `first`, before that chunk's events.
+    fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        let _ = (first, prepared);
     }
 
     /// Takes one event, in input order.
@@ -399,10 +450,16 @@ pub fn feed<H: Handler>(text: &str, handler: &mut H, cx: &mut Context) -> Result
         seen: EventIndex,
     }
     impl<H: Handler> crate::EventSink for One<'_, H> {
-        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+        type Prepared = Option<PreparedChunk>;
+
+        fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> Option<PreparedChunk> {
+            H::enabled(options).then(|| H::prepare(events, options)).flatten()
+        }
+
+        fn take(&mut self, events: &[Event<'_>], prepared: Option<Option<PreparedChunk>>, cx: &mut Context) {
             let enabled = H::enabled(&cx.options);
-            if enabled {
-                self.handler.prepare(self.seen, events, cx.options.parallelism);
+            if let Some(prepared) = prepared.flatten() {
+                self.handler.take_prepared(self.seen, prepared);
             }
             for event in events {
                 if enabled && H::WANTS.includes(event.name) {
@@ -471,7 +528,32 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names;
     use std::sync::Mutex;
+
+    /// A name is wanted by the handlers that want every event and by those
+    /// that list it; a name no list has (a known one or one of the trace's
+    /// own) only by the first.
+    #[test]
+    fn wanted_by_folds_every_handlers_names() {
+        let mut wanted_by = WantedBy::default();
+        wanted_by.add(0, Wants::Named(&[names::LAYOUT, names::PAINT]));
+        wanted_by.add(3, Wants::Every);
+        wanted_by.add(63, Wants::Named(&[names::PAINT]));
+        assert_eq!(wanted_by.of(names::LAYOUT), 1 | 1 << 3);
+        assert_eq!(wanted_by.of(names::PAINT), 1 | 1 << 3 | 1 << 63);
+        assert_eq!(wanted_by.of(names::RUN_TASK), 1 << 3);
+        assert_eq!(wanted_by.of(Sym(u32::MAX)), 1 << 3);
+        for name in [names::LAYOUT, names::PAINT, names::RUN_TASK] {
+            let listed = [Wants::Named(&[names::LAYOUT, names::PAINT]), Wants::Every];
+            let expected = listed.iter().map(|w| w.includes(name)).collect::<Vec<_>>();
+            assert_eq!(
+                [wanted_by.of(name) & 1 != 0, wanted_by.of(name) & 1 << 3 != 0],
+                expected[..]
+            );
+        }
+        assert_eq!(WantedBy::default().of(names::LAYOUT), 0);
+    }
 
     /// Both results, in their places, either way; sequentially, `a` runs
     /// first.
@@ -517,12 +599,13 @@ mod tests {
 }
 
 #[cfg(test)]
-mod args_member_tests {
+pub(crate) mod args_member_tests {
     use super::{ArgsKey, Context};
     use crate::json::member;
     use crate::{Event, Id, Micros, Phase};
 
-    fn event(args: Option<&str>) -> Event<'_> {
+    /// A complete event with these args and nothing else.
+    pub(crate) fn event(args: Option<&str>) -> Event<'_> {
         Event {
             name: crate::names::EMPTY,
             cat: crate::names::EMPTY,

@@ -29,6 +29,7 @@ mod handler;
 pub mod jsnum;
 pub mod json;
 mod pipeline;
+pub mod prepared;
 pub mod scan;
 mod sym;
 mod tokenizer;
@@ -40,7 +41,7 @@ pub use error::{ErrorKind, LoadError};
 pub use event::{Event, Id, Phase};
 pub use handler::{
     feed, join_here, map_biggest_first, AnalyzeOptions, ArgsKey, Context, DevTools, EventIndex, Handler, Parallelism,
-    Wants, DEFAULT_MAX_NODES,
+    WantedBy, Wants, DEFAULT_MAX_NODES,
 };
 pub use sym::{names, Interner, Strings, Sym};
 pub use tokenizer::{EventSink, Tokenized, Tokenizer, TopLevel, BLOCK};

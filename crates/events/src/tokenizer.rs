@@ -24,7 +24,7 @@ use crate::chunks::{scan_and_take, ScanEnd};
 use crate::diag::Diagnostics;
 use crate::error::{ErrorKind, LoadError};
 use crate::event::Event;
-use crate::handler::{join_here, Context, Parallelism};
+use crate::handler::{join_here, AnalyzeOptions, Context, Parallelism};
 use crate::json::{member_at, MemberAt};
 use crate::scan::{self, ArrayEnd};
 
@@ -40,9 +40,21 @@ const FIRST_BLOCK: usize = 1 << 20;
 
 /// Where the events of a trace go.
 pub trait EventSink: Send {
-    /// Takes the next events, in input order. The events borrow from text
-    /// that is dropped after the call.
-    fn take(&mut self, events: &[Event<'_>], cx: &mut Context);
+    /// What [`EventSink::prepare`] finds in a chunk of events.
+    type Prepared: Send;
+
+    /// The work on a chunk of events that needs nothing of the sink's
+    /// state, done with [`Parallelism::Rayon`](crate::Parallelism::Rayon)
+    /// on the core that scanned the chunk, before it is taken: what it
+    /// gives is handed to `take` with the events. The events' names are
+    /// still the chunk's own symbols, but the [known
+    /// names](crate::names) have their fixed ones.
+    fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> Self::Prepared;
+
+    /// Takes the next events, in input order, with what was prepared of
+    /// them (`None` when nothing was: the sink does that work itself).
+    /// The events borrow from text that is dropped after the call.
+    fn take(&mut self, events: &[Event<'_>], prepared: Option<Self::Prepared>, cx: &mut Context);
 }
 
 /// The keys besides `traceEvents` that a trace object may hold and that
@@ -593,26 +605,39 @@ impl Tokenizer {
     /// the chunks after it are scanned on the other cores). Returns where
     /// the scan stopped (in `text`), whether that is just after an event,
     /// and how the array ended, if it did.
-    fn decode_events(
+    fn decode_events<S: EventSink>(
         &mut self,
         text: &str,
         start: usize,
         after_event: bool,
         at_end: bool,
         cx: &mut Context,
-        sink: &mut impl EventSink,
+        sink: &mut S,
     ) -> ScanEnd {
         let (base, parallelism) = (self.base, cx.options.parallelism);
         // Called from outside the pool, the chunks are taken on one of its
         // threads: their stage belongs to the caller's all the same.
         let caller = tracing::Span::current();
         let mut decoded = 0;
-        let end = scan_and_take(text, start, after_event, at_end, base, parallelism, |chunk| {
-            let _span = tracing::info_span!(parent: &caller, "handlers").entered();
-            let events = chunk.into_events(&mut cx.interner, &mut cx.diagnostics);
-            sink.take(&events, cx);
-            decoded += events.len();
-        });
+        let options = cx.options;
+        let prepare = |events: &[Event<'_>]| {
+            (parallelism == Parallelism::Rayon).then(|| <S as EventSink>::prepare(events, &options))
+        };
+        let end = scan_and_take(
+            text,
+            start,
+            after_event,
+            at_end,
+            base,
+            parallelism,
+            prepare,
+            |chunk, prepared| {
+                let _span = tracing::info_span!(parent: &caller, "handlers").entered();
+                let events = chunk.into_events(&mut cx.interner, &mut cx.diagnostics);
+                sink.take(&events, prepared, cx);
+                decoded += events.len();
+            },
+        );
         self.events += decoded;
         end
     }

@@ -116,7 +116,7 @@ pub fn string(v: Option<Raw<'_>>) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// A string value as a symbol, `None` for anything else and for `""`.
-fn non_empty(v: Option<Raw<'_>>, interner: &mut Interner) -> Option<Sym> {
+pub fn non_empty(v: Option<Raw<'_>>, interner: &mut Interner) -> Option<Sym> {
     string(v).filter(|s| !s.is_empty()).map(|s| interner.intern(&s))
 }
 
@@ -194,74 +194,10 @@ pub fn url_source(
     devtools: DevTools,
     interner: &mut Interner,
 ) -> UrlSource {
-    source_with(name, ph, Some(index), args, data, devtools, interner)
-}
-
-/// The URL `getNonResolvedURL` finds in an event's own args when it is
-/// given no handler data (as the third-party entity helpers call it): the
-/// rules of [`url_source`] that read the args alone, `Decode Image`,
-/// `Draw LazyPixelRef` and request ids falling through to the next rule.
-pub fn own_url(
-    name: Sym,
-    ph: Phase,
-    args: Option<&RawArgs<'_>>,
-    data: Option<&RawData<'_>>,
-    devtools: DevTools,
-    interner: &mut Interner,
-) -> Option<Sym> {
-    match source_with(name, ph, None, args, data, devtools, interner) {
-        UrlSource::Url(url) => Some(url),
-        _ => None,
-    }
-}
-
-/// [`url_source`], with the rules that look into the handlers' data only
-/// when `index` (the event's, for the `Decode Image` tie) is given.
-fn source_with(
-    name: Sym,
-    ph: Phase,
-    index: Option<EventIndex>,
-    args: Option<&RawArgs<'_>>,
-    data: Option<&RawData<'_>>,
-    devtools: DevTools,
-    interner: &mut Interner,
-) -> UrlSource {
-    let url = |s: Option<Sym>| s.map_or(UrlSource::None, UrlSource::Url);
     let checks_types = devtools >= DevTools::V2026_10;
-    if name == names::PARSE_AUTHOR_STYLE_SHEET && ph == Phase::COMPLETE && args.is_some() {
-        let style_sheet = data.and_then(|d| {
-            if checks_types {
-                d.style_sheet_url
-            } else {
-                d.stylesheet_url
-            }
-        });
-        return url(non_empty(style_sheet, interner));
+    if let Some(value) = first_rules(name, ph, args, data, devtools) {
+        return non_empty(value, interner).map_or(UrlSource::None, UrlSource::Url);
     }
-    if let Some(stack) = data.and_then(|d| d.stack_trace) {
-        match first_element(stack) {
-            Ok(Some(first)) => {
-                let first_url = member(Some(first), "url");
-                if !checks_types || string(first_url).is_some() {
-                    return url(non_empty(first_url, interner));
-                }
-            }
-            Ok(None) => {}
-            // 2026-06 took a non-empty string for a stack, with no `url`
-            // at index 0.
-            Err(()) => {
-                if !checks_types && string(Some(stack)).is_some_and(|s| !s.is_empty()) {
-                    return UrlSource::None;
-                }
-            }
-        }
-    }
-    if name == names::PARSE_HTML {
-        return url(non_empty(member(args.and_then(|a| a.begin_data), "url"), interner));
-    }
-    let Some(index) = index else {
-        return url(data.and_then(|d| non_empty(d.url, interner)));
-    };
     if name == names::DECODE_IMAGE {
         return UrlSource::DecodeImage(index);
     }
@@ -277,6 +213,83 @@ fn source_with(
         Some(key) if key.is_truthy() && !(checks_types && key.is_number) => UrlSource::Request(key),
         _ => UrlSource::None,
     }
+}
+
+/// The URL `getNonResolvedURL` finds in an event's own args when it is
+/// given no handler data (as the third-party entity helpers call it): the
+/// rules of [`url_source`] that read the args alone, `Decode Image`,
+/// `Draw LazyPixelRef` and request ids falling through to the next rule.
+pub fn own_url(
+    name: Sym,
+    ph: Phase,
+    args: Option<&RawArgs<'_>>,
+    data: Option<&RawData<'_>>,
+    devtools: DevTools,
+    interner: &mut Interner,
+) -> Option<Sym> {
+    non_empty(own_url_value(name, ph, args, data, devtools), interner)
+}
+
+/// The raw value that [`own_url`] takes for the event's URL (the URL when
+/// it is a non-empty string): found without the interner, so that it can
+/// be looked for on any core.
+pub fn own_url_value<'a>(
+    name: Sym,
+    ph: Phase,
+    args: Option<&RawArgs<'a>>,
+    data: Option<&RawData<'a>>,
+    devtools: DevTools,
+) -> Option<Raw<'a>> {
+    match first_rules(name, ph, args, data, devtools) {
+        Some(value) => value,
+        None => data.and_then(|d| d.url),
+    }
+}
+
+/// The first rules of `getNonResolvedURL`, which read the event's own
+/// args: `Some(value)` when one applies (the URL is `value` if that is a
+/// non-empty string, and there is none otherwise), `None` when the next
+/// rules are to be tried.
+fn first_rules<'a>(
+    name: Sym,
+    ph: Phase,
+    args: Option<&RawArgs<'a>>,
+    data: Option<&RawData<'a>>,
+    devtools: DevTools,
+) -> Option<Option<Raw<'a>>> {
+    let checks_types = devtools >= DevTools::V2026_10;
+    if name == names::PARSE_AUTHOR_STYLE_SHEET && ph == Phase::COMPLETE && args.is_some() {
+        let style_sheet = data.and_then(|d| {
+            if checks_types {
+                d.style_sheet_url
+            } else {
+                d.stylesheet_url
+            }
+        });
+        return Some(style_sheet);
+    }
+    if let Some(stack) = data.and_then(|d| d.stack_trace) {
+        match first_element(stack) {
+            Ok(Some(first)) => {
+                let first_url = member(Some(first), "url");
+                if !checks_types || string(first_url).is_some() {
+                    return Some(first_url);
+                }
+            }
+            Ok(None) => {}
+            // 2026-06 took a non-empty string for a stack, with no `url`
+            // at index 0.
+            Err(()) => {
+                if !checks_types && string(Some(stack)).is_some_and(|s| !s.is_empty()) {
+                    return Some(None);
+                }
+            }
+        }
+    }
+    if name == names::PARSE_HTML {
+        return Some(member(args.and_then(|a| a.begin_data), "url"));
+    }
+    None
 }
 
 /// The frame of `frameIDForEvent`: `args.beginData.frame` if it is a

@@ -13,7 +13,8 @@
 //! only.
 
 use tracekit_events::json::{array_items, as_f64, as_str, js_truthy, member, members};
-use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
+use tracekit_events::prepared::{ArgsSpan, Prepared, PreparedChunk};
+use tracekit_events::{names, AnalyzeOptions, ArgsKey, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
 use tracekit_meta::MetaData;
 
 /// The value of [`MainThreadEvent::detail`] for an event of no interest
@@ -140,6 +141,9 @@ pub struct MainThreadEventsHandler {
     last: Option<((Id, Id), usize)>,
     /// The details of all of them.
     details: Vec<EventDetail>,
+    /// The args of the linking events handed over last, walked on all
+    /// cores.
+    prepared_links: Prepared<RawLink<ArgsSpan>>,
 }
 
 fn link_kind(name: Sym) -> Option<LinkKind> {
@@ -190,53 +194,98 @@ fn key_of(raw: Option<&str>, interner: &mut Interner) -> JsKey {
     }
 }
 
-/// The args of a linking event, or `None` when its `args.data` is absent
-/// or falsy (Lantern skips it).
-fn link_args(kind: LinkKind, data: Option<&str>, interner: &mut Interner) -> Option<LinkArgs> {
-    let data = data.filter(|d| js_truthy(d))?;
-    let url_key = if kind == LinkKind::ParseStyleSheet {
-        "styleSheetUrl"
-    } else {
-        "url"
-    };
-    let key_member = match kind {
-        LinkKind::TimerInstall | LinkKind::TimerFire => "timerId",
-        LinkKind::ModuleEvaluated | LinkKind::CompileModule => "scriptId",
-        _ => "",
-    };
-    // One pass over `data` for every member read.
-    let [frame, url, request_id, stack, ready_state, key] = members(
-        data,
-        ["frame", url_key, "requestId", "stackTrace", "readyState", key_member],
-    )
-    .unwrap_or([None; 6]);
-    let key = if key_member.is_empty() {
-        JsKey::Undefined
-    } else {
-        key_of(key, interner)
-    };
-    // The URLs of the stack's frames (an item that is not an object with a
-    // string `url` has none).
-    let stack_urls = stack
-        .into_iter()
-        .flat_map(array_items)
-        .filter_map(|item| member(item, "url").and_then(as_str))
-        .filter(|url| !url.is_empty())
-        .map(|url| interner.intern(&url))
-        .collect();
-    Some(LinkArgs {
-        kind,
-        frame: string_value(frame, false, interner),
-        url: string_value(url, true, interner),
-        request_id: string_value(request_id, false, interner),
-        stack_urls,
-        key,
-        done: ready_state.and_then(as_f64) == Some(4.0),
-    })
+/// The members of a linking event's `args.data` that make its
+/// [`LinkArgs`], each an `S`: the raw JSON text, or its place in the args
+/// ([`ArgsSpan`]) while the walk done on another core waits for the
+/// interning.
+#[derive(Debug)]
+struct RawLink<S> {
+    kind: LinkKind,
+    frame: Option<S>,
+    url: Option<S>,
+    request_id: Option<S>,
+    /// `timerId` or `scriptId`, for the kinds keyed by one.
+    key: Option<S>,
+    /// The `url` member of each of `stackTrace`'s items that has one.
+    stack_urls: Vec<S>,
+    done: bool,
+}
+
+impl<S> RawLink<S> {
+    fn map<T>(self, mut f: impl FnMut(S) -> T) -> RawLink<T> {
+        RawLink {
+            kind: self.kind,
+            frame: self.frame.map(&mut f),
+            url: self.url.map(&mut f),
+            request_id: self.request_id.map(&mut f),
+            key: self.key.map(&mut f),
+            stack_urls: self.stack_urls.into_iter().map(f).collect(),
+            done: self.done,
+        }
+    }
+}
+
+impl RawLink<&str> {
+    /// The members of `data`, `None` when it is absent or falsy (Lantern
+    /// skips the event).
+    fn of(kind: LinkKind, data: Option<&str>) -> Option<RawLink<&str>> {
+        let data = data.filter(|d| js_truthy(d))?;
+        let url_key = if kind == LinkKind::ParseStyleSheet {
+            "styleSheetUrl"
+        } else {
+            "url"
+        };
+        let key_member = match kind {
+            LinkKind::TimerInstall | LinkKind::TimerFire => "timerId",
+            LinkKind::ModuleEvaluated | LinkKind::CompileModule => "scriptId",
+            _ => "",
+        };
+        // One pass over `data` for every member read.
+        let [frame, url, request_id, stack, ready_state, key] = members(
+            data,
+            ["frame", url_key, "requestId", "stackTrace", "readyState", key_member],
+        )
+        .unwrap_or([None; 6]);
+        Some(RawLink {
+            kind,
+            frame,
+            url,
+            request_id,
+            key: key.filter(|_| !key_member.is_empty()),
+            stack_urls: stack
+                .into_iter()
+                .flat_map(array_items)
+                .filter_map(|item| member(item, "url"))
+                .collect(),
+            done: ready_state.and_then(as_f64) == Some(4.0),
+        })
+    }
+
+    /// The args, the members' values interned. A stack item whose `url` is
+    /// not a string, or is empty, has none.
+    fn interned(self, interner: &mut Interner) -> LinkArgs {
+        let key = key_of(self.key, interner);
+        let stack_urls = self
+            .stack_urls
+            .into_iter()
+            .filter_map(as_str)
+            .filter(|url| !url.is_empty())
+            .map(|url| interner.intern(&url))
+            .collect();
+        LinkArgs {
+            kind: self.kind,
+            frame: string_value(self.frame, false, interner),
+            url: string_value(self.url, true, interner),
+            request_id: string_value(self.request_id, false, interner),
+            stack_urls,
+            key,
+            done: self.done,
+        }
+    }
 }
 
 impl MainThreadEventsHandler {
-    fn detail_of(index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Option<EventDetail> {
+    fn detail_of(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) -> Option<EventDetail> {
         let name = event.name;
         if is_scheduled_task(name) {
             // No duration counts as none: Lantern makes no node of it, but
@@ -250,8 +299,11 @@ impl MainThreadEventsHandler {
             names::PARSE_HTML => Some(EventDetail::ParseHtml),
             _ => {
                 let kind = link_kind(name)?;
-                let data = cx.args_member(index, event, ArgsKey::Data);
-                link_args(kind, data, &mut cx.interner).map(|a| EventDetail::Link(Box::new(a)))
+                let raw = match self.prepared_links.take(index) {
+                    Some(prepared) => prepared.map(|link| link.map(|span| span.in_args(event))),
+                    None => RawLink::of(kind, cx.args_member(index, event, ArgsKey::Data)),
+                };
+                raw.map(|raw| EventDetail::Link(Box::new(raw.interned(&mut cx.interner))))
             }
         }
     }
@@ -265,8 +317,23 @@ impl Handler for MainThreadEventsHandler {
         options.all_handlers
     }
 
+    /// Walks the args of the linking events, most of this handler's work,
+    /// on all cores.
+    fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Option<PreparedChunk> {
+        Some(Prepared::of_chunk(events, |event| {
+            let kind = link_kind(event.name)?;
+            let args = event.args?;
+            let link = RawLink::of(kind, member(args, "data"))?;
+            Some(link.map(|part| ArgsSpan::of(args, part)))
+        }))
+    }
+
+    fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        self.prepared_links.set(first, prepared);
+    }
+
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
-        let detail = match Self::detail_of(index, event, cx) {
+        let detail = match self.detail_of(index, event, cx) {
             Some(d) => {
                 self.details.push(d);
                 u32::try_from(self.details.len() - 1).unwrap_or(NO_DETAIL)

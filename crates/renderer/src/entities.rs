@@ -10,7 +10,7 @@
 //! only when asked, by [`entity_mappings`].
 
 use tracekit_events::{DevTools, Event, Id, Interner, Phase, Sym};
-use tracekit_page::args::{own_url, RawArgs, RawData};
+use tracekit_page::args::{non_empty, own_url_value, RawArgs, RawData};
 use tracekit_page::{Entity, EntityEvent, EntityMappings, NetworkRequests};
 
 use crate::integrator::FROM_TRACE_ID;
@@ -39,6 +39,12 @@ pub(crate) fn entity_url(
     devtools: DevTools,
     interner: &mut Interner,
 ) -> Option<EntityUrl> {
+    entity_url_of(index, event, entity_url_value(event, devtools), interner)
+}
+
+/// The raw value of `event`'s args that [`entity_url`] reads as its URL
+/// (see [`own_url_value`]): what can be looked for on any core.
+pub(crate) fn entity_url_value<'a>(event: &Event<'a>, devtools: DevTools) -> Option<&'a str> {
     let ph = match event.ph {
         Phase::BEGIN => Phase::COMPLETE,
         Phase::COMPLETE | Phase::INSTANT => event.ph,
@@ -47,7 +53,17 @@ pub(crate) fn entity_url(
     let raw = event.args.filter(|a| crate::view_args::may_hold_url(a))?;
     let args = RawArgs::of(raw)?;
     let data = RawData::of(args.data);
-    let url = own_url(event.name, ph, Some(&args), data.as_ref(), devtools, interner)?;
+    own_url_value(event.name, ph, Some(&args), data.as_ref(), devtools)
+}
+
+/// [`entity_url`] of the value [`entity_url_value`] found.
+pub(crate) fn entity_url_of(
+    index: u32,
+    event: &Event<'_>,
+    value: Option<&str>,
+    interner: &mut Interner,
+) -> Option<EntityUrl> {
+    let url = non_empty(value, interner)?;
     let begin_text = (event.ph == Phase::BEGIN).then(|| interner.intern(event.text));
     Some(EntityUrl {
         event: index,

@@ -22,7 +22,10 @@ mod thread_tree;
 
 use indexmap::IndexMap;
 use tracekit_cpuprofile::CallFrame;
-use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Id, LoadError, Micros, Phase, Sym};
+use tracekit_events::prepared::{ArgsSpan, Prepared, PreparedChunk};
+use tracekit_events::{
+    names, AnalyzeOptions, ArgsKey, Context, Event, EventIndex, Handler, Id, LoadError, Micros, Phase, Sym,
+};
 use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_page::{ImagePainting, NetworkRequests};
 use tracekit_samples::SamplesData;
@@ -340,6 +343,9 @@ pub struct RendererHandler {
     /// and in its process' `threads` (which only grow while loading): the
     /// next event is nearly always on the same thread.
     last_thread: Option<(Id, Id, usize, usize)>,
+    /// The raw URL values of the events handed over last, looked for on
+    /// all cores (with all handlers): see [`entities::entity_url_value`].
+    prepared_urls: Prepared<ArgsSpan>,
 }
 
 impl Handler for RendererHandler {
@@ -353,6 +359,20 @@ impl Handler for RendererHandler {
         &'d ImagePainting,
     );
     type Data = Result<RendererData, LoadError>;
+
+    /// Looks for the URLs of the events' entities, with all handlers: the
+    /// walk of their args is most of the Renderer handler's work then.
+    fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> Option<PreparedChunk> {
+        let devtools = options.all_handlers.then_some(options.devtools)?;
+        Some(Prepared::of_chunk(events, |event| {
+            let value = entities::entity_url_value(event, devtools)?;
+            Some(ArgsSpan::of(event.args?, value))
+        }))
+    }
+
+    fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        self.prepared_urls.set(first, prepared);
+    }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
         let layout_begin = if event.name == names::LAYOUT && cx.options.all_handlers {

@@ -13,13 +13,11 @@
 mod chunk;
 mod tree;
 
-use std::collections::VecDeque;
-
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use tracekit_cpuprofile::{profiles_from_trace_samples, CpuProfileModel, RawProfile, TraceIdKey};
+use tracekit_events::prepared::{Prepared, PreparedChunk};
 use tracekit_events::{
-    map_biggest_first, names, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Parallelism, Phase, Skip,
+    map_biggest_first, names, AnalyzeOptions, Context, Diagnostics, Event, EventIndex, Handler, Id, Micros, Phase, Skip,
 };
 use tracekit_meta::MetaData;
 
@@ -157,8 +155,8 @@ pub struct SamplesHandler {
     pending: Map<Id, Map<Id, PendingProfile>>,
     trace_samples: Vec<TraceSamples>,
     /// The `ProfileChunk`s of the events being handed over, read by
-    /// `prepare`, by event index, first first.
-    prepared: VecDeque<(EventIndex, Result<chunk::ParsedChunk, String>)>,
+    /// `prepare`.
+    prepared: Prepared<Result<chunk::ParsedChunk, String>>,
 }
 
 impl SamplesHandler {
@@ -243,10 +241,7 @@ impl SamplesHandler {
                 }
             }
             names::PROFILE_CHUNK => {
-                let parsed = match self.prepared.front() {
-                    Some((at, _)) if *at == index => self.prepared.pop_front().map(|(_, parsed)| parsed),
-                    _ => None,
-                };
+                let parsed = self.prepared.take(index).flatten();
                 let mut chunk = match parsed.unwrap_or_else(|| chunk::parse(event)) {
                     Ok(chunk) => chunk,
                     Err(e) => {
@@ -405,25 +400,17 @@ impl Handler for SamplesHandler {
     type Data = SamplesData;
 
     /// Reads the `ProfileChunk`s among the events handed over, the bulk of
-    /// this handler's work, on all cores: only interning their names and
-    /// adding them to their profiles is left for `handle_event`, in input
-    /// order.
-    fn prepare(&mut self, first: EventIndex, events: &[Event<'_>], parallelism: Parallelism) {
-        // Past 2^32 events the index stays at its maximum, as the
-        // handlers' count does (a range from `first` would overflow).
-        let chunks = events
-            .iter()
-            .zip((0..).map(|k| first.saturating_add(k)))
-            .filter(|(event, _)| event.name == names::PROFILE_CHUNK);
-        let read = |(event, index): (&Event<'_>, EventIndex)| (index, chunk::parse(event));
-        self.prepared.clear();
-        match parallelism {
-            Parallelism::Rayon => {
-                let chunks: Vec<_> = chunks.collect();
-                self.prepared.par_extend(chunks.into_par_iter().map(read));
-            }
-            Parallelism::Sequential => self.prepared.extend(chunks.map(read)),
-        }
+    /// this handler's work, on the cores that scanned them: only interning
+    /// their names and adding them to their profiles is left for
+    /// `handle_event`, in input order.
+    fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Option<PreparedChunk> {
+        Some(Prepared::of_chunk(events, |event| {
+            (event.name == names::PROFILE_CHUNK).then(|| chunk::parse(event))
+        }))
+    }
+
+    fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        self.prepared.set(first, prepared);
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {

@@ -2,7 +2,7 @@
 //! tokenizer.
 
 use tracekit_cpuprofile::profiles_from_trace_samples;
-use tracekit_events::{feed, Divergence, Interner};
+use tracekit_events::{feed, Divergence, Interner, Parallelism};
 
 use super::*;
 
@@ -364,7 +364,8 @@ fn no_divergence_without_top_level_samples() {
     assert!(cx.diagnostics.divergences.is_empty());
 }
 
-/// The chunks read ahead by `prepare` (sequentially or on rayon's pool)
+/// The chunks read ahead by `prepare` (with rayon, on the cores that
+/// scanned them; on one core nothing is prepared)
 /// make the same profiles, names and skips as chunks read one by one in
 /// `handle_event`, broken and uneven chunks included.
 #[test]
@@ -388,7 +389,11 @@ fn prepared_chunks_make_what_unprepared_ones_make() {
     /// Hands the events over without `prepare`.
     struct Unprepared(SamplesHandler, EventIndex);
     impl EventSink for Unprepared {
-        fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+        type Prepared = ();
+
+        fn prepare(_: &[Event<'_>], _: &AnalyzeOptions) {}
+
+        fn take(&mut self, events: &[Event<'_>], _: Option<()>, cx: &mut Context) {
             for event in events {
                 self.0.handle_event(self.1, event, cx);
                 self.1 += 1;
@@ -485,30 +490,6 @@ fn a_whole_profile_replaces_earlier_chunks_and_takes_later_ones() {
     assert_eq!(model.trace_ids.as_ref().map(|ids| ids.len()), Some(1));
     assert_eq!(skipped(&cx, Skip::ProfileUnreachableNodes), 1);
     assert_eq!(skipped(&cx, Skip::ProfileUnknownSampleNode), 2);
-}
-
-/// Past 2^32 events, the indices `prepare` gives stay at their maximum, as
-/// the handlers' event count does, rather than overflow.
-#[test]
-fn prepared_indices_saturate() {
-    let args = r#"{"data":{"cpuProfile":{"nodes":[],"samples":[]},"timeDeltas":[]}}"#;
-    let event = Event {
-        name: names::PROFILE_CHUNK,
-        cat: names::EMPTY,
-        ph: Phase::SAMPLE,
-        ts: Micros(1.0),
-        dur: None,
-        pid: Id::num(1.0),
-        tid: Id::num(1.0),
-        id: Some(Id::num(1.0)),
-        args: Some(args),
-        sample_trace_id: None,
-        text: "",
-    };
-    let mut handler = SamplesHandler::default();
-    handler.prepare(EventIndex::MAX - 1, &[event, event, event], Parallelism::Sequential);
-    let indices: Vec<EventIndex> = handler.prepared.iter().map(|(index, _)| *index).collect();
-    assert_eq!(indices, [EventIndex::MAX - 1, EventIndex::MAX, EventIndex::MAX]);
 }
 
 /// The Meta handler's data of a trace without metadata (the Samples

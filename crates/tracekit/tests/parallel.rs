@@ -45,6 +45,65 @@ fn recorded_traces_load_the_same_on_all_cores() {
     }
 }
 
+/// Every handler's data (its conformance dump, and the MainThreadEvents
+/// handler's, which has none) and the diagnostics of a load with all
+/// handlers.
+fn load_all(bytes: &[u8], parallelism: Parallelism) -> [String; 3] {
+    let options = AnalyzeOptions::default()
+        .with_parallelism(parallelism)
+        .with_all_handlers(true);
+    let analysis = tracekit::analyze_bytes(bytes, &options).unwrap();
+    [
+        analysis.data_conformance(&[]).unwrap(),
+        with_strings(
+            &format!("{:?}", analysis.handlers().map(|data| data.main_thread_events())),
+            analysis.strings(),
+        ),
+        tracekit::output::diagnostics(&analysis),
+    ]
+}
+
+/// `debug` with each `Sym(N)` replaced by its string (the symbols' numbers
+/// depend on the order strings were first met, which differs with the
+/// chunks' sizes).
+fn with_strings(debug: &str, strings: &tracekit::Strings) -> String {
+    let mut out = String::new();
+    let mut rest = debug;
+    while let Some(at) = rest.find("Sym(") {
+        out.push_str(&rest[..at]);
+        let digits = &rest[at + 4..];
+        let end = digits.find(')').unwrap();
+        let sym = tracekit::Sym(digits[..end].parse().unwrap());
+        out.push_str(&format!("{:?}", strings.resolve(sym)));
+        rest = &digits[end + 1..];
+    }
+    out + rest
+}
+
+/// With all handlers, the args the handlers walk on the cores that scanned
+/// them (the Renderer handler's URLs, the MainThreadEvents handler's
+/// links, the Samples handler's chunks) give what the walks done as each
+/// event is taken give.
+#[test]
+fn recorded_traces_give_every_handlers_data_the_same_on_all_cores() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    // The traces (a CPU profile has no handlers).
+    let traces = recorded_fixtures()
+        .into_iter()
+        .filter(|f| f.to_string_lossy().contains(".json"));
+    for file in traces {
+        let bytes = std::fs::read(&file).unwrap();
+        let sequential = load_all(&bytes, Parallelism::Sequential);
+        // The Renderer handler's URLs make the 3rd parties' entities.
+        assert!(sequential[0].contains("\"entityMappings\""), "{}", file.display());
+        assert!(
+            sequential == pool.install(|| load_all(&bytes, Parallelism::Rayon)),
+            "{}",
+            file.display()
+        );
+    }
+}
+
 /// The text of the recorded kitchen-sink fixture (12 MB of JSON).
 fn kitchen_sink_text() -> Vec<u8> {
     let file = recorded_fixtures()

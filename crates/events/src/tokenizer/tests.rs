@@ -18,7 +18,18 @@ struct Seen {
 struct Collect(Vec<Seen>);
 
 impl EventSink for Collect {
-    fn take(&mut self, events: &[Event<'_>], cx: &mut Context) {
+    /// The timestamps of the chunk's events, which must be those taken with
+    /// it (a chunk scanned again from elsewhere is prepared again).
+    type Prepared = Vec<f64>;
+
+    fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Vec<f64> {
+        events.iter().map(|e| e.ts.0).collect()
+    }
+
+    fn take(&mut self, events: &[Event<'_>], prepared: Option<Vec<f64>>, cx: &mut Context) {
+        if let Some(prepared) = prepared {
+            assert_eq!(prepared, events.iter().map(|e| e.ts.0).collect::<Vec<_>>());
+        }
         self.0.extend(events.iter().map(|e| Seen {
             name: cx.interner.resolve(e.name).to_owned(),
             ts: e.ts.0,
@@ -175,7 +186,7 @@ fn too_many_strings_fail_the_load() {
 fn same_on_all_cores(text: &str) -> (Vec<Seen>, Context, TopLevel) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     let mut chunks = 0;
-    pool.install(|| scan_and_take(text, 1, false, true, 0, Parallelism::Rayon, |_| chunks += 1));
+    pool.install(|| scan_and_take(text, 1, false, true, 0, Parallelism::Rayon, |_| (), |_, ()| chunks += 1));
     assert!(chunks > 1, "the parallel path was not taken");
     let sequential = load_in_pieces(text, text.len(), Parallelism::Sequential);
     let parallel = pool.install(|| load_in_pieces(text, text.len(), Parallelism::Rayon));
