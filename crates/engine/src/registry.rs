@@ -14,7 +14,9 @@ use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, InitiatorsH
 use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 use tracekit_causes::{SelectorStats, SelectorStatsHandler};
 use tracekit_events::prepared::PreparedChunk;
-use tracekit_events::{AnalyzeOptions, Context, Event, EventIndex, EventSink, Handler, LoadError, WantedBy};
+use tracekit_events::{
+    names, AnalyzeOptions, Context, Event, EventIndex, EventSink, Handler, LoadError, Sym, WantedBy,
+};
 use tracekit_frames::{Frames, FramesHandler, LayerTree, LayerTreeHandler};
 use tracekit_meta::{
     AuctionWorklets, AuctionWorkletsHandler, MetaData, MetaHandler, PageFrames, PageFramesHandler, Workers,
@@ -82,9 +84,11 @@ macro_rules! handlers {
         // Every handler has a bit of a `u64`.
         const _: () = assert!([$(Slot::$name,)*].len() <= 64);
 
-        /// What each enabled handler's `prepare` found in a chunk.
+        /// What each enabled handler's `prepare` found in a chunk, and the
+        /// members of the args several handlers read.
         pub(crate) struct PreparedChunks {
             $($name: Option<PreparedChunk>,)*
+            args_members: Option<PreparedChunk>,
         }
 
         impl EventSink for TraceHandlers {
@@ -97,6 +101,9 @@ macro_rules! handlers {
                             .then(|| <$handler as Handler>::prepare(events, options))
                             .flatten(),
                     )*
+                    args_members: options
+                        .all_handlers
+                        .then(|| Context::prepare_args_members(events, reads_args_members)),
                 }
             }
 
@@ -115,6 +122,9 @@ macro_rules! handlers {
                     wanted_by
                 });
                 if let Some(prepared) = prepared {
+                    if let Some(found) = prepared.args_members {
+                        cx.take_prepared_args_members(first, found);
+                    }
                     $(
                         if let Some(found) = prepared.$name {
                             self.$name.take_prepared(first, found);
@@ -201,6 +211,24 @@ macro_rules! handlers {
     (@finish [$($kept:ident)*] [$tracks:ident]) => {
         Ok((HandlerData { $($kept,)* }, $tracks))
     };
+}
+
+/// Whether the handlers read the members of the args of events of this
+/// name through [`Context::args_member`] (with all handlers): the
+/// Initiators and Invalidations handlers, the Warnings handler's forced
+/// reflows and their calls, the Memory handler's counters, the Renderer
+/// handler's layouts. A name left out is only slower: its members are
+/// looked for as the events are taken.
+fn reads_args_members(name: Sym) -> bool {
+    <InitiatorsHandler as Handler>::WANTS.includes(name)
+        || <InvalidationsHandler as Handler>::WANTS.includes(name)
+        || [
+            names::LAYOUT,
+            names::UPDATE_LAYOUT_TREE,
+            names::FUNCTION_CALL,
+            names::UPDATE_COUNTERS,
+        ]
+        .contains(&name)
 }
 
 // The handlers of a trace. To add one, see "Adding a handler" in

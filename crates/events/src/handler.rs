@@ -14,7 +14,7 @@
 
 use crate::diag::Diagnostics;
 use crate::event::Event;
-use crate::prepared::PreparedChunk;
+use crate::prepared::{Prepared, PreparedChunk};
 use crate::sym::{Interner, Sym};
 
 /// How per-thread and per-chunk work runs. Only [`Parallelism::Rayon`]
@@ -239,6 +239,9 @@ pub struct Context {
     /// Where the current event's args hold the members several handlers
     /// read ([`Context::args_member`]).
     pub(crate) args_members: ArgsMembers,
+    /// The same for the events of the chunk being handed over, found on
+    /// the core that scanned it ([`Context::prepare_args_members`]).
+    pub(crate) prepared_args_members: Prepared<ArgsMembers>,
 }
 
 /// A member of an event's `args` that several handlers read: found once
@@ -266,7 +269,7 @@ impl ArgsKey {
 }
 
 /// The [`ArgsKey`] members of one event's args, as ranges of its text.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct ArgsMembers {
     /// The event they are of.
     event: Option<EventIndex>,
@@ -285,6 +288,7 @@ impl Context {
             options,
             top_level: crate::TopLevel::default(),
             args_members: ArgsMembers::default(),
+            prepared_args_members: Prepared::default(),
         }
     }
 
@@ -296,12 +300,13 @@ impl Context {
     pub fn args_member<'a>(&mut self, index: EventIndex, event: &Event<'a>, key: ArgsKey) -> Option<&'a str> {
         let args = event.args?;
         if self.args_members.event != Some(index) {
-            let keys = ArgsKey::ALL.map(ArgsKey::key);
+            let found = match self.prepared_args_members.take(index) {
+                Some(Some(prepared)) => prepared,
+                _ => ArgsMembers::of(args),
+            };
             self.args_members = ArgsMembers {
                 event: Some(index),
-                found: crate::json::member_ranges(args, keys)
-                    .map_or([const { None }; ArgsKey::ALL.len()], |(found, _)| found),
-                frames: [const { None }; ArgsKey::ALL.len()],
+                ..found
             };
         }
         let range = self.args_members.found[key as usize].clone()?;
@@ -315,15 +320,56 @@ impl Context {
     pub fn args_member_frame<'a>(&mut self, index: EventIndex, event: &Event<'a>, key: ArgsKey) -> Option<&'a str> {
         let holder = self.args_member(index, event, key)?;
         let args = event.args?;
-        let frame = self.args_members.frames[key as usize].get_or_insert_with(|| {
-            let offset = holder.as_ptr() as usize - args.as_ptr() as usize;
-            crate::json::member(holder, "frame").map(|frame| {
-                let start = offset + (frame.as_ptr() as usize - holder.as_ptr() as usize);
-                start..start + frame.len()
-            })
-        });
+        let frame = self.args_members.frames[key as usize].get_or_insert_with(|| frame_range(args, holder));
         frame.clone().map(|range| &args[range])
     }
+
+    /// The [`ArgsKey`] members of the args of `events` whose names `reads`
+    /// tells, and the `frame` of their `data` and `beginData`: the walks of
+    /// [`Context::args_member`] and [`Context::args_member_frame`], done
+    /// beforehand (on the core that scanned the chunk, from
+    /// [`EventSink::prepare`](crate::EventSink::prepare)).
+    pub fn prepare_args_members(events: &[Event<'_>], reads: impl Fn(Sym) -> bool) -> PreparedChunk {
+        Prepared::of_chunk(events, |event| {
+            let args = event.args.filter(|_| reads(event.name))?;
+            let mut found = ArgsMembers::of(args);
+            for key in [ArgsKey::Data, ArgsKey::BeginData] {
+                if let Some(range) = found.found[key as usize].clone() {
+                    found.frames[key as usize] = Some(frame_range(args, &args[range]));
+                }
+            }
+            Some(found)
+        })
+    }
+
+    /// Takes what [`Context::prepare_args_members`] found in the chunk
+    /// whose first event has index `first`, before its events.
+    pub fn take_prepared_args_members(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        self.prepared_args_members.set(first, prepared);
+    }
+}
+
+impl ArgsMembers {
+    /// The members of raw `args`, for no event yet.
+    fn of(args: &str) -> ArgsMembers {
+        let keys = ArgsKey::ALL.map(ArgsKey::key);
+        ArgsMembers {
+            event: None,
+            found: crate::json::member_ranges(args, keys)
+                .map_or([const { None }; ArgsKey::ALL.len()], |(found, _)| found),
+            frames: [const { None }; ArgsKey::ALL.len()],
+        }
+    }
+}
+
+/// The range in `args` of the `frame` member of `holder`, a member of
+/// `args` (as [`crate::json::member`] finds it).
+fn frame_range(args: &str, holder: &str) -> Option<std::ops::Range<usize>> {
+    let offset = holder.as_ptr() as usize - args.as_ptr() as usize;
+    crate::json::member(holder, "frame").map(|frame| {
+        let start = offset + (frame.as_ptr() as usize - holder.as_ptr() as usize);
+        start..start + frame.len()
+    })
 }
 
 /// The position of an event in the input, counting only the events that
@@ -669,5 +715,42 @@ pub(crate) mod args_member_tests {
         );
         assert_eq!(cx.args_member_frame(10, &event(Some(cases[1])), ArgsKey::Data), None);
         assert_eq!(cx.args_member_frame(11, &event(None), ArgsKey::Data), None);
+    }
+
+    /// The members and frames prepared beforehand are those found as each
+    /// event is taken; an event whose name was not read, or past the
+    /// chunk, is walked then.
+    #[test]
+    fn prepared_members_are_those_found_as_the_events_are_taken() {
+        let cases = [
+            r#"{"data": {"frame": "F", "frame": "G"}, "beginData": {"x": 1, "frame": "B"}}"#,
+            r#"{"data": {"url": "u"}, "beginData": "frame", "stackTrace": [1]}"#,
+            r#"{"data": [{"frame": "F"}], "beginData": null}"#,
+            r#"[{"data": 1}]"#,
+            r#"{"beginData": null, "data""#,
+        ];
+        let mut events: Vec<Event<'_>> = cases.iter().map(|args| event(Some(args))).collect();
+        events.push(event(None));
+        // The first is not read beforehand.
+        events[0].name = crate::names::RUN_TASK;
+        let prepared = Context::prepare_args_members(&events, |name| name != crate::names::RUN_TASK);
+        let mut cx = Context::default();
+        cx.take_prepared_args_members(20, prepared);
+        let mut fresh = Context::default();
+        for (index, ev) in (20u32..).zip(events.iter().chain([&event(Some(cases[0]))])) {
+            for key in ArgsKey::ALL {
+                assert_eq!(
+                    cx.args_member(index, ev, key),
+                    fresh.args_member(index, ev, key),
+                    "{index} {key:?}"
+                );
+                assert_eq!(
+                    cx.args_member_frame(index, ev, key),
+                    fresh.args_member_frame(index, ev, key),
+                    "{index} {key:?}"
+                );
+            }
+        }
+        assert!(cx.prepared_args_members.is_empty(), "every prepared event taken");
     }
 }

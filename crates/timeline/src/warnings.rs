@@ -11,7 +11,8 @@
 
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::{js_number, member};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Wants};
+use tracekit_events::prepared::{ArgsSpan, Prepared, PreparedChunk};
+use tracekit_events::{names, AnalyzeOptions, Context, Event, EventIndex, Handler, Id, Micros, Phase, Skip, Wants};
 use tracekit_meta::Workers;
 
 use crate::interactions::UserInteractions;
@@ -104,6 +105,10 @@ pub struct WarningsHandler {
     open_calls: Vec<reflows::OpenCall>,
     /// The `RunTask`s over the threshold, with their threads.
     long_tasks: Vec<(EventIndex, Id)>,
+    /// The args of the style recalculations and layouts of the events
+    /// handed over last, walked on all cores (most are not forced, but
+    /// which are is known only in order).
+    prepared_reflows: Prepared<reflows::RawReflow<ArgsSpan>>,
 }
 
 /// Whether the event is a call into JavaScript.
@@ -141,8 +146,21 @@ impl Handler for WarningsHandler {
     // The nesting of every event decides which layouts are forced.
     const WANTS: Wants = Wants::Every;
 
-    fn enabled(options: &tracekit_events::AnalyzeOptions) -> bool {
+    fn enabled(options: &AnalyzeOptions) -> bool {
         options.all_handlers
+    }
+
+    /// Walks the args of the style recalculations and layouts, which the
+    /// forced ones keep, on all cores.
+    fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Option<PreparedChunk> {
+        Some(Prepared::of_chunk(events, |event| {
+            let reflow = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
+            reflow.then(|| reflows::RawReflow::prepare(event))
+        }))
+    }
+
+    fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
+        self.prepared_reflows.set(first, prepared);
     }
 
     fn handle_event(&mut self, index: EventIndex, event: &Event<'_>, cx: &mut Context) {
@@ -211,7 +229,11 @@ impl WarningsHandler {
                 .rev()
                 .find(|c| c.pid == event.pid && c.tid == event.tid && c.end >= ts)
                 .and_then(|c| c.frame(&mut cx.interner));
-            let details = reflows::forced_reflow(index, event, call, cx);
+            let raw = match self.prepared_reflows.take(index) {
+                Some(Some(prepared)) => prepared.map(|span| span.in_args(event)),
+                _ => reflows::RawReflow::read(index, event, cx),
+            };
+            let details = reflows::forced_reflow(index, event, call, raw, &mut cx.interner);
             self.reflows.push((index, duration(event), details));
             return;
         }

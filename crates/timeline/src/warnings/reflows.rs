@@ -4,6 +4,7 @@
 //! text is at hand.
 
 use tracekit_events::json::{array_items, as_f64, as_str, members};
+use tracekit_events::prepared::ArgsSpan;
 use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Id, Interner, Micros, Sym};
 
 /// A style recalculation or layout forced by JavaScript, as the Forced
@@ -140,39 +141,86 @@ fn call_data(data: &str) -> Option<CallData> {
     })
 }
 
+/// The members of a reflow's args that make its [`ForcedReflow`], each an
+/// `S`: the raw JSON text, or its place in the args ([`ArgsSpan`]) while
+/// the walk done on another core waits for the interning.
+#[derive(Debug)]
+pub(super) struct RawReflow<S> {
+    /// `args.beginData.frame`, else `args.data.frame`: the first that is a
+    /// string.
+    frame: Option<S>,
+    /// The first frame of the stack: `args.data.stackTrace`,
+    /// `args.stackTrace`, then `args.beginData.stackTrace`, the first that
+    /// is an array.
+    stack_top: Option<S>,
+}
+
+impl<S> RawReflow<S> {
+    pub(super) fn map<T>(self, mut f: impl FnMut(S) -> T) -> RawReflow<T> {
+        RawReflow {
+            frame: self.frame.map(&mut f),
+            stack_top: self.stack_top.map(f),
+        }
+    }
+}
+
+impl<'a> RawReflow<&'a str> {
+    /// The members of the args of `event` (a `Layout` or an
+    /// `UpdateLayoutTree`) that has `data`, `begin_data` and `stack_trace`.
+    pub(super) fn of(
+        event: &Event<'_>,
+        data: Option<&'a str>,
+        begin_data: Option<&'a str>,
+        args_stack: Option<&'a str>,
+    ) -> RawReflow<&'a str> {
+        let [begin_frame, begin_stack] = begin_data
+            .and_then(|b| members(b, ["frame", "stackTrace"]))
+            .unwrap_or([None; 2]);
+        let [data_frame, data_stack] = data
+            .and_then(|d| members(d, ["frame", "stackTrace"]))
+            .unwrap_or([None; 2]);
+        let frame = begin_frame
+            .filter(|f| as_str(f).is_some())
+            .or_else(|| data_frame.filter(|f| as_str(f).is_some()));
+        let is_array = |s: &&str| s.trim_start().starts_with('[');
+        let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
+        let stack = data_stack
+            .filter(is_array)
+            .or_else(|| args_stack.filter(is_array))
+            .or_else(|| begin_stack.filter(|_| layout_or_recalc).filter(is_array));
+        RawReflow {
+            frame,
+            stack_top: stack.and_then(|s| array_items(s).next()),
+        }
+    }
+
+    /// The members of the args of `event`, looked for now.
+    pub(super) fn read(index: EventIndex, event: &Event<'a>, cx: &mut Context) -> RawReflow<&'a str> {
+        let data = cx.args_member(index, event, ArgsKey::Data);
+        let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
+        let args_stack = cx.args_member(index, event, ArgsKey::StackTrace);
+        RawReflow::of(event, data, begin_data, args_stack)
+    }
+
+    /// The members of the args of `event`, looked for on any core.
+    pub(super) fn prepare(event: &Event<'a>) -> RawReflow<ArgsSpan> {
+        let args = event.args.unwrap_or_default();
+        let [data, begin_data, args_stack] = members(args, ["data", "beginData", "stackTrace"]).unwrap_or([None; 3]);
+        RawReflow::of(event, data, begin_data, args_stack).map(|part| ArgsSpan::of(args, part))
+    }
+}
+
 /// What is kept of a forced reflow `event` (a `Layout` or an
-/// `UpdateLayoutTree`), in `function_call`.
+/// `UpdateLayoutTree`) whose args have `raw`, in `function_call`.
 pub(super) fn forced_reflow(
     index: EventIndex,
     event: &Event<'_>,
     function_call: Option<FunctionCallFrame>,
-    cx: &mut Context,
+    raw: RawReflow<&str>,
+    interner: &mut Interner,
 ) -> ForcedReflow {
-    let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
-    let data = cx.args_member(index, event, ArgsKey::Data);
-    let args_stack = cx.args_member(index, event, ArgsKey::StackTrace);
-    let interner = &mut cx.interner;
-    let [begin_frame, begin_stack] = begin_data
-        .and_then(|b| members(b, ["frame", "stackTrace"]))
-        .unwrap_or([None; 2]);
-    let [data_frame, data_stack] = data
-        .and_then(|d| members(d, ["frame", "stackTrace"]))
-        .unwrap_or([None; 2]);
-    let frame = begin_frame
-        .and_then(as_str)
-        .or_else(|| data_frame.and_then(as_str))
-        .map(|f| interner.intern(&f));
-    // The stack: `args.data.stackTrace`, `args.stackTrace`, then
-    // `args.beginData.stackTrace`, the first that is an array.
-    let is_array = |s: &&str| s.trim_start().starts_with('[');
-    let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
-    let stack = data_stack
-        .filter(is_array)
-        .or_else(|| args_stack.filter(is_array))
-        .or_else(|| begin_stack.filter(|_| layout_or_recalc).filter(is_array));
-    let stack_top = stack
-        .and_then(|s| array_items(s).next())
-        .and_then(|f| payload_frame(f, interner));
+    let frame = raw.frame.and_then(as_str).map(|f| interner.intern(&f));
+    let stack_top = raw.stack_top.and_then(|f| payload_frame(f, interner));
     ForcedReflow {
         event: index,
         pid: event.pid,
