@@ -269,7 +269,7 @@ impl ArgsKey {
 }
 
 /// The [`ArgsKey`] members of one event's args, as ranges of its text.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct ArgsMembers {
     /// The event they are of.
     event: Option<EventIndex>,

@@ -124,6 +124,18 @@ impl<T: Send + 'static> Prepared<T> {
         Some(None)
     }
 
+    /// What was found for `event` (of index `index`), or `read` of it now
+    /// when it was not prepared. `read` is the function the chunk was
+    /// prepared with, so that both ways give the same.
+    pub fn take_or_read(
+        &mut self,
+        index: EventIndex,
+        event: &Event<'_>,
+        read: impl FnOnce(&Event<'_>) -> Option<T>,
+    ) -> Option<T> {
+        self.take(index).unwrap_or_else(|| read(event))
+    }
+
     /// Whether every result found was taken.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
@@ -163,6 +175,11 @@ mod tests {
         assert_eq!(prepared.take(1009), Some(Some(999)));
         assert!(prepared.is_empty());
         assert_eq!(prepared.take(1010), None);
+        assert_eq!(
+            prepared.take_or_read(1010, &event(Some("6")), read),
+            Some(6),
+            "read when not prepared"
+        );
     }
 
     #[test]

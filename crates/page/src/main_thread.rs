@@ -14,7 +14,7 @@
 
 use tracekit_events::json::{array_items, as_f64, as_str, js_truthy, member, members};
 use tracekit_events::prepared::{ArgsSpan, Prepared, PreparedChunk};
-use tracekit_events::{names, AnalyzeOptions, ArgsKey, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
+use tracekit_events::{names, AnalyzeOptions, Context, Event, EventIndex, Handler, Id, Interner, Micros, Sym};
 use tracekit_meta::MetaData;
 
 /// The value of [`MainThreadEvent::detail`] for an event of no interest
@@ -225,6 +225,18 @@ impl<S> RawLink<S> {
     }
 }
 
+impl RawLink<ArgsSpan> {
+    /// The members of a linking event's `args.data`, kept as their places
+    /// in the args; `None` for another event, or when its `data` is absent
+    /// or falsy (Lantern skips the event).
+    fn read(event: &Event<'_>) -> Option<RawLink<ArgsSpan>> {
+        let kind = link_kind(event.name)?;
+        let args = event.args?;
+        let link = RawLink::of(kind, member(args, "data"))?;
+        Some(link.map(|part| ArgsSpan::of(args, part)))
+    }
+}
+
 impl RawLink<&str> {
     /// The members of `data`, `None` when it is absent or falsy (Lantern
     /// skips the event).
@@ -298,12 +310,9 @@ impl MainThreadEventsHandler {
             names::PAINT => Some(EventDetail::Paint),
             names::PARSE_HTML => Some(EventDetail::ParseHtml),
             _ => {
-                let kind = link_kind(name)?;
-                let raw = match self.prepared_links.take(index) {
-                    Some(prepared) => prepared.map(|link| link.map(|span| span.in_args(event))),
-                    None => RawLink::of(kind, cx.args_member(index, event, ArgsKey::Data)),
-                };
-                raw.map(|raw| EventDetail::Link(Box::new(raw.interned(&mut cx.interner))))
+                let raw = self.prepared_links.take_or_read(index, event, RawLink::read)?;
+                let link = raw.map(|span| span.in_args(event)).interned(&mut cx.interner);
+                Some(EventDetail::Link(Box::new(link)))
             }
         }
     }
@@ -320,12 +329,7 @@ impl Handler for MainThreadEventsHandler {
     /// Walks the args of the linking events, most of this handler's work,
     /// on all cores.
     fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Option<PreparedChunk> {
-        Some(Prepared::of_chunk(events, |event| {
-            let kind = link_kind(event.name)?;
-            let args = event.args?;
-            let link = RawLink::of(kind, member(args, "data"))?;
-            Some(link.map(|part| ArgsSpan::of(args, part)))
-        }))
+        Some(Prepared::of_chunk(events, RawLink::read))
     }
 
     fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {

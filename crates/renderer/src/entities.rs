@@ -4,11 +4,12 @@
 //! JS calls, in the tree's order) that has a URL goes to the entity of that
 //! URL, unless the NetworkRequests handler mapped it already. Only done
 //! with [`AnalyzeOptions::all_handlers`](tracekit_events::AnalyzeOptions::all_handlers):
-//! the URLs of the trace events are read while loading ([`entity_url`]),
+//! the URLs of the trace events are read while loading ([`entity_url_value`], [`entity_url_of`]),
 //! the entities of each function and URL resolved when the tracks are
 //! built ([`ThreadEntities`]), and the entries gathered in DevTools' order
 //! only when asked, by [`entity_mappings`].
 
+use tracekit_events::prepared::ArgsSpan;
 use tracekit_events::{DevTools, Event, Id, Interner, Phase, Sym};
 use tracekit_page::args::{non_empty, own_url_value, RawArgs, RawData};
 use tracekit_page::{Entity, EntityEvent, EntityMappings, NetworkRequests};
@@ -30,21 +31,10 @@ pub(crate) struct EntityUrl {
     pub begin_text: Option<Sym>,
 }
 
-/// The URL of a complete, instant or begin event (`None`: none, or
-/// another phase), read as DevTools 2026-10 reads it when it has no
-/// handler data to look into.
-pub(crate) fn entity_url(
-    index: u32,
-    event: &Event<'_>,
-    devtools: DevTools,
-    interner: &mut Interner,
-) -> Option<EntityUrl> {
-    entity_url_of(index, event, entity_url_value(event, devtools), interner)
-}
-
-/// The raw value of `event`'s args that [`entity_url`] reads as its URL
-/// (see [`own_url_value`]): what can be looked for on any core.
-pub(crate) fn entity_url_value<'a>(event: &Event<'a>, devtools: DevTools) -> Option<&'a str> {
+/// The raw value of `event`'s args that is its URL for its entity (see
+/// [`own_url_value`]), found without the interner: what can be looked for
+/// on any core, kept as its place in the args.
+pub(crate) fn entity_url_value(event: &Event<'_>, devtools: DevTools) -> Option<ArgsSpan> {
     let ph = match event.ph {
         Phase::BEGIN => Phase::COMPLETE,
         Phase::COMPLETE | Phase::INSTANT => event.ph,
@@ -53,10 +43,14 @@ pub(crate) fn entity_url_value<'a>(event: &Event<'a>, devtools: DevTools) -> Opt
     let raw = event.args.filter(|a| crate::view_args::may_hold_url(a))?;
     let args = RawArgs::of(raw)?;
     let data = RawData::of(args.data);
-    own_url_value(event.name, ph, Some(&args), data.as_ref(), devtools)
+    let value = own_url_value(event.name, ph, Some(&args), data.as_ref(), devtools)?;
+    Some(ArgsSpan::of(raw, value))
 }
 
-/// [`entity_url`] of the value [`entity_url_value`] found.
+/// The URL of a complete, instant or begin event (`None`: none, or
+/// another phase), read as DevTools 2026-10 reads it when it has no
+/// handler data to look into, from the raw value [`entity_url_value`]
+/// found.
 pub(crate) fn entity_url_of(
     index: u32,
     event: &Event<'_>,

@@ -8,7 +8,7 @@ use tracekit_events::{
     names, AnalyzeOptions, Diagnostics, Event, EventIndex, Id, Interner, Micros, Phase, SampleTraceId, Sym,
 };
 
-use crate::entities::{entity_url, entity_url_of, EntityUrl};
+use crate::entities::{entity_url_of, entity_url_value, EntityUrl};
 use crate::integrator::TraceEntry;
 use crate::timeline::Span;
 use crate::view_args::{self, PendingGroupArgs, ViewArgs};
@@ -180,11 +180,10 @@ impl RendererHandler {
         let entity_urls = options.all_handlers.then_some(options.devtools);
         let details = options.details;
         if let Some(devtools) = entity_urls {
-            let url = match self.prepared_urls.take(index) {
-                Some(value) => entity_url_of(index, event, value.as_ref().map(|v| v.in_args(event)), interner),
-                None => entity_url(index, event, devtools, interner),
-            };
-            if let Some(url) = url {
+            let value = self
+                .prepared_urls
+                .take_or_read(index, event, |e| entity_url_value(e, devtools));
+            if let Some(url) = entity_url_of(index, event, value.map(|v| v.in_args(event)), interner) {
                 self.thread(event.pid, event.tid).entity_urls.push(url);
             }
             if let Some(update) = dom_update(index, event, layout_begin) {

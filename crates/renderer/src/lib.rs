@@ -365,8 +365,7 @@ impl Handler for RendererHandler {
     fn prepare(events: &[Event<'_>], options: &AnalyzeOptions) -> Option<PreparedChunk> {
         let devtools = options.all_handlers.then_some(options.devtools)?;
         Some(Prepared::of_chunk(events, |event| {
-            let value = entities::entity_url_value(event, devtools)?;
-            Some(ArgsSpan::of(event.args?, value))
+            entities::entity_url_value(event, devtools)
         }))
     }
 

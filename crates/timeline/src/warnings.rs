@@ -153,10 +153,7 @@ impl Handler for WarningsHandler {
     /// Walks the args of the style recalculations and layouts, which the
     /// forced ones keep, on all cores.
     fn prepare(events: &[Event<'_>], _: &AnalyzeOptions) -> Option<PreparedChunk> {
-        Some(Prepared::of_chunk(events, |event| {
-            let reflow = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
-            reflow.then(|| reflows::RawReflow::prepare(event))
-        }))
+        Some(Prepared::of_chunk(events, reflows::RawReflow::read))
     }
 
     fn take_prepared(&mut self, first: EventIndex, prepared: PreparedChunk) {
@@ -229,10 +226,11 @@ impl WarningsHandler {
                 .rev()
                 .find(|c| c.pid == event.pid && c.tid == event.tid && c.end >= ts)
                 .and_then(|c| c.frame(&mut cx.interner));
-            let raw = match self.prepared_reflows.take(index) {
-                Some(Some(prepared)) => prepared.map(|span| span.in_args(event)),
-                _ => reflows::RawReflow::read(index, event, cx),
-            };
+            let raw = self
+                .prepared_reflows
+                .take_or_read(index, event, reflows::RawReflow::read)
+                .unwrap_or_default()
+                .map(|span| span.in_args(event));
             let details = reflows::forced_reflow(index, event, call, raw, &mut cx.interner);
             self.reflows.push((index, duration(event), details));
             return;

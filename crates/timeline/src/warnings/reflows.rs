@@ -155,6 +155,28 @@ pub(super) struct RawReflow<S> {
     stack_top: Option<S>,
 }
 
+impl<S> Default for RawReflow<S> {
+    fn default() -> Self {
+        RawReflow {
+            frame: None,
+            stack_top: None,
+        }
+    }
+}
+
+impl RawReflow<ArgsSpan> {
+    /// The members of the args of a `Layout` or an `UpdateLayoutTree`,
+    /// kept as their places in the args; `None` for another event.
+    pub(super) fn read(event: &Event<'_>) -> Option<RawReflow<ArgsSpan>> {
+        if event.name != names::LAYOUT && event.name != names::UPDATE_LAYOUT_TREE {
+            return None;
+        }
+        let args = event.args.unwrap_or_default();
+        let [data, begin_data, args_stack] = members(args, ["data", "beginData", "stackTrace"]).unwrap_or([None; 3]);
+        Some(RawReflow::of(data, begin_data, args_stack).map(|part| ArgsSpan::of(args, part)))
+    }
+}
+
 impl<S> RawReflow<S> {
     pub(super) fn map<T>(self, mut f: impl FnMut(S) -> T) -> RawReflow<T> {
         RawReflow {
@@ -165,14 +187,9 @@ impl<S> RawReflow<S> {
 }
 
 impl<'a> RawReflow<&'a str> {
-    /// The members of the args of `event` (a `Layout` or an
-    /// `UpdateLayoutTree`) that has `data`, `begin_data` and `stack_trace`.
-    pub(super) fn of(
-        event: &Event<'_>,
-        data: Option<&'a str>,
-        begin_data: Option<&'a str>,
-        args_stack: Option<&'a str>,
-    ) -> RawReflow<&'a str> {
+    /// The members of the args of a `Layout` or an `UpdateLayoutTree`
+    /// that has `data`, `begin_data` and `stack_trace`.
+    fn of(data: Option<&'a str>, begin_data: Option<&'a str>, args_stack: Option<&'a str>) -> RawReflow<&'a str> {
         let [begin_frame, begin_stack] = begin_data
             .and_then(|b| members(b, ["frame", "stackTrace"]))
             .unwrap_or([None; 2]);
@@ -183,30 +200,14 @@ impl<'a> RawReflow<&'a str> {
             .filter(|f| as_str(f).is_some())
             .or_else(|| data_frame.filter(|f| as_str(f).is_some()));
         let is_array = |s: &&str| s.trim_start().starts_with('[');
-        let layout_or_recalc = event.name == names::LAYOUT || event.name == names::UPDATE_LAYOUT_TREE;
         let stack = data_stack
             .filter(is_array)
             .or_else(|| args_stack.filter(is_array))
-            .or_else(|| begin_stack.filter(|_| layout_or_recalc).filter(is_array));
+            .or_else(|| begin_stack.filter(is_array));
         RawReflow {
             frame,
             stack_top: stack.and_then(|s| array_items(s).next()),
         }
-    }
-
-    /// The members of the args of `event`, looked for now.
-    pub(super) fn read(index: EventIndex, event: &Event<'a>, cx: &mut Context) -> RawReflow<&'a str> {
-        let data = cx.args_member(index, event, ArgsKey::Data);
-        let begin_data = cx.args_member(index, event, ArgsKey::BeginData);
-        let args_stack = cx.args_member(index, event, ArgsKey::StackTrace);
-        RawReflow::of(event, data, begin_data, args_stack)
-    }
-
-    /// The members of the args of `event`, looked for on any core.
-    pub(super) fn prepare(event: &Event<'a>) -> RawReflow<ArgsSpan> {
-        let args = event.args.unwrap_or_default();
-        let [data, begin_data, args_stack] = members(args, ["data", "beginData", "stackTrace"]).unwrap_or([None; 3]);
-        RawReflow::of(event, data, begin_data, args_stack).map(|part| ArgsSpan::of(args, part))
     }
 }
 
