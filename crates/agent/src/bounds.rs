@@ -79,8 +79,8 @@ impl<'a> Spans<'a> {
         match e {
             EntityEvent::Request(at) => self.request(at as usize),
             EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } => self.event(i),
-            EntityEvent::ProfileCall { pid, tid, position, .. } => {
-                let thread = self.analysis.thread(pid, tid)?;
+            EntityEvent::ProfileCall { thread, position, .. } => {
+                let thread = self.analysis.thread_by_number(thread)?;
                 let node = thread.track().nodes.get(position as usize)?;
                 Some(Window::span(node.ts().0, node.dur().map_or(0.0, |d| d.0)))
             }

@@ -22,8 +22,8 @@
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::{as_str, member};
 use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Phase, Skip, Sym, Wants};
-use tracekit_page::EntityEvent;
-use tracekit_renderer::{NodeKind, RendererData, ThreadTrack};
+use tracekit_page::{CallSample, EntityEvent, ThreadNumber, TrackEntries};
+use tracekit_renderer::{NodeKind, NumberedThreads, RendererData, ThreadTrack};
 
 use crate::{Flows, Map};
 
@@ -199,6 +199,7 @@ enum Accept {
 struct NodeAt {
     pid: Id,
     tid: Id,
+    thread: ThreadNumber,
     position: usize,
     calls_before: usize,
 }
@@ -238,8 +239,8 @@ impl AsyncJsCallsHandler {
         // The nearest JS call at or above each level of the current path:
         // its position and the JS calls before it.
         let mut path: Vec<Option<(usize, usize)>> = Vec::new();
-        for (pid, process) in renderer.processes.iter().filter(|(_, p)| p.kept_by_devtools) {
-            for (tid, track) in &process.threads {
+        for (thread, (pid, tid), process, track) in NumberedThreads(&renderer.processes).numbered() {
+            if process.kept_by_devtools {
                 path.clear();
                 let mut calls = 0;
                 for (position, node) in track.nodes.iter().enumerate() {
@@ -254,8 +255,9 @@ impl AsyncJsCallsHandler {
                                 name == names::DEBUGGER_ASYNC_TASK_SCHEDULED || name == names::DEBUGGER_ASYNC_TASK_RUN;
                             if task_event && wanted.contains(&event) {
                                 let at = NodeAt {
-                                    pid: *pid,
-                                    tid: *tid,
+                                    pid,
+                                    tid,
+                                    thread,
                                     position,
                                     calls_before: calls,
                                 };
@@ -295,22 +297,19 @@ impl NodeAt {
     /// The node as the data names it.
     fn entry(&self, track: &ThreadTrack, begins: &ahash::AHashMap<EventIndex, Option<Sym>>) -> EntityEvent {
         let node = &track.nodes[self.position];
+        let position = u32::try_from(self.position).unwrap_or(u32::MAX);
         match node.kind() {
-            NodeKind::Call { frame } => EntityEvent::ProfileCall {
-                pid: self.pid,
-                tid: self.tid,
-                position: u32::try_from(self.position).unwrap_or(u32::MAX),
-                ts_bits: node.ts().0.to_bits(),
-                node_id: track.js_frames.get(frame as usize).map_or(0, |f| f.node_id),
-                sample_index: track.call_sample(self.calls_before),
+            NodeKind::Call { .. } => EntityEvent::ProfileCall {
+                thread: self.thread,
+                position,
+                sample: CallSample::new(track.call_sample(self.calls_before)),
             },
             NodeKind::Event { event, .. } => match begins.get(&event) {
                 Some(&Some(text)) => EntityEvent::BeginEnd {
-                    pid: self.pid,
-                    tid: self.tid,
+                    thread: self.thread,
+                    position,
                     begin: event,
                     text,
-                    dur_bits: node.dur().unwrap_or_default().0.to_bits(),
                 },
                 _ => EntityEvent::Event(event),
             },
@@ -383,10 +382,12 @@ impl NodeAt {
 
 /// An entry in the data conformance dump: an input event as itself, an
 /// entry DevTools made as its synthetic event.
-pub(crate) fn entry_value(entry: EntityEvent, dump: &mut Dump<'_>) -> Value {
+pub(crate) fn entry_value(entry: EntityEvent, tracks: &dyn TrackEntries, dump: &mut Dump<'_>) -> Value {
     match entry {
         EntityEvent::Event(index) => Value::Event(index),
-        other => tracekit_page::network::track_entry_synthetic(other, dump).map_or(Value::Null, Value::Synthetic),
+        other => {
+            tracekit_page::network::track_entry_synthetic(other, tracks, dump).map_or(Value::Null, Value::Synthetic)
+        }
     }
 }
 
@@ -394,14 +395,15 @@ impl AsyncJsCalls {
     /// This data in the data conformance dump. DevTools keeps
     /// `asyncCallToScheduler` and `runEntryPointToScheduler` in weak maps,
     /// which its dump cannot list: written `{}` there, and in full by
-    /// `tracekit data --format json` ([`Value::Weak`]).
-    pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
+    /// `tracekit data --format json` ([`Value::Weak`]). `tracks`: those
+    /// the entries are on.
+    pub fn dump(&self, tracks: &dyn TrackEntries, dump: &mut Dump<'_>) -> Value {
         let rows = self
             .scheduler_to_run_entry_points
             .iter()
             .map(|(caller, entries)| {
-                let caller = entry_value(*caller, dump);
-                let entries = entries.iter().map(|e| entry_value(*e, dump)).collect();
+                let caller = entry_value(*caller, tracks, dump);
+                let entries = entries.iter().map(|e| entry_value(*e, tracks, dump)).collect();
                 (caller, Value::Array(entries))
             })
             .collect();
@@ -410,9 +412,9 @@ impl AsyncJsCalls {
                 .iter()
                 .map(|(&call, task)| {
                     let task_name = task.task_name.map_or(Value::Null, Value::Sym);
-                    let scheduler = entry_value(task.scheduler, dump);
+                    let scheduler = entry_value(task.scheduler, tracks, dump);
                     let task = Object::new().with("scheduler", scheduler).with("taskName", task_name);
-                    (entry_value(call, dump), task.into())
+                    (entry_value(call, tracks, dump), task.into())
                 })
                 .collect();
             Value::Weak(Box::new(Value::Map(rows)))

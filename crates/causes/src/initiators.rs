@@ -24,7 +24,7 @@ use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::member;
 use tracekit_events::{names, ArgsKey, Context, Event, EventIndex, Handler, Interner, Micros, Phase, Skip, Wants};
 use tracekit_page::args::ArgKey;
-use tracekit_page::EntityEvent;
+use tracekit_page::{EntityEvent, TrackEntries};
 
 use crate::{AsyncJsCalls, Flows, Map};
 
@@ -69,9 +69,11 @@ impl Initiators {
 
     /// This data in the data conformance dump. DevTools keeps both maps in
     /// weak maps, which its dump cannot list: written `{}` there, and in
-    /// full by `tracekit data --format json` ([`Value::Weak`]).
-    pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        let entry = |e: EntryRef, dump: &mut Dump<'_>| self.entry(e).map_or(Value::Null, |e| entry_value(e, dump));
+    /// full by `tracekit data --format json` ([`Value::Weak`]). `tracks`:
+    /// those the entries are on.
+    pub fn dump(&self, tracks: &dyn TrackEntries, dump: &mut Dump<'_>) -> Value {
+        let entry =
+            |e: EntryRef, dump: &mut Dump<'_>| self.entry(e).map_or(Value::Null, |e| entry_value(e, tracks, dump));
         let to_initiator = self
             .event_to_initiator
             .iter()

@@ -6,6 +6,7 @@
 use tracekit_events::dump::{Dump, Rules, Value};
 
 use crate::{Analysis, HandlerData, ProcessMap};
+use tracekit_renderer::NumberedThreads;
 
 /// The DevTools handlers whose data the dump holds, by DevTools' name, in
 /// the dump's order.
@@ -136,14 +137,14 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
     match name {
         "AnimationFrames" => data.animation_frames().dump(dump),
         "Animations" => data.animations().dump(dump),
-        "AsyncJSCalls" => data.async_js_calls().dump(dump),
+        "AsyncJSCalls" => data.async_js_calls().dump(&NumberedThreads(processes), dump),
         "DOMStats" => data.dom_stats().dump(dump),
         "ExtensionTraceData" => data.extension_trace_data().dump(dump),
         "Flows" => data.flows().dump(dump),
         "Frames" => data.frames().dump(dump),
         "GPU" => data.gpu().dump(dump),
         "ImagePainting" => data.image_painting().dump(dump),
-        "Initiators" => data.initiators().dump(dump),
+        "Initiators" => data.initiators().dump(&NumberedThreads(processes), dump),
         "Invalidations" => data.invalidations().dump(dump),
         "LargestImagePaint" => {
             let network = data.network_requests();
@@ -158,7 +159,8 @@ fn handler_value(data: &HandlerData, processes: &ProcessMap, name: &str, dump: &
         "Meta" => data.meta().dump(dump),
         "NetworkRequests" => {
             let network = data.network_requests();
-            network.dump_with(&tracekit_renderer::entity_mappings(processes, network), dump)
+            let mappings = tracekit_renderer::entity_mappings(processes, network);
+            network.dump_with(&mappings, &NumberedThreads(processes), dump)
         }
         "PageFrames" => data.page_frames().dump(dump),
         "PageLoadMetrics" => data.page_load_metrics().dump(dump),

@@ -87,6 +87,6 @@ pub mod support {
     pub use crate::model::write_js_location;
     pub use tracekit_events::{dump, jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics, EventIndex};
     pub use tracekit_renderer::{
-        entity_mappings, event_details, event_group_args, event_view_args, GroupArgs, ViewArgs,
+        entity_mappings, event_details, event_group_args, event_view_args, GroupArgs, NumberedThreads, ViewArgs,
     };
 }

@@ -16,7 +16,7 @@ use tracekit_events::{Id, Micros, Phase, Strings};
 
 pub use crate::diagnostics::Diagnostics;
 use tracekit_meta::Bounds;
-use tracekit_renderer::{JsFrame, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
+use tracekit_renderer::{JsFrame, NodeKind, NumberedThreads, ProcessTracks, ThreadTrack, TrackNode};
 
 use crate::engine::Analysis;
 use crate::loader::InputKind;
@@ -84,6 +84,24 @@ impl Analysis {
     /// The thread `tid` of process `pid`, if it has tracks.
     pub fn thread(&self, pid: impl Into<Id>, tid: impl Into<Id>) -> Option<Thread<'_>> {
         self.process(pid)?.thread(tid)
+    }
+
+    /// The thread of a number, as the handlers' data name the threads of
+    /// the entries they hold ([`ThreadNumber`](tracekit_page::ThreadNumber)).
+    pub fn thread_by_number(&self, number: tracekit_page::ThreadNumber) -> Option<Thread<'_>> {
+        let (pid, tid, track) = self.numbered_threads().thread(number)?;
+        Some(Thread {
+            analysis: self,
+            pid,
+            tid,
+            track,
+        })
+    }
+
+    /// The tracks with their threads numbered: what reads the entries the
+    /// handlers' data name by place.
+    pub fn numbered_threads(&self) -> NumberedThreads<'_> {
+        NumberedThreads(&self.processes)
     }
 
     /// The threads a query names, as `tracekit tracks --thread` reads it:

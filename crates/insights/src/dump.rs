@@ -18,6 +18,8 @@ pub struct DumpCx<'a, 'd> {
     pub dump: &'a mut Dump<'d>,
     /// Every handler's data.
     pub data: &'a HandlerData,
+    /// The tracks (what the entries the data name by place are read from).
+    pub analysis: &'a Analysis,
 }
 
 impl DumpCx<'_, '_> {
@@ -51,7 +53,8 @@ impl DumpCx<'_, '_> {
                 Value::Synthetic(self.data.network_requests().dump_request(i as usize, self.dump))
             }
             EntityEvent::Event(index) => Value::Event(index),
-            _ => track_entry_synthetic(event, self.dump).map_or(Value::Null, Value::Synthetic),
+            _ => track_entry_synthetic(event, &self.analysis.numbered_threads(), self.dump)
+                .map_or(Value::Null, Value::Synthetic),
         }
     }
 
@@ -67,7 +70,7 @@ pub fn add_sets(sets: &InsightSets, analysis: &Analysis, dump: &mut Dump<'_>) {
         return;
     };
     for set in &sets.sets {
-        let value = set_value(set, &mut DumpCx { dump, data });
+        let value = set_value(set, &mut DumpCx { dump, data, analysis });
         dump.insight_set(value);
     }
 }

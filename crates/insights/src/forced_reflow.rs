@@ -6,7 +6,7 @@
 //! the most.
 
 use ahash::{AHashMap, AHashSet};
-use tracekit_engine::handlers::page::entities::EntityEvent;
+use tracekit_engine::handlers::page::entities::{CallSample, EntityEvent, ThreadNumber};
 use tracekit_engine::handlers::timeline::warnings::{ForcedReflow as Reflow, FunctionCallFrame, PayloadFrame};
 use tracekit_engine::support::dump::{Object, Value};
 use tracekit_engine::support::jsnum::js_number_string;
@@ -182,7 +182,7 @@ struct InTree {
 /// event), and the JS calls first below a run (by thread and position).
 struct AsyncStarts {
     entry_points: AHashSet<EventIndex>,
-    calls: AHashSet<(Id, Id, u32)>,
+    calls: AHashSet<(ThreadNumber, u32)>,
 }
 
 /// Finds each reflow in its thread's tree (one walk per thread).
@@ -209,19 +209,20 @@ fn find_in_trees(cx: &Context<'_>, reflows: &[&Reflow]) -> AHashMap<EventIndex, 
             .async_call_to_scheduler
             .keys()
             .filter_map(|e| match *e {
-                EntityEvent::ProfileCall { pid, tid, position, .. } => Some((pid, tid, position)),
+                EntityEvent::ProfileCall { thread, position, .. } => Some((thread, position)),
                 _ => None,
             })
             .collect(),
     };
+    let threads = cx.analysis.numbered_threads();
     for ((pid, tid), wanted) in &by_thread {
         let Some(process) = cx.analysis.process_tracks().get(pid).filter(|p| p.kept_by_devtools) else {
             continue;
         };
-        let Some(track) = process.threads.get(tid) else {
+        let (Some(track), Some(number)) = (process.threads.get(tid), threads.number(*pid, *tid)) else {
             continue;
         };
-        walk(track, (*pid, *tid), wanted, &starts, &mut found);
+        walk(track, number, wanted, &starts, &mut found);
     }
     found
 }
@@ -230,7 +231,7 @@ fn find_in_trees(cx: &Context<'_>, reflows: &[&Reflow]) -> AHashMap<EventIndex, 
 /// the JS calls before each), and reads the path above each reflow.
 fn walk(
     track: &ThreadTrack,
-    thread: (Id, Id),
+    thread: ThreadNumber,
     wanted: &AHashMap<EventIndex, &Reflow>,
     starts: &AsyncStarts,
     found: &mut AHashMap<EventIndex, InTree>,
@@ -266,7 +267,7 @@ fn walk(
 /// The nodes above one, innermost last.
 struct Above<'a> {
     track: &'a ThreadTrack,
-    thread: (Id, Id),
+    thread: ThreadNumber,
     path: &'a [(usize, usize)],
 }
 
@@ -282,7 +283,7 @@ impl Above<'_> {
                         return Some(CallFrameAt::Profile { call_frame });
                     }
                     let at = u32::try_from(position).unwrap_or(u32::MAX);
-                    if starts.calls.contains(&(self.thread.0, self.thread.1, at)) {
+                    if starts.calls.contains(&(self.thread, at)) {
                         return None;
                     }
                 }
@@ -308,12 +309,9 @@ impl Above<'_> {
                         break;
                     };
                     let call = EntityEvent::ProfileCall {
-                        pid: self.thread.0,
-                        tid: self.thread.1,
+                        thread: self.thread,
                         position: u32::try_from(position).unwrap_or(u32::MAX),
-                        ts_bits: node.ts().0.to_bits(),
-                        node_id: js.node_id,
-                        sample_index: self.track.call_sample(calls_before),
+                        sample: CallSample::new(self.track.call_sample(calls_before)),
                     };
                     let frame = CallFrameAt::Profile {
                         call_frame: js.call_frame,

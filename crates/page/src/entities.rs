@@ -97,8 +97,15 @@ impl Entity {
 }
 
 /// An event of an entity: a network request (its position in
-/// [`crate::NetworkRequests::requests`]), an event of the input, or a
-/// JavaScript call of a CPU profile.
+/// [`crate::NetworkRequests::requests`]), an event of the input, or an
+/// entry DevTools made of a thread's track (a JavaScript call, or a
+/// begin/end pair made one event).
+///
+/// A big trace's entity mappings hold one of these for every JS call of
+/// every thread (millions), so an entry of a track is named by its place
+/// alone, in 20 bytes; what else DevTools' synthetic event holds (its
+/// ids, start, duration, profile node) is read from the tracks through
+/// [`TrackEntries`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EntityEvent {
     /// The synthetic event of a network request, by its position.
@@ -107,37 +114,86 @@ pub enum EntityEvent {
     Event(EventIndex),
     /// A JS call of a thread's track (DevTools' ProfileCall).
     ProfileCall {
-        /// Its process.
-        pid: Id,
         /// Its thread.
-        tid: Id,
+        thread: ThreadNumber,
         /// Its position among its thread's track nodes: what tells apart
         /// two calls that agree on everything else.
         position: u32,
-        /// Its start, in microseconds (the bits of the `f64`).
-        ts_bits: u64,
-        /// Its profile node's id.
-        node_id: i64,
-        /// The index of the CPU sample whose stack opened it, among all
-        /// the samples of its profile; `None` when its stack came from a
-        /// trace event's sample trace id (DevTools numbers it -1).
-        sample_index: Option<u32>,
+        /// The CPU sample whose stack opened it.
+        sample: CallSample,
     },
     /// A begin/end pair of the input, made into one complete event
     /// (DevTools' Renderer handler makes a new event of the two).
     BeginEnd {
-        /// Its process.
-        pid: Id,
         /// Its thread.
-        tid: Id,
+        thread: ThreadNumber,
+        /// Its position among its thread's track nodes (its duration is
+        /// that node's).
+        position: u32,
         /// The begin event's index.
         begin: EventIndex,
         /// The begin event's whole text (its object), interned: the pair
-        /// is written as the begin with phase `X` and this duration.
+        /// is written as the begin with phase `X` and the pair's duration.
         text: Sym,
-        /// The pair's duration, in microseconds (the bits of the `f64`).
-        dur_bits: u64,
     },
+}
+
+// The size is the point of naming entries by place (see above).
+const _: () = assert!(std::mem::size_of::<EntityEvent>() == 20);
+
+/// A thread of the tracks by its number: the threads of every process
+/// (kept by DevTools or not) numbered from 0 in the tracks' order, process
+/// by process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThreadNumber(pub u32);
+
+/// Which CPU sample's stack opened a JS call: its index among all the
+/// samples of its profile, or none when the stack came from a trace
+/// event's sample trace id (DevTools numbers it -1). Four bytes, as an
+/// `Option<u32>` would take eight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CallSample(u32);
+
+impl CallSample {
+    /// No sample: the stack came from a trace event's sample trace id.
+    pub const NONE: CallSample = CallSample(u32::MAX);
+
+    /// The sample of this index (`u32::MAX` is [`CallSample::NONE`]).
+    pub fn new(index: Option<u32>) -> CallSample {
+        index.map_or(CallSample::NONE, CallSample)
+    }
+
+    /// The sample's index, if any.
+    pub fn index(self) -> Option<u32> {
+        (self != CallSample::NONE).then_some(self.0)
+    }
+}
+
+/// An entry of a thread's track as DevTools' synthetic event of it has
+/// it: what [`EntityEvent::ProfileCall`] and [`EntityEvent::BeginEnd`]
+/// name by place.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackEntry {
+    /// Its process.
+    pub pid: Id,
+    /// Its thread.
+    pub tid: Id,
+    /// Its start, in microseconds.
+    pub ts: f64,
+    /// Its duration, in microseconds (0 for an entry without one).
+    pub dur: f64,
+    /// A JS call's profile node id (0 for an event).
+    pub node_id: i64,
+}
+
+/// The tracks, as what they hold of the entries [`EntityEvent`] names by
+/// place (the Renderer handler's data implements it).
+pub trait TrackEntries {
+    /// The process and thread ids of a thread.
+    fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)>;
+
+    /// The entry at `position` in `thread`'s track.
+    fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry>;
 }
 
 /// The events of each entity, in the order they were added (DevTools'

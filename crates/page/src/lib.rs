@@ -23,7 +23,7 @@ pub mod scripts;
 pub mod user_timings;
 pub mod value;
 
-pub use entities::{Entity, EntityEvent, EntityMappings};
+pub use entities::{CallSample, Entity, EntityEvent, EntityMappings, ThreadNumber, TrackEntries, TrackEntry};
 pub use extensions::{ExtensionTraceData, ExtensionTraceDataHandler};
 pub use images::{DisplaySize, ImagePainting, ImagePaintingHandler, PaintImage};
 pub use lcp::{LargestImagePaint, LargestImagePaintHandler, LargestTextPaint, LargestTextPaintHandler};

@@ -12,10 +12,12 @@
 use tracekit_events::prepared::ArgsSpan;
 use tracekit_events::{DevTools, Event, Id, Interner, Phase, Sym};
 use tracekit_page::args::{non_empty, own_url_value, RawArgs, RawData};
-use tracekit_page::{Entity, EntityEvent, EntityMappings, NetworkRequests};
+use tracekit_page::{
+    CallSample, Entity, EntityEvent, EntityMappings, NetworkRequests, ThreadNumber, TrackEntries, TrackEntry,
+};
 
 use crate::integrator::FROM_TRACE_ID;
-use crate::{Map, NodeKind, ProcessTracks, TrackNode};
+use crate::{Map, NodeKind, ProcessTracks, ThreadTrack, TrackNode};
 
 /// What the entities need of a trace event that has a URL, kept while
 /// loading.
@@ -137,28 +139,25 @@ impl ThreadEntities {
     /// The entities of a thread's entries, in its tree's order.
     fn of_entries<'a>(
         &'a self,
-        (pid, tid): (Id, Id),
+        thread: ThreadNumber,
         nodes: &'a [TrackNode],
-        frames: &'a [crate::JsFrame],
     ) -> impl Iterator<Item = (Entity, EntityEvent)> + 'a {
         let mut calls = self.call_samples.iter();
-        nodes
-            .iter()
-            .enumerate()
-            .filter_map(move |(position, node)| match node.kind() {
+        nodes.iter().enumerate().filter_map(move |(position, node)| {
+            let position = u32::try_from(position).unwrap_or(u32::MAX);
+            match node.kind() {
                 NodeKind::Call { frame } => {
                     let sample = calls.next().copied().unwrap_or(FROM_TRACE_ID);
                     let entity = (*self.frame_entities.get(frame as usize)?)?;
-                    let js = frames.get(frame as usize)?;
-                    let event = EntityEvent::ProfileCall {
-                        pid,
-                        tid,
-                        position: u32::try_from(position).unwrap_or(u32::MAX),
-                        ts_bits: node.ts().0.to_bits(),
-                        node_id: js.node_id,
-                        sample_index: (sample != FROM_TRACE_ID).then_some(sample),
-                    };
-                    Some((entity, event))
+                    let sample = CallSample::new((sample != FROM_TRACE_ID).then_some(sample));
+                    Some((
+                        entity,
+                        EntityEvent::ProfileCall {
+                            thread,
+                            position,
+                            sample,
+                        },
+                    ))
                 }
                 NodeKind::Event { event, .. } => {
                     let at = self.urls.binary_search_by_key(&event, |(u, _)| u.event).ok()?;
@@ -166,16 +165,71 @@ impl ThreadEntities {
                     let event = match found.begin_text {
                         None => EntityEvent::Event(event),
                         Some(text) => EntityEvent::BeginEnd {
-                            pid,
-                            tid,
+                            thread,
+                            position,
                             begin: event,
                             text,
-                            dur_bits: node.dur().unwrap_or_default().0.to_bits(),
                         },
                     };
                     Some((entity?, event))
                 }
-            })
+            }
+        })
+    }
+}
+
+/// The tracks of every process with their threads numbered (see
+/// [`ThreadNumber`]): what the entries an [`EntityEvent`] names by place
+/// are read from.
+#[derive(Debug, Clone, Copy)]
+pub struct NumberedThreads<'a>(pub &'a Map<Id, ProcessTracks>);
+
+impl<'a> NumberedThreads<'a> {
+    /// The number of a process's thread.
+    pub fn number(&self, pid: Id, tid: Id) -> Option<ThreadNumber> {
+        let (at, _, process) = self.0.get_full(&pid)?;
+        let before: usize = self.0.values().take(at).map(|p| p.threads.len()).sum();
+        let number = before + process.threads.get_index_of(&tid)?;
+        u32::try_from(number).ok().map(ThreadNumber)
+    }
+
+    /// The thread of a number: its process and thread ids and its track.
+    pub fn thread(&self, number: ThreadNumber) -> Option<(Id, Id, &'a ThreadTrack)> {
+        let mut left = number.0 as usize;
+        for (&pid, process) in self.0 {
+            match process.threads.get_index(left) {
+                Some((&tid, track)) => return Some((pid, tid, track)),
+                None => left -= process.threads.len(),
+            }
+        }
+        None
+    }
+
+    /// Every thread in order, with its number, its process and thread
+    /// ids, and its process.
+    pub fn numbered(&self) -> impl Iterator<Item = (ThreadNumber, (Id, Id), &'a ProcessTracks, &'a ThreadTrack)> + 'a {
+        let threads = (self.0.iter()).flat_map(|(&pid, p)| p.threads.iter().map(move |(&tid, t)| ((pid, tid), p, t)));
+        (0..=u32::MAX)
+            .zip(threads)
+            .map(|(n, (ids, p, t))| (ThreadNumber(n), ids, p, t))
+    }
+}
+
+impl TrackEntries for NumberedThreads<'_> {
+    fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)> {
+        self.thread(thread).map(|(pid, tid, _)| (pid, tid))
+    }
+
+    fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry> {
+        let (pid, tid, track) = self.thread(thread)?;
+        let node = track.nodes.get(position as usize)?;
+        Some(TrackEntry {
+            pid,
+            tid,
+            ts: node.ts().0,
+            dur: node.dur().unwrap_or_default().0,
+            node_id: track.js_frame(&node.kind()).map_or(0, |f| f.node_id),
+        })
     }
 }
 
@@ -200,9 +254,9 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
     for (entity, count) in counts {
         mappings.reserve(entity, count);
     }
-    for (&pid, process) in kept() {
-        for (&tid, thread) in &process.threads {
-            let entries = thread.entities.of_entries((pid, tid), &thread.nodes, &thread.js_frames);
+    for (number, _, process, thread) in NumberedThreads(processes).numbered() {
+        if process.kept_by_devtools {
+            let entries = thread.entities.of_entries(number, &thread.nodes);
             // Added by runs of one entity, each run's list looked up once.
             let mut run: Vec<EntityEvent> = Vec::new();
             let mut run_entity = None;

@@ -30,7 +30,7 @@ use tracekit_meta::{AuctionWorklets, MetaData};
 use tracekit_page::{ImagePainting, NetworkRequests};
 use tracekit_samples::SamplesData;
 
-pub use entities::entity_mappings;
+pub use entities::{entity_mappings, NumberedThreads};
 use entries::ProcessEntries;
 pub use view_args::{GroupArgs, ViewArgs};
 

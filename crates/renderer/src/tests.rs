@@ -5,7 +5,7 @@
 
 use tracekit_events::{feed, AnalyzeOptions, Diagnostics, Interner, SampleTraceId, Skip};
 use tracekit_meta::{AuctionWorkletsHandler, MetaHandler};
-use tracekit_page::{ImagePaintingHandler, NetworkRequestsHandler};
+use tracekit_page::{ImagePaintingHandler, NetworkRequestsHandler, TrackEntries};
 use tracekit_samples::SamplesHandler;
 
 use super::*;
@@ -427,6 +427,7 @@ fn entities(text: &str, options: AnalyzeOptions) -> Vec<(String, Vec<String>)> {
         .unwrap();
     let strings = cx.interner.into_strings();
     let mappings = entity_mappings(&data.processes, &network);
+    let tracks = crate::NumberedThreads(&data.processes);
     mappings
         .events_by_entity
         .iter()
@@ -437,13 +438,20 @@ fn entities(text: &str, options: AnalyzeOptions) -> Vec<(String, Vec<String>)> {
                     tracekit_page::EntityEvent::Request(i) => format!("request {i}"),
                     tracekit_page::EntityEvent::Event(i) => format!("#{i}"),
                     tracekit_page::EntityEvent::ProfileCall {
-                        ts_bits,
-                        node_id,
-                        sample_index,
+                        thread,
+                        position,
+                        sample,
+                    } => {
+                        let entry = tracks.entry(thread, position).unwrap();
+                        format!("call {}@{} sample {:?}", entry.node_id, entry.ts, sample.index())
+                    }
+                    tracekit_page::EntityEvent::BeginEnd {
+                        thread,
+                        position,
+                        begin,
                         ..
-                    } => format!("call {node_id}@{} sample {sample_index:?}", f64::from_bits(ts_bits)),
-                    tracekit_page::EntityEvent::BeginEnd { begin, dur_bits, .. } => {
-                        format!("pair #{begin}+{}", f64::from_bits(dur_bits))
+                    } => {
+                        format!("pair #{begin}+{}", tracks.entry(thread, position).unwrap().dur)
                     }
                 })
                 .collect();
@@ -523,4 +531,58 @@ fn layouts_and_style_recalculations_keep_their_size_with_all_handlers() {
     );
     let (data, _) = run(text);
     assert!(data.processes[&id(1)].threads[&id(1)].dom_updates.is_empty());
+}
+
+/// Threads are numbered across processes in the tracks' order, dropped
+/// processes included, and each number reads back its thread's entries.
+#[test]
+fn threads_are_numbered_across_processes_and_read_back() {
+    use tracekit_events::{Id, Micros};
+    use tracekit_page::ThreadNumber;
+    let layout: [(u64, &[u64], bool); 3] = [(7, &[1, 2], false), (3, &[5], true), (9, &[4, 6], true)];
+    let node_id = |pid: u64, tid: u64| i64::try_from(pid * 10 + tid).unwrap();
+    let mut processes: Map<Id, ProcessTracks> = Map::default();
+    for (pid, tids, kept) in layout {
+        let mut process = ProcessTracks {
+            kept_by_devtools: kept,
+            ..ProcessTracks::default()
+        };
+        for &tid in tids {
+            let mut track = ThreadTrack::default();
+            let call = NodeKind::Call { frame: 0 };
+            (track.nodes).push(TrackNode::new(call, 0, Micros(1.0), Some(Micros(2.0)), None));
+            let call_frame = tracekit_cpuprofile::CallFrame {
+                function_name: tracekit_events::names::EMPTY,
+                url: tracekit_events::names::EMPTY,
+                script_id: tracekit_events::names::EMPTY,
+                id_location: tracekit_cpuprofile::IdLocation::Nothing,
+                line_number: None,
+                column_number: None,
+                code_type: None,
+            };
+            track.js_frames.push(JsFrame {
+                call_frame,
+                node_id: node_id(pid, tid),
+            });
+            process.threads.insert(Id::from(tid), track);
+        }
+        processes.insert(Id::from(pid), process);
+    }
+    let threads = NumberedThreads(&processes);
+    let numbered: Vec<(u32, (Id, Id))> = threads.numbered().map(|(n, ids, _, _)| (n.0, ids)).collect();
+    let expected: Vec<(u32, (Id, Id))> = [(7, 1), (7, 2), (3, 5), (9, 4), (9, 6)]
+        .into_iter()
+        .zip(0..)
+        .map(|((pid, tid), n)| (n, (Id::from(pid), Id::from(tid))))
+        .collect();
+    assert_eq!(numbered, expected);
+    for (n, (pid, tid)) in numbered {
+        assert_eq!(threads.number(pid, tid), Some(ThreadNumber(n)));
+        let entry = threads.entry(ThreadNumber(n), 0).unwrap();
+        assert_eq!((entry.pid, entry.tid, entry.ts, entry.dur), (pid, tid, 1.0, 2.0));
+        assert_eq!(entry.node_id, node_id(pid.as_u64().unwrap(), tid.as_u64().unwrap()));
+        assert_eq!(threads.entry(ThreadNumber(n), 1), None);
+    }
+    assert!(threads.thread(ThreadNumber(5)).is_none());
+    assert_eq!(threads.number(Id::from(3), Id::from(1)), None);
 }

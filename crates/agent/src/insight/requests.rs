@@ -70,10 +70,12 @@ impl SendNodes {
         let async_calls = data.async_js_calls();
         let mut found = SendNodes::default();
         for (call, task) in &async_calls.async_call_to_scheduler {
-            if let EntityEvent::ProfileCall { pid, tid, position, .. } = *call {
-                found
-                    .call_scheduler
-                    .insert((pid, tid, position as usize), task.scheduler);
+            if let EntityEvent::ProfileCall { thread, position, .. } = *call {
+                if let Some((pid, tid, _)) = analysis.numbered_threads().thread(thread) {
+                    found
+                        .call_scheduler
+                        .insert((pid, tid, position as usize), task.scheduler);
+                }
             }
         }
         for (entry, task) in &async_calls.run_entry_point_to_scheduler {
@@ -222,7 +224,10 @@ impl<'a> Requests<'a> {
                 }
             };
             let scheduler_node = scheduler.and_then(|s| match *s {
-                EntityEvent::ProfileCall { pid, tid, position, .. } => Some((pid, tid, position as usize)),
+                EntityEvent::ProfileCall { thread, position, .. } => {
+                    let (pid, tid, _) = self.analysis.numbered_threads().thread(thread)?;
+                    Some((pid, tid, position as usize))
+                }
                 EntityEvent::Event(i) | EntityEvent::BeginEnd { begin: i, .. } => sends.node_of_event.get(&i).copied(),
                 _ => None,
             });

@@ -1,4 +1,5 @@
 use tracekit_events::{feed, names, AnalyzeOptions, Context, Id, Micros, Phase, Skip, Sym};
+use tracekit_page::{CallSample, ThreadNumber, TrackEntries};
 use tracekit_renderer::{NodeKind, ProcessTracks, RendererData, ThreadTrack, TrackNode};
 
 use super::*;
@@ -64,15 +65,15 @@ fn renderer(kept: bool) -> RendererData {
     data
 }
 
-/// The JS call at `position` of the thread.
+/// The JS call at `position` of the thread (the first: number 0), which
+/// starts at `ts`: checked against the track.
 fn call(position: u32, ts: f64) -> EntityEvent {
+    let entry = NumberedThreads(&renderer(true).processes).entry(ThreadNumber(0), position);
+    assert_eq!(entry.map(|e| e.ts), Some(ts), "the call at {position}");
     EntityEvent::ProfileCall {
-        pid: Id::num(1.0),
-        tid: Id::num(1.0),
+        thread: ThreadNumber(0),
         position,
-        ts_bits: ts.to_bits(),
-        node_id: 0,
-        sample_index: None,
+        sample: CallSample::NONE,
     }
 }
 
@@ -129,14 +130,21 @@ fn an_entry_point_written_as_a_begin_end_pair_is_the_pair() {
         r#"{"name":"EventDispatch","cat":"devtools.timeline","ph":"X","ts":401,"dur":10,"pid":1,"tid":1}"#,
         r#"{"name":"EventDispatch","cat":"devtools.timeline","ph":"B","ts":401,"pid":1,"tid":1}"#,
     );
-    let (data, cx) = run(&trace, vec![vec![1, 2], vec![2, 6]], &renderer(true));
+    let renderer = renderer(true);
+    let (data, cx) = run(&trace, vec![vec![1, 2], vec![2, 6]], &renderer);
     let entries = &data.scheduler_to_run_entry_points[&call(1, 5.0)];
     let EntityEvent::BeginEnd {
-        begin, text, dur_bits, ..
+        thread,
+        position,
+        begin,
+        text,
     } = entries[1]
     else {
         panic!("not a pair: {:?}", entries[1]);
     };
-    assert_eq!((begin, f64::from_bits(dur_bits)), (7, 10.0));
+    let dur = NumberedThreads(&renderer.processes)
+        .entry(thread, position)
+        .map(|e| e.dur);
+    assert_eq!((begin, dur), (7, Some(10.0)));
     assert!(cx.interner.resolve(text).contains(r#""ph":"B""#));
 }

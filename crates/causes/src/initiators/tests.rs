@@ -1,4 +1,5 @@
-use tracekit_events::{feed, AnalyzeOptions, Context, Id, Skip};
+use tracekit_events::{feed, AnalyzeOptions, Context, Skip};
+use tracekit_page::{CallSample, ThreadNumber};
 
 use super::*;
 
@@ -74,12 +75,9 @@ fn a_layout_goes_to_its_frames_last_invalidation_or_to_the_recalc_initiator_it_f
 fn flows_then_async_calls_link_each_event_to_the_one_before() {
     let trace = r#"[{"name":"Other","ph":"X","ts":1,"dur":1,"pid":1,"tid":1}]"#;
     let call = EntityEvent::ProfileCall {
-        pid: Id::num(1.0),
-        tid: Id::num(1.0),
+        thread: ThreadNumber(0),
         position: 4,
-        ts_bits: 5f64.to_bits(),
-        node_id: 2,
-        sample_index: Some(9),
+        sample: CallSample::new(Some(9)),
     };
     let mut async_calls = AsyncJsCalls::default();
     async_calls

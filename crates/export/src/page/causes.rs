@@ -13,7 +13,7 @@
 //! them ([`EntryFacts`]).
 
 use ahash::{AHashMap, AHashSet};
-use tracekit_engine::handlers::page::EntityEvent;
+use tracekit_engine::handlers::page::{EntityEvent, TrackEntries};
 use tracekit_engine::handlers::timeline::warnings::Flagged;
 use tracekit_engine::support::jsnum::round3;
 use tracekit_engine::support::json::write_json_string;
@@ -197,31 +197,28 @@ impl<'a> Locator<'a> {
             }
         }
         match entry {
-            EntityEvent::ProfileCall {
-                pid,
-                tid,
-                position,
-                ts_bits,
-                ..
-            } => self.node_facts(pid, tid, position, None).unwrap_or_else(|| EntryFacts {
-                pid: Some(pid),
-                tid: Some(tid),
-                start: Some(self.ms(Micros(f64::from_bits(ts_bits)))),
-                ..EntryFacts::default()
-            }),
+            EntityEvent::ProfileCall { thread, position, .. } => {
+                let threads = self.analysis.numbered_threads();
+                let facts = threads
+                    .thread(thread)
+                    .and_then(|(pid, tid, _)| self.node_facts(pid, tid, position, None));
+                facts.unwrap_or_default()
+            }
             EntityEvent::BeginEnd {
-                pid,
-                tid,
+                thread,
+                position,
                 begin,
-                dur_bits,
                 ..
-            } => EntryFacts {
-                event: Some(begin),
-                pid: Some(pid),
-                tid: Some(tid),
-                dur: Some(Micros(f64::from_bits(dur_bits)).to_millis()),
-                ..EntryFacts::default()
-            },
+            } => {
+                let entry = self.analysis.numbered_threads().entry(thread, position);
+                EntryFacts {
+                    event: Some(begin),
+                    pid: entry.map(|e| e.pid),
+                    tid: entry.map(|e| e.tid),
+                    dur: entry.map(|e| Micros(e.dur).to_millis()),
+                    ..EntryFacts::default()
+                }
+            }
             EntityEvent::Request(i) => self.request_facts(i),
             EntityEvent::Event(i) => EntryFacts {
                 event: Some(i),

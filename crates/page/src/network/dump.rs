@@ -8,7 +8,7 @@ use tracekit_events::DevTools;
 
 use super::{allowed, NetworkRequest, NetworkRequests, Redirect, RequestTimings};
 use crate::args::ArgKey;
-use crate::entities::EntityEvent;
+use crate::entities::{EntityEvent, ThreadNumber, TrackEntries, TrackEntry};
 use crate::value::JsValue;
 
 /// A request id as DevTools holds it: a string or a number.
@@ -23,14 +23,15 @@ fn id_value(key: ArgKey, dump: &Dump<'_>) -> Value {
 impl NetworkRequests {
     /// This data in the data conformance dump.
     pub fn dump(&self, dump: &mut Dump<'_>) -> Value {
-        self.dump_with(&self.entities, dump)
+        self.dump_with(&self.entities, &NoTracks, dump)
     }
 
     /// This data in the data conformance dump, with `entities` as its
     /// entity mappings: DevTools' Renderer handler adds its events to the
     /// very map this handler made, so the dump shows them here too once
-    /// the Renderer's mappings (these, extended) are given.
-    pub fn dump_with(&self, entities: &crate::EntityMappings, dump: &mut Dump<'_>) -> Value {
+    /// the Renderer's mappings (these, extended) are given, with the
+    /// tracks their entries are on.
+    pub fn dump_with(&self, entities: &crate::EntityMappings, tracks: &dyn TrackEntries, dump: &mut Dump<'_>) -> Value {
         let by_id = (0..self.requests.len())
             .map(|i| {
                 (
@@ -79,8 +80,9 @@ impl NetworkRequests {
                     .map(|e| match *e {
                         EntityEvent::Request(i) => Value::Synthetic(self.dump_request(i as usize, dump)),
                         EntityEvent::Event(index) => Value::Event(index),
-                        EntityEvent::ProfileCall { .. } => Value::Synthetic(profile_call(*e, dump)),
-                        EntityEvent::BeginEnd { .. } => Value::Synthetic(begin_end(*e, dump)),
+                        EntityEvent::ProfileCall { .. } | EntityEvent::BeginEnd { .. } => {
+                            track_entry_synthetic(*e, tracks, dump).map_or(Value::Null, Value::Synthetic)
+                        }
                     })
                     .collect();
                 (Value::str(name), Value::Array(events))
@@ -229,54 +231,58 @@ fn shared_key(event: EntityEvent) -> u64 {
 /// The synthetic event of a track's entry that DevTools made (a
 /// ProfileCall, or a begin/end pair made one complete event), registered
 /// once whichever handler's data refers to it first; `None` for a request
-/// or an input event (the request's synthetic event is its handler's).
-pub fn track_entry_synthetic(event: EntityEvent, dump: &mut Dump<'_>) -> Option<SyntheticId> {
+/// or an input event (the request's synthetic event is its handler's), or
+/// for an entry `tracks` do not have.
+pub fn track_entry_synthetic(
+    event: EntityEvent,
+    tracks: &dyn TrackEntries,
+    dump: &mut Dump<'_>,
+) -> Option<SyntheticId> {
     match event {
-        EntityEvent::ProfileCall { .. } => Some(profile_call(event, dump)),
-        EntityEvent::BeginEnd { .. } => Some(begin_end(event, dump)),
+        EntityEvent::ProfileCall {
+            thread,
+            position,
+            sample,
+        } => {
+            let entry = tracks.entry(thread, position)?;
+            Some(dump.shared("ProfileCall", shared_key(event), |_| Synthetic {
+                name: "ProfileCall".into(),
+                pid: Value::id(entry.pid),
+                tid: Value::id(entry.tid),
+                ts: entry.ts,
+                raw: None,
+                profile_call: Some((entry.node_id, sample.index().map_or(-1, i64::from))),
+                fields: None,
+            }))
+        }
+        EntityEvent::BeginEnd {
+            thread, position, text, ..
+        } => {
+            let entry = tracks.entry(thread, position)?;
+            Some(begin_end(event, entry, text, dump))
+        }
         EntityEvent::Request(_) | EntityEvent::Event(_) => None,
     }
 }
 
-/// A ProfileCall's synthetic event, registered once whichever handler's
-/// data refers to it first.
-fn profile_call(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
-    let EntityEvent::ProfileCall {
-        pid,
-        tid,
-        ts_bits,
-        node_id,
-        sample_index,
-        ..
-    } = event
-    else {
-        unreachable!("only called for a ProfileCall")
-    };
-    dump.shared("ProfileCall", shared_key(event), |_| Synthetic {
-        name: "ProfileCall".into(),
-        pid: Value::id(pid),
-        tid: Value::id(tid),
-        ts: f64::from_bits(ts_bits),
-        raw: None,
-        profile_call: Some((node_id, sample_index.map_or(-1, i64::from))),
-        fields: None,
-    })
+/// The tracks of a dump of the NetworkRequests handler's own data, whose
+/// entity mappings name no track's entry.
+struct NoTracks;
+
+impl TrackEntries for NoTracks {
+    fn thread_ids(&self, _: ThreadNumber) -> Option<(tracekit_events::Id, tracekit_events::Id)> {
+        None
+    }
+
+    fn entry(&self, _: ThreadNumber, _: u32) -> Option<TrackEntry> {
+        None
+    }
 }
 
 /// The complete event DevTools makes of a begin/end pair: the begin
 /// event's members, with phase `X` and the pair's duration.
-fn begin_end(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
+fn begin_end(event: EntityEvent, entry: TrackEntry, text: tracekit_events::Sym, dump: &mut Dump<'_>) -> SyntheticId {
     use tracekit_events::json::{as_f64, as_str, object_members};
-    let EntityEvent::BeginEnd {
-        pid,
-        tid,
-        text,
-        dur_bits,
-        ..
-    } = event
-    else {
-        unreachable!("only called for a begin/end pair")
-    };
     let text = dump.strings().resolve(text).to_owned();
     // `JSON.parse` keeps the last of repeated members.
     let mut members: Vec<(String, Value)> = Vec::new();
@@ -289,7 +295,7 @@ fn begin_end(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
         members.retain(|(k, _)| *k != key);
         members.push((key.into_owned(), value));
     }
-    members.push(("dur".to_owned(), Value::Num(f64::from_bits(dur_bits))));
+    members.push(("dur".to_owned(), Value::Num(entry.dur)));
     let member = |key: &str| object_members(&text).filter(|(k, _)| k == key).last().map(|(_, v)| v);
     let name = member("name")
         .and_then(as_str)
@@ -301,8 +307,8 @@ fn begin_end(event: EntityEvent, dump: &mut Dump<'_>) -> SyntheticId {
     }
     dump.shared("BeginEnd", shared_key(event), |_| Synthetic {
         name: name.into(),
-        pid: Value::id(pid),
-        tid: Value::id(tid),
+        pid: Value::id(entry.pid),
+        tid: Value::id(entry.tid),
         ts,
         raw: None,
         profile_call: None,

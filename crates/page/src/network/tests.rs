@@ -215,38 +215,63 @@ fn the_dump_keys_requests_by_their_last_send() {
 /// the complete event DevTools makes of it.
 #[test]
 fn the_dump_writes_calls_and_begin_end_pairs_of_the_renderer() {
+    use crate::{CallSample, ThreadNumber, TrackEntries, TrackEntry};
     use tracekit_events::Id;
     let (data, mut interner) = run(ONE_REQUEST);
     let mut entities = data.entities.clone();
     let entity = crate::Entity::for_url("https://d.test/", &mut interner).unwrap();
-    let (pid, tid) = (Id::num(2.0), Id::num(3.0));
-    let call = |sample_index, position| EntityEvent::ProfileCall {
-        pid,
-        tid,
+    /// One thread (number 0: process 2, thread 3) whose calls start at
+    /// 2048 µs, on profile node 5, and whose pair (at 20) lasts 50 µs.
+    struct OneThread;
+    impl TrackEntries for OneThread {
+        fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)> {
+            (thread == ThreadNumber(0)).then(|| (Id::num(2.0), Id::num(3.0)))
+        }
+        fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry> {
+            let (pid, tid) = self.thread_ids(thread)?;
+            let (ts, dur, node_id) = if position == 20 {
+                (2200.0, 50.0, 0)
+            } else {
+                (2048.0, 0.0, 5)
+            };
+            Some(TrackEntry {
+                pid,
+                tid,
+                ts,
+                dur,
+                node_id,
+            })
+        }
+    }
+    let call = |sample, position| EntityEvent::ProfileCall {
+        thread: ThreadNumber(0),
         position,
-        ts_bits: 2048f64.to_bits(),
-        node_id: 5,
-        sample_index,
+        sample: CallSample::new(sample),
     };
     let text =
         r#"{"name":"ParseHTML","ph":"B","pid":2,"tid":3,"ts":2200,"args":{"beginData":{"url":"https://d.test/"}}}"#;
     let pair = EntityEvent::BeginEnd {
-        pid,
-        tid,
+        thread: ThreadNumber(0),
+        position: 20,
         begin: 9,
         text: interner.intern(text),
-        dur_bits: 50f64.to_bits(),
     };
-    for event in [call(Some(7), 10), call(None, 11), call(None, 12), pair] {
+    // A call of a thread the tracks do not have is written null.
+    let stray = EntityEvent::ProfileCall {
+        thread: ThreadNumber(1),
+        position: 10,
+        sample: CallSample::NONE,
+    };
+    for event in [call(Some(7), 10), call(None, 11), call(None, 12), pair, stray] {
         assert!(entities.add_once(entity, event));
     }
     let mut dump = Dump::new(&interner);
-    let value = data.dump_with(&entities, &mut dump);
+    let value = data.dump_with(&entities, &OneThread, &mut dump);
     dump.handler("NetworkRequests", value);
     let mut out = String::new();
     dump.write(&mut out);
     let calls = r#""$ProfileCall:2:3:2048:5:7","$ProfileCall:2:3:2048:5:-1","$ProfileCall:2:3:2048:5:-1:2""#;
-    let expected = format!(r#"["entity:d.test",[{calls},"$ParseHTML:2:3:2200"]]"#);
+    let expected = format!(r#"["entity:d.test",[{calls},"$ParseHTML:2:3:2200",null]]"#);
     assert!(out.contains(&expected), "{out}");
     assert!(
         out.contains(r#""ParseHTML:2:3:2200":{"args":{"beginData":{"url":"https://d.test/"}},"dur":50,"name":"ParseHTML","ph":"X","pid":2,"tid":3,"ts":2200}"#),

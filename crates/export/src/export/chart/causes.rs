@@ -61,11 +61,15 @@ impl Causes {
             return causes;
         };
         let initiators = data.initiators();
+        let threads = analysis.numbered_threads();
         let wanted = |entry: EntryRef| -> Option<Wanted> {
             match initiators.entry(entry)? {
                 EntityEvent::Event(index) => Some(Wanted::Event(index)),
                 EntityEvent::BeginEnd { begin, .. } => Some(Wanted::Event(begin)),
-                EntityEvent::ProfileCall { pid, tid, position, .. } => Some(Wanted::Call(pid, tid, position)),
+                EntityEvent::ProfileCall { thread, position, .. } => {
+                    let (pid, tid, _) = threads.thread(thread)?;
+                    Some(Wanted::Call(pid, tid, position))
+                }
                 // A network request is no thread's node.
                 EntityEvent::Request(_) => None,
             }
