@@ -21,7 +21,7 @@
 
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::json::{as_str, member};
-use tracekit_events::{names, Context, Event, EventIndex, Handler, Id, Phase, Skip, Sym, Wants};
+use tracekit_events::{names, Context, Event, EventIndex, Handler, Phase, Skip, Sym, Wants};
 use tracekit_page::{CallSample, EntityEvent, ThreadNumber, TrackEntries};
 use tracekit_renderer::{NodeKind, NumberedThreads, RendererData, ThreadTrack};
 
@@ -197,8 +197,6 @@ enum Accept {
 /// nodes come before it (which numbers its calls' samples).
 #[derive(Debug, Clone, Copy)]
 struct NodeAt {
-    pid: Id,
-    tid: Id,
     thread: ThreadNumber,
     position: usize,
     calls_before: usize,
@@ -239,49 +237,46 @@ impl AsyncJsCallsHandler {
         // The nearest JS call at or above each level of the current path:
         // its position and the JS calls before it.
         let mut path: Vec<Option<(usize, usize)>> = Vec::new();
-        for (thread, (pid, tid), process, track) in NumberedThreads(&renderer.processes).numbered() {
-            if process.kept_by_devtools {
-                path.clear();
-                let mut calls = 0;
-                for (position, node) in track.nodes.iter().enumerate() {
-                    path.truncate(node.depth() as usize);
-                    let above = path.last().copied().flatten();
-                    let own = match node.kind() {
-                        NodeKind::Call { .. } => true,
-                        NodeKind::Event { name, event, .. } => {
-                            // The flows' ends are async task events: a name
-                            // compared first spares a look-up per node.
-                            let task_event =
-                                name == names::DEBUGGER_ASYNC_TASK_SCHEDULED || name == names::DEBUGGER_ASYNC_TASK_RUN;
-                            if task_event && wanted.contains(&event) {
-                                let at = NodeAt {
-                                    pid,
-                                    tid,
-                                    thread,
-                                    position,
-                                    calls_before: calls,
-                                };
-                                if self.is_run(event) {
-                                    found.runs.insert(event, at);
-                                } else {
-                                    let caller = above.map(|(position, calls_before)| {
-                                        NodeAt {
-                                            position,
-                                            calls_before,
-                                            ..at
-                                        }
-                                        .entry(track, &self.begins)
-                                    });
-                                    found.schedulers.insert(event, caller);
-                                }
+        let numbered = NumberedThreads(&renderer.processes).numbered();
+        for (thread, _, _, track) in numbered.filter(|(_, _, process, _)| process.kept_by_devtools) {
+            path.clear();
+            let mut calls = 0;
+            for (position, node) in track.nodes.iter().enumerate() {
+                path.truncate(node.depth() as usize);
+                let above = path.last().copied().flatten();
+                let own = match node.kind() {
+                    NodeKind::Call { .. } => true,
+                    NodeKind::Event { name, event, .. } => {
+                        // The flows' ends are async task events: a name
+                        // compared first spares a look-up per node.
+                        let task_event =
+                            name == names::DEBUGGER_ASYNC_TASK_SCHEDULED || name == names::DEBUGGER_ASYNC_TASK_RUN;
+                        if task_event && wanted.contains(&event) {
+                            let at = NodeAt {
+                                thread,
+                                position,
+                                calls_before: calls,
+                            };
+                            if self.is_run(event) {
+                                found.runs.insert(event, at);
+                            } else {
+                                let caller = above.map(|(position, calls_before)| {
+                                    NodeAt {
+                                        position,
+                                        calls_before,
+                                        ..at
+                                    }
+                                    .entry(track, &self.begins)
+                                });
+                                found.schedulers.insert(event, caller);
                             }
-                            JS_ENTRY_POINTS.contains(&name)
                         }
-                    };
-                    path.push(if own { Some((position, calls)) } else { above });
-                    if matches!(node.kind(), NodeKind::Call { .. }) {
-                        calls += 1;
+                        JS_ENTRY_POINTS.contains(&name)
                     }
+                };
+                path.push(if own { Some((position, calls)) } else { above });
+                if matches!(node.kind(), NodeKind::Call { .. }) {
+                    calls += 1;
                 }
             }
         }
@@ -291,7 +286,8 @@ impl AsyncJsCallsHandler {
 
 impl NodeAt {
     fn track<'r>(&self, renderer: &'r RendererData) -> Option<&'r ThreadTrack> {
-        renderer.processes.get(&self.pid)?.threads.get(&self.tid)
+        let (_, _, track) = NumberedThreads(&renderer.processes).thread(self.thread)?;
+        Some(track)
     }
 
     /// The node as the data names it.

@@ -215,20 +215,14 @@ macro_rules! handlers {
 
 /// Whether the handlers read the members of the args of events of this
 /// name through [`Context::args_member`] (with all handlers): the
-/// Initiators and Invalidations handlers, the Warnings handler's forced
-/// reflows and their calls, the Memory handler's counters, the Renderer
-/// handler's layouts. A name left out is only slower: its members are
-/// looked for as the events are taken.
+/// Initiators and Invalidations handlers (whose names include the layouts
+/// the Renderer handler reads), the Warnings handler's `FunctionCall`s and
+/// the Memory handler's counters. A name left out is only slower: its
+/// members are looked for as the events are taken.
 fn reads_args_members(name: Sym) -> bool {
     <InitiatorsHandler as Handler>::WANTS.includes(name)
         || <InvalidationsHandler as Handler>::WANTS.includes(name)
-        || [
-            names::LAYOUT,
-            names::UPDATE_LAYOUT_TREE,
-            names::FUNCTION_CALL,
-            names::UPDATE_COUNTERS,
-        ]
-        .contains(&name)
+        || [names::FUNCTION_CALL, names::UPDATE_COUNTERS].contains(&name)
 }
 
 // The handlers of a trace. To add one, see "Adding a handler" in

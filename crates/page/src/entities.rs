@@ -189,9 +189,6 @@ pub struct TrackEntry {
 /// The tracks, as what they hold of the entries [`EntityEvent`] names by
 /// place (the Renderer handler's data implements it).
 pub trait TrackEntries {
-    /// The process and thread ids of a thread.
-    fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)>;
-
     /// The entry at `position` in `thread`'s track.
     fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry>;
 }

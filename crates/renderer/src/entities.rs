@@ -216,10 +216,6 @@ impl<'a> NumberedThreads<'a> {
 }
 
 impl TrackEntries for NumberedThreads<'_> {
-    fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)> {
-        self.thread(thread).map(|(pid, tid, _)| (pid, tid))
-    }
-
     fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry> {
         let (pid, tid, track) = self.thread(thread)?;
         let node = track.nodes.get(position as usize)?;
@@ -254,24 +250,23 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
     for (entity, count) in counts {
         mappings.reserve(entity, count);
     }
-    for (number, _, process, thread) in NumberedThreads(processes).numbered() {
-        if process.kept_by_devtools {
-            let entries = thread.entities.of_entries(number, &thread.nodes);
-            // Added by runs of one entity, each run's list looked up once.
-            let mut run: Vec<EntityEvent> = Vec::new();
-            let mut run_entity = None;
-            for (entity, event) in entries {
-                if run_entity != Some(entity) {
-                    if let Some(previous) = run_entity {
-                        mappings.add_each_once(previous, run.drain(..));
-                    }
-                    run_entity = Some(entity);
+    let numbered = NumberedThreads(processes).numbered();
+    for (number, _, _, thread) in numbered.filter(|(_, _, process, _)| process.kept_by_devtools) {
+        let entries = thread.entities.of_entries(number, &thread.nodes);
+        // Added by runs of one entity, each run's list looked up once.
+        let mut run: Vec<EntityEvent> = Vec::new();
+        let mut run_entity = None;
+        for (entity, event) in entries {
+            if run_entity != Some(entity) {
+                if let Some(previous) = run_entity {
+                    mappings.add_each_once(previous, run.drain(..));
                 }
-                run.push(event);
+                run_entity = Some(entity);
             }
-            if let Some(last) = run_entity {
-                mappings.add_each_once(last, run.drain(..));
-            }
+            run.push(event);
+        }
+        if let Some(last) = run_entity {
+            mappings.add_each_once(last, run.drain(..));
         }
     }
     mappings

@@ -270,10 +270,6 @@ pub fn track_entry_synthetic(
 struct NoTracks;
 
 impl TrackEntries for NoTracks {
-    fn thread_ids(&self, _: ThreadNumber) -> Option<(tracekit_events::Id, tracekit_events::Id)> {
-        None
-    }
-
     fn entry(&self, _: ThreadNumber, _: u32) -> Option<TrackEntry> {
         None
     }

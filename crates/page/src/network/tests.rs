@@ -224,11 +224,8 @@ fn the_dump_writes_calls_and_begin_end_pairs_of_the_renderer() {
     /// 2048 µs, on profile node 5, and whose pair (at 20) lasts 50 µs.
     struct OneThread;
     impl TrackEntries for OneThread {
-        fn thread_ids(&self, thread: ThreadNumber) -> Option<(Id, Id)> {
-            (thread == ThreadNumber(0)).then(|| (Id::num(2.0), Id::num(3.0)))
-        }
         fn entry(&self, thread: ThreadNumber, position: u32) -> Option<TrackEntry> {
-            let (pid, tid) = self.thread_ids(thread)?;
+            let (pid, tid) = (thread == ThreadNumber(0)).then(|| (Id::num(2.0), Id::num(3.0)))?;
             let (ts, dur, node_id) = if position == 20 {
                 (2200.0, 50.0, 0)
             } else {
