@@ -93,6 +93,12 @@ struct Candidate {
     walked: Vec<NodeIx>,
 }
 
+/// The time of a profile's sample `i`, in microseconds.
+fn sample_ts(model: &CpuProfileModel, i: u32) -> f64 {
+    let ts = model.timestamps.get(i as usize).copied().unwrap_or(f64::NAN);
+    Millis(ts).to_micros().0
+}
+
 struct SampleCall {
     node: NodeIx,
     /// Its index among the profile's samples.
@@ -213,31 +219,6 @@ impl<'m> SamplesIntegrator<'m> {
         }
     }
 
-    fn sample_calls(&self) -> Vec<SampleCall> {
-        let model = self.model;
-        let mut calls = Vec::with_capacity(model.samples.len());
-        let mut previous: Option<NodeIx> = None;
-        for i in 0..model.samples.len() {
-            let Some(node) = model.node_by_index(i) else {
-                continue;
-            };
-            let ts = Millis(model.timestamps.get(i).copied().unwrap_or(f64::NAN))
-                .to_micros()
-                .0;
-            let is_gc = Some(node) == model.gc_node;
-            calls.push(SampleCall {
-                node,
-                index: u32::try_from(i).unwrap_or(FROM_TRACE_ID),
-                ts,
-                gc_parent: if is_gc { previous } else { None },
-            });
-            if !(is_gc && previous.is_some()) {
-                previous = Some(node);
-            }
-        }
-        calls
-    }
-
     /// Builds the JS calls of the thread whose trace events are `entries`
     /// (sorted). Returns them in the order they were opened.
     /// More than `max_calls` calls is an error ([`TooManyCalls`]): the
@@ -247,24 +228,47 @@ impl<'m> SamplesIntegrator<'m> {
     pub fn build<E: TraceEntry>(mut self, entries: &[E], max_calls: usize) -> Result<Vec<ProfileCall>, TooManyCalls> {
         // Every call index is at most `max_calls` (see `extract_stack`).
         self.max_calls = max_calls.min(u32::MAX as usize);
-        let samples = self.sample_calls();
-        let (Ok(entry_count), Ok(sample_count)) = (u32::try_from(entries.len()), u32::try_from(samples.len())) else {
+        let model = self.model;
+        let (Ok(entry_count), Ok(sample_count)) = (u32::try_from(entries.len()), u32::try_from(model.samples.len()))
+        else {
             return Err(TooManyCalls);
         };
+        // Room for the calls at once rather than by doubling, each doubling
+        // leaving the last list's memory to the allocator while the tree is
+        // built: threads with samples have had up to 1.3 calls a sample on
+        // the corpus (up to 2.6 where trace events cut the calls); pages
+        // reserved and never written take no memory.
+        self.calls
+            .reserve((sample_count as usize).saturating_mul(3) / 2 + entries.len() / 4 + 16);
+        // The samples are made into steps as the walk reaches them, not
+        // listed first: the list was as big as the thread's calls.
         let span = |s: Step| match s {
             Step::Event(i) => entries[i as usize].span(),
             Step::Sample(i) => Span {
-                ts: samples[i as usize].ts,
+                ts: sample_ts(model, i),
                 dur: Some(0.0),
                 is_profile_call: true,
             },
         };
-        let mut steps = merge(
-            (0..entry_count).map(Step::Event),
-            (0..sample_count).map(Step::Sample),
-            span,
-        )
-        .peekable();
+        let samples = (0..sample_count).filter(|&i| model.node_by_index(i as usize).is_some());
+        let mut steps = merge((0..entry_count).map(Step::Event), samples.map(Step::Sample), span).peekable();
+        // The node of the last sample that was not a garbage collection
+        // after another sample: the stack a garbage collection stands on.
+        let mut previous: Option<NodeIx> = None;
+        let mut sample_call = |i: u32| {
+            let node = model.node_by_index(i as usize).expect("steps are samples with a node");
+            let is_gc = Some(node) == model.gc_node;
+            let call = SampleCall {
+                node,
+                index: i,
+                ts: sample_ts(model, i),
+                gc_parent: if is_gc { previous } else { None },
+            };
+            if !(is_gc && previous.is_some()) {
+                previous = Some(node);
+            }
+            call
+        };
 
         let traced = self.traced_nodes(entries);
         let traced_node = |e: u32| traced.as_ref().and_then(|t| t[e as usize]);
@@ -285,7 +289,7 @@ impl<'m> SamplesIntegrator<'m> {
             }
             let Some(&parent) = open_events.last() else {
                 match step {
-                    Step::Sample(s) => self.on_sample(&samples[s as usize], None::<&E>),
+                    Step::Sample(s) => self.on_sample(&sample_call(s), None::<&E>),
                     Step::Event(e) => {
                         open_events.push(e);
                         self.on_event_start(&entries[e as usize], None, traced_node(e));
@@ -302,7 +306,7 @@ impl<'m> SamplesIntegrator<'m> {
                 continue;
             }
             match step {
-                Step::Sample(s) => self.on_sample(&samples[s as usize], Some(parent_entry)),
+                Step::Sample(s) => self.on_sample(&sample_call(s), Some(parent_entry)),
                 Step::Event(e) => {
                     self.on_event_start(&entries[e as usize], Some(parent_entry), traced_node(e));
                     open_events.push(e);
