@@ -325,54 +325,52 @@ impl NodeAt {
         };
         let nodes = &track.nodes;
         let depth = nodes[self.position].depth();
-        let end = nodes[self.position + 1..]
-            .iter()
-            .position(|n| n.depth() <= depth)
-            .map_or(nodes.len(), |k| self.position + 1 + k);
-        // The JS calls before each node of the subtree, to number them.
-        let mut calls_before = Vec::with_capacity(end - self.position);
-        let mut calls = self.calls_before;
-        for node in &nodes[self.position..end] {
-            calls_before.push(calls);
-            calls += usize::from(matches!(node.kind(), NodeKind::Call { .. }));
-        }
-        let children = |parent: usize| {
-            let d = nodes[parent].depth() + 1;
-            let stop = nodes[parent + 1..end]
-                .iter()
-                .position(|n| n.depth() < d)
-                .map_or(end, |k| parent + 1 + k);
-            (parent + 1..stop).filter(move |&c| nodes[c].depth() == d)
-        };
-        let mut queue: Vec<usize> = children(self.position).collect();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while let Some(&at) = queue.get(i) {
-            i += 1;
-            let kind = nodes[at].kind();
-            let taken = match (accept, kind) {
+        // One walk of the subtree in pre-order finds what the search level
+        // by level finds: the nodes taken, each with its depth; a node
+        // taken, or a nested run, hides the nodes below it. Sorted by
+        // depth (stably), they are in the order of the search: within a
+        // level, a breadth-first search meets nodes in pre-order.
+        let mut taken: Vec<(u32, EntityEvent)> = Vec::new();
+        let mut hidden_below: Option<u32> = None;
+        let mut calls = self.calls_before + usize::from(matches!(nodes[self.position].kind(), NodeKind::Call { .. }));
+        for (at, node) in nodes.iter().enumerate().skip(self.position + 1) {
+            let d = node.depth();
+            if d <= depth {
+                break;
+            }
+            let kind = node.kind();
+            let is_call = matches!(kind, NodeKind::Call { .. });
+            if hidden_below.is_some_and(|h| d > h) {
+                calls += usize::from(is_call);
+                continue;
+            }
+            hidden_below = None;
+            let take = match (accept, kind) {
                 (Accept::ProfileCall, NodeKind::Call { .. }) => true,
                 (Accept::EntryPoint, NodeKind::Event { name, .. }) => JS_ENTRY_POINTS.contains(&name),
                 _ => false,
             };
-            if taken {
+            if take {
                 let node = NodeAt {
                     position: at,
-                    calls_before: calls_before[at - self.position],
+                    calls_before: calls,
                     ..*self
                 };
-                out.push(node.entry(track, begins));
-            } else if !matches!(
+                taken.push((d, node.entry(track, begins)));
+                hidden_below = Some(d);
+            } else if matches!(
                 kind,
                 NodeKind::Event {
                     name: names::DEBUGGER_ASYNC_TASK_RUN,
                     ..
                 }
             ) {
-                queue.extend(children(at));
+                hidden_below = Some(d);
             }
+            calls += usize::from(is_call);
         }
-        out
+        taken.sort_by_key(|&(d, _)| d);
+        taken.into_iter().map(|(_, entry)| entry).collect()
     }
 }
 

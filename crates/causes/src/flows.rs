@@ -88,7 +88,21 @@ impl FlowsHandler {
         if unseen.is_empty() {
             return reached;
         }
+        // A binding is a hash: its low bits, marked in a bitmap of about
+        // 16 bits per wanted binding, rule out most events without a
+        // look-up in the set (most events bind no flow).
+        let bits = (wanted.len() * 16).next_power_of_two().max(64);
+        let mask = (bits - 1) as u64;
+        let mut marked = vec![0u64; bits / 64];
+        for &binding in wanted.keys() {
+            let bit = binding & mask;
+            marked[(bit >> 6) as usize] |= 1 << (bit & 63);
+        }
         for (index, &binding) in (0..).zip(&self.bindings) {
+            let bit = binding & mask;
+            if marked[(bit >> 6) as usize] & (1 << (bit & 63)) == 0 {
+                continue;
+            }
             if unseen.remove(&binding) {
                 reached.push((index, binding));
                 if unseen.is_empty() {
@@ -162,20 +176,50 @@ impl Handler for FlowsHandler {
         }
         // Each bound event, in input order, joins its flows, once per time.
         let reached = self.first_events(&bound);
-        let mut by_flow: Map<Option<Id>, Map<u64, EventIndex>> = Map::default();
+        // Each flow numbered in the order it is first joined; its joins
+        // (flow, time, event) listed, then grouped by flow: a map per flow
+        // cost more than the rest of the handler.
+        let mut flow_numbers: ahash::AHashMap<Option<Id>, u32> = ahash::AHashMap::default();
+        let mut joins: Vec<(u32, u64, EventIndex)> = Vec::with_capacity(reached.len());
         for (index, binding) in reached {
             let (ts_bits, ids) = &bound[&binding];
             for id in ids {
-                by_flow.entry(*id).or_default().insert(*ts_bits, index);
+                let next = u32::try_from(flow_numbers.len()).unwrap_or(u32::MAX);
+                let flow = *flow_numbers.entry(*id).or_insert(next);
+                joins.push((flow, *ts_bits, index));
             }
         }
-        let flows = by_flow
-            .into_values()
-            .map(|events| events.into_values().collect::<Vec<_>>())
+        joins.sort_by_key(|&(flow, ..)| flow);
+        let flows = joins
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(events_by_time)
             .filter(|events| events.len() > 1)
             .collect();
         Flows { flows }
     }
+}
+
+/// A flow's events: one per time, the last joined at that time, in the
+/// order the times were first joined.
+fn events_by_time(joins: &[(u32, u64, EventIndex)]) -> Vec<EventIndex> {
+    // Most flows join two or three events: a look along the list is
+    // quicker than a map, which long flows get.
+    const SHORT: usize = 16;
+    if joins.len() <= SHORT {
+        let mut events: Vec<(u64, EventIndex)> = Vec::with_capacity(joins.len());
+        for &(_, ts_bits, index) in joins {
+            match events.iter_mut().find(|(t, _)| *t == ts_bits) {
+                Some(event) => event.1 = index,
+                None => events.push((ts_bits, index)),
+            }
+        }
+        return events.into_iter().map(|(_, index)| index).collect();
+    }
+    let mut events: Map<u64, EventIndex> = Map::default();
+    for &(_, ts_bits, index) in joins {
+        events.insert(ts_bits, index);
+    }
+    events.into_values().collect()
 }
 
 impl Flows {
@@ -223,5 +267,34 @@ mod tests {
             {"name":"g","cat":"c","ph":"f","ts":11,"pid":1,"tid":1,"id":2}
         ]"#;
         assert!(flows(trace).is_empty());
+    }
+
+    #[test]
+    fn a_flow_keeps_one_event_per_time_the_last_joined_in_the_place_of_the_first() {
+        // Short flows take the look along the list, long ones the map: both
+        // as a map keyed by time would give them.
+        for len in [1, 2, 5, 16, 17, 40] {
+            let joins: Vec<(u32, u64, EventIndex)> = (0..len).map(|k| (0, (k * 7 % 5) as u64, k)).collect();
+            let mut expected: Map<u64, EventIndex> = Map::default();
+            for &(_, ts, index) in &joins {
+                expected.insert(ts, index);
+            }
+            let expected: Vec<EventIndex> = expected.into_values().collect();
+            assert_eq!(events_by_time(&joins), expected, "{len} joins");
+        }
+    }
+
+    #[test]
+    fn flows_come_in_the_order_they_were_first_joined() {
+        let trace = r#"[
+            {"name":"A","cat":"c","ph":"X","ts":10,"dur":5,"pid":1,"tid":1},
+            {"name":"f","cat":"c","ph":"s","ts":10,"pid":1,"tid":1,"id":9},
+            {"name":"g","cat":"c","ph":"s","ts":10,"pid":1,"tid":1,"id":3},
+            {"name":"B","cat":"c","ph":"X","ts":20,"dur":5,"pid":1,"tid":1},
+            {"name":"g","cat":"c","ph":"f","ts":20,"pid":1,"tid":1,"id":3},
+            {"name":"C","cat":"c","ph":"X","ts":30,"dur":5,"pid":1,"tid":1},
+            {"name":"f","cat":"c","ph":"f","ts":30,"pid":1,"tid":1,"id":9}
+        ]"#;
+        assert_eq!(flows(trace), vec![vec![0, 5], vec![0, 3]]);
     }
 }

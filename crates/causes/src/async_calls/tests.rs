@@ -47,8 +47,14 @@ fn renderer(kept: bool) -> RendererData {
         (event(names::DEBUGGER_ASYNC_TASK_RUN, 6), 0, 400.0, 50.0),
         (event(names::EVENT_DISPATCH, 7), 1, 401.0, 10.0),
     ];
+    renderer_of(&nodes, kept)
+}
+
+/// One thread of `nodes` (kind, depth, start, duration), in a process
+/// DevTools keeps or not.
+fn renderer_of(nodes: &[(NodeKind, u32, f64, f64)], kept: bool) -> RendererData {
     let mut thread = ThreadTrack::default();
-    for (kind, depth, ts, dur) in nodes {
+    for &(kind, depth, ts, dur) in nodes {
         thread
             .nodes
             .push(TrackNode::new(kind, depth, Micros(ts), Some(Micros(dur)), None));
@@ -147,4 +153,24 @@ fn an_entry_point_written_as_a_begin_end_pair_is_the_pair() {
         .map(|e| e.dur);
     assert_eq!((begin, dur), (7, Some(10.0)));
     assert!(cx.interner.resolve(text).contains(r#""ph":"B""#));
+}
+
+#[test]
+fn a_runs_first_calls_come_level_by_level() {
+    // In the run, a call under a FunctionCall (depth 2) comes before a
+    // call of the run itself (depth 1) in the tree's order; the search
+    // meets the shallower one first.
+    let nodes = [
+        (event(names::FUNCTION_CALL, 0), 0, 0.0, 100.0),
+        (CALL, 1, 5.0, 20.0),
+        (event(names::DEBUGGER_ASYNC_TASK_SCHEDULED, 1), 2, 10.0, 1.0),
+        (event(names::DEBUGGER_ASYNC_TASK_RUN, 2), 0, 200.0, 100.0),
+        (event(names::FUNCTION_CALL, 3), 1, 201.0, 20.0),
+        (CALL, 2, 202.0, 10.0),
+        (CALL, 1, 230.0, 10.0),
+    ];
+    let renderer = renderer_of(&nodes, true);
+    let (data, _) = run(TRACE, vec![vec![1, 2]], &renderer);
+    let calls: Vec<_> = data.async_call_to_scheduler.keys().copied().collect();
+    assert_eq!(calls, vec![call(6, 230.0), call(5, 202.0)]);
 }
