@@ -174,17 +174,6 @@ pub(crate) fn add_dependency(nodes: &mut [Node], node: NodeId, on: NodeId) -> Re
     Ok(())
 }
 
-/// Makes `node` no longer depend on `on`.
-pub(crate) fn remove_dependency(nodes: &mut [Node], node: NodeId, on: NodeId) {
-    let Some(at) = nodes[node].dependencies.iter().position(|&d| d == on) else {
-        return;
-    };
-    nodes[node].dependencies.remove(at);
-    if let Some(back) = nodes[on].dependents.iter().position(|&d| d == node) {
-        nodes[on].dependents.remove(back);
-    }
-}
-
 /// Whether `node` reaches `target` through its dependencies (itself
 /// included).
 pub(crate) fn is_dependent_on(nodes: &[Node], node: NodeId, target: NodeId) -> bool {

@@ -13,7 +13,7 @@ use tracekit_engine::handlers::page::main_thread::{EventDetail, JsKey, LinkArgs,
 use tracekit_engine::support::jsnum::js_number_string;
 use tracekit_engine::{HandlerData, MainThreadEvents, Strings, Sym};
 
-use crate::build::{add_dependency, remove_dependency, Network};
+use crate::build::{add_dependency, Network};
 use crate::graph::{CpuNode, Node, NodeId, NodeKind};
 use crate::{LanternError, LanternRequest};
 
@@ -310,6 +310,9 @@ pub(crate) fn link_cpu_nodes(
 /// dependencies.
 fn prune(nodes: &mut [Node], cpu: &Cpu<'_>) -> Result<(), LanternError> {
     let (mut layout, mut paint, mut parse) = (false, false, false);
+    // The tasks pruned so far: still in the dependents lists of the nodes
+    // they depended on until the end (read as absent there).
+    let mut pruned = vec![false; nodes.len()];
     for (node, _) in &cpu.tasks {
         let node = *node;
         let NodeKind::Cpu(c) = &nodes[node].kind else {
@@ -328,17 +331,32 @@ fn prune(nodes: &mut [Node], cpu: &Cpu<'_>) -> Result<(), LanternError> {
         if first || nodes[node].duration() >= SIGNIFICANT_DURATION {
             continue;
         }
-        if nodes[node].dependencies.len() == 1 || nodes[node].dependents.len() <= 1 {
-            let (dependencies, dependents) = (nodes[node].dependencies.clone(), nodes[node].dependents.clone());
+        let dependents: Vec<NodeId> = nodes[node].dependents.iter().copied().filter(|&d| !pruned[d]).collect();
+        if nodes[node].dependencies.len() == 1 || dependents.len() <= 1 {
+            let dependencies = std::mem::take(&mut nodes[node].dependencies);
             for &dependency in &dependencies {
-                remove_dependency(nodes, node, dependency);
                 for &dependent in &dependents {
                     add_dependency(nodes, dependent, dependency)?;
                 }
             }
             for &dependent in &dependents {
-                remove_dependency(nodes, dependent, node);
+                let list = &mut nodes[dependent].dependencies;
+                if let Some(at) = list.iter().position(|&d| d == node) {
+                    list.remove(at);
+                }
             }
+            nodes[node].dependents.clear();
+            pruned[node] = true;
+        }
+    }
+    // The pruned tasks leave the lists of those they depended on here, in
+    // one pass: taken out one at a time, each from the front of a list of
+    // thousands (the root request's), they cost more than the rest of the
+    // graph. Dependents are unique in a list, and a pruned task is never
+    // tied again, so the order left is the one removing each at once gives.
+    if pruned.contains(&true) {
+        for node in nodes.iter_mut() {
+            node.dependents.retain(|&d| !pruned[d]);
         }
     }
     Ok(())

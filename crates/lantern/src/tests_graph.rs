@@ -233,3 +233,24 @@ fn no_task_is_an_error() {
         "Could not find any top level events"
     );
 }
+
+/// A short task pruned between two that stay leaves its place in the
+/// document's dependents; the others keep their order.
+#[test]
+fn a_pruned_task_leaves_the_order_of_the_others() {
+    let parser = format!(r#","initiator":{{"type":"parser","url":"{DOCUMENT_URL}"}}"#);
+    let text = page(&format!(
+        "{}{}{}{}{}{}",
+        request("D", DOCUMENT_URL, "Document", 2000, ""),
+        task(53_000, 500, ""),
+        task(55_000, 5000, &event("ParseHTML", 55_100, "{}")),
+        task(70_000, 800, ""),
+        request("S", SCRIPT, "Script", 80_000, &parser),
+        task(90_000, 30_000, ""),
+    ));
+    let graph = graph(&text).unwrap();
+    let root = &graph.nodes[graph.root];
+    let dependents: Vec<&str> = root.dependents.iter().map(|&d| graph.nodes[d].id.as_str()).collect();
+    assert_eq!(dependents, ["S", "3.55000", "3.90000"], "{graph:#?}");
+    assert_eq!(shape(&graph), ["D <- ", "S <- D", "3.55000 <- D", "3.90000 <- D"]);
+}

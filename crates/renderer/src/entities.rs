@@ -143,6 +143,13 @@ impl ThreadEntities {
         nodes: &'a [TrackNode],
     ) -> impl Iterator<Item = (Entity, EntityEvent)> + 'a {
         let mut calls = self.call_samples.iter();
+        // The events with a URL, as bits by event index: most events have
+        // none, and the bit spares them the search of the list.
+        let bits = self.urls.last().map_or(0, |(u, _)| u.event as usize + 1);
+        let mut with_url = vec![0u64; bits.div_ceil(64)];
+        for (u, _) in &self.urls {
+            with_url[u.event as usize / 64] |= 1 << (u.event % 64);
+        }
         nodes.iter().enumerate().filter_map(move |(position, node)| {
             let position = u32::try_from(position).unwrap_or(u32::MAX);
             match node.kind() {
@@ -160,6 +167,10 @@ impl ThreadEntities {
                     ))
                 }
                 NodeKind::Event { event, .. } => {
+                    let word = with_url.get(event as usize / 64)?;
+                    if word & (1 << (event % 64)) == 0 {
+                        return None;
+                    }
                     let at = self.urls.binary_search_by_key(&event, |(u, _)| u.event).ok()?;
                     let (found, entity) = self.urls[at];
                     let event = match found.begin_text {
