@@ -371,8 +371,15 @@ impl Handler for MainThreadEventsHandler {
                 chosen.push(std::mem::take(&mut self.threads[at]));
             }
         }
-        let mut events: Vec<MainThreadEvent> = chosen.into_iter().flatten().collect();
-        events.sort_by_key(|e| e.event);
+        // Each thread's list is in input order: one (the usual case) is
+        // taken as it is, not copied.
+        let mut events = if chosen.len() == 1 {
+            chosen.pop().unwrap_or_default()
+        } else {
+            let mut events: Vec<MainThreadEvent> = chosen.into_iter().flatten().collect();
+            events.sort_by_key(|e| e.event);
+            events
+        };
         let mut details = Vec::new();
         for e in &mut events {
             if e.detail != NO_DETAIL {
