@@ -9,6 +9,7 @@
 //! its id: the events bound to every start, step and end of an id, one per
 //! time; a flow that reaches fewer than two events is left out.
 
+use tracekit_events::bits::Bits;
 use tracekit_events::dump::{Dump, Object, Value};
 use tracekit_events::{Context, Event, EventIndex, Handler, Id, Phase, Sym, Wants};
 
@@ -91,16 +92,17 @@ impl FlowsHandler {
         // A binding is a hash: its low bits, marked in a bitmap of about
         // 16 bits per wanted binding, rule out most events without a
         // look-up in the set (most events bind no flow).
-        let bits = (wanted.len() * 16).next_power_of_two().max(64);
-        let mask = (bits - 1) as u64;
-        let mut marked = vec![0u64; bits / 64];
+        let size = (wanted.len() * 16).next_power_of_two();
+        // Only low bits are wanted: what a cast to a narrower usize drops
+        // is dropped by the mask anyway.
+        #[allow(clippy::cast_possible_truncation)]
+        let low_bits = |binding: Binding| binding as usize & (size - 1);
+        let mut marked = Bits::with_len(size);
         for &binding in wanted.keys() {
-            let bit = binding & mask;
-            marked[(bit >> 6) as usize] |= 1 << (bit & 63);
+            marked.insert(low_bits(binding));
         }
         for (index, &binding) in (0..).zip(&self.bindings) {
-            let bit = binding & mask;
-            if marked[(bit >> 6) as usize] & (1 << (bit & 63)) == 0 {
+            if !marked.contains(low_bits(binding)) {
                 continue;
             }
             if unseen.remove(&binding) {

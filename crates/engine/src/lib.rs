@@ -85,7 +85,9 @@ pub mod handlers {
 pub mod support {
     pub use crate::labels::{is_recording_overhead, js_call_id, short_url};
     pub use crate::model::write_js_location;
-    pub use tracekit_events::{dump, jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics, EventIndex};
+    pub use tracekit_events::{
+        bits, dump, jsnum, json, map_biggest_first, names, Diagnostics as RawDiagnostics, EventIndex,
+    };
     pub use tracekit_renderer::{
         entity_mappings, event_details, event_group_args, event_view_args, GroupArgs, NumberedThreads, ViewArgs,
     };

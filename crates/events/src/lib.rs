@@ -20,6 +20,7 @@
 // `known_names!` recurses once per name.
 #![recursion_limit = "256"]
 
+pub mod bits;
 mod chunks;
 mod diag;
 pub mod dump;

@@ -9,6 +9,7 @@
 //! built ([`ThreadEntities`]), and the entries gathered in DevTools' order
 //! only when asked, by [`entity_mappings`].
 
+use tracekit_events::bits::Bits;
 use tracekit_events::prepared::ArgsSpan;
 use tracekit_events::{DevTools, Event, Id, Interner, Phase, Sym};
 use tracekit_page::args::{non_empty, own_url_value, RawArgs, RawData};
@@ -145,11 +146,7 @@ impl ThreadEntities {
         let mut calls = self.call_samples.iter();
         // The events with a URL, as bits by event index: most events have
         // none, and the bit spares them the search of the list.
-        let bits = self.urls.last().map_or(0, |(u, _)| u.event as usize + 1);
-        let mut with_url = vec![0u64; bits.div_ceil(64)];
-        for (u, _) in &self.urls {
-            with_url[u.event as usize / 64] |= 1 << (u.event % 64);
-        }
+        let with_url: Bits = self.urls.iter().map(|(u, _)| u.event as usize).collect();
         nodes.iter().enumerate().filter_map(move |(position, node)| {
             let position = u32::try_from(position).unwrap_or(u32::MAX);
             match node.kind() {
@@ -167,8 +164,7 @@ impl ThreadEntities {
                     ))
                 }
                 NodeKind::Event { event, .. } => {
-                    let word = with_url.get(event as usize / 64)?;
-                    if word & (1 << (event % 64)) == 0 {
+                    if !with_url.contains(event as usize) {
                         return None;
                     }
                     let at = self.urls.binary_search_by_key(&event, |(u, _)| u.event).ok()?;

@@ -71,7 +71,8 @@ pub const FROM_TRACE_ID: u32 = u32::MAX;
 #[derive(Copy, Clone, Debug)]
 enum Step {
     Event(u32),
-    Sample(u32),
+    /// A sample (its index among the profile's) and its node.
+    Sample(u32, NodeIx),
 }
 
 /// The candidate stack of the last sample or trace id: its frames, bottom
@@ -244,19 +245,18 @@ impl<'m> SamplesIntegrator<'m> {
         // listed first: the list was as big as the thread's calls.
         let span = |s: Step| match s {
             Step::Event(i) => entries[i as usize].span(),
-            Step::Sample(i) => Span {
+            Step::Sample(i, _) => Span {
                 ts: sample_ts(model, i),
                 dur: Some(0.0),
                 is_profile_call: true,
             },
         };
-        let samples = (0..sample_count).filter(|&i| model.node_by_index(i as usize).is_some());
-        let mut steps = merge((0..entry_count).map(Step::Event), samples.map(Step::Sample), span).peekable();
+        let samples = (0..sample_count).filter_map(|i| Some(Step::Sample(i, model.node_by_index(i as usize)?)));
+        let mut steps = merge((0..entry_count).map(Step::Event), samples, span).peekable();
         // The node of the last sample that was not a garbage collection
         // after another sample: the stack a garbage collection stands on.
         let mut previous: Option<NodeIx> = None;
-        let mut sample_call = |i: u32| {
-            let node = model.node_by_index(i as usize).expect("steps are samples with a node");
+        let mut sample_call = |i: u32, node: NodeIx| {
             let is_gc = Some(node) == model.gc_node;
             let call = SampleCall {
                 node,
@@ -289,7 +289,7 @@ impl<'m> SamplesIntegrator<'m> {
             }
             let Some(&parent) = open_events.last() else {
                 match step {
-                    Step::Sample(s) => self.on_sample(&sample_call(s), None::<&E>),
+                    Step::Sample(s, node) => self.on_sample(&sample_call(s, node), None::<&E>),
                     Step::Event(e) => {
                         open_events.push(e);
                         self.on_event_start(&entries[e as usize], None, traced_node(e));
@@ -306,7 +306,7 @@ impl<'m> SamplesIntegrator<'m> {
                 continue;
             }
             match step {
-                Step::Sample(s) => self.on_sample(&sample_call(s), Some(parent_entry)),
+                Step::Sample(s, node) => self.on_sample(&sample_call(s, node), Some(parent_entry)),
                 Step::Event(e) => {
                     self.on_event_start(&entries[e as usize], Some(parent_entry), traced_node(e));
                     open_events.push(e);

@@ -12,6 +12,7 @@ use super::int_column;
 use tracekit_engine::handlers::causes::EntryRef;
 use tracekit_engine::handlers::page::EntityEvent;
 use tracekit_engine::handlers::timeline::{Flagged, Warning};
+use tracekit_engine::support::bits::Bits;
 use tracekit_engine::{Analysis, Id, NodeKind, TrackNode};
 
 /// An event as the chart finds it among a thread's nodes: an event of
@@ -42,7 +43,7 @@ pub(super) struct Causes {
     /// Each flagged event, with its warnings' bits.
     warnings: Vec<(Wanted, u8)>,
     /// The input events named, as a bit set by index.
-    events: Vec<u64>,
+    events: Bits,
     /// The JS calls named, by thread: their positions.
     calls: AHashMap<(Id, Id), AHashSet<u32>>,
     /// Where the chart put each event named: (lane as first made, node).
@@ -94,13 +95,7 @@ impl Causes {
             .collect();
         for w in named {
             match w {
-                Wanted::Event(index) => {
-                    let word = index as usize / 64;
-                    if word >= causes.events.len() {
-                        causes.events.resize(word + 1, 0);
-                    }
-                    causes.events[word] |= 1 << (index % 64);
-                }
+                Wanted::Event(index) => causes.events.insert(index as usize),
                 Wanted::Call(pid, tid, position) => {
                     causes.calls.entry((pid, tid)).or_default().insert(position);
                 }
@@ -133,11 +128,7 @@ impl Causes {
     ) {
         let wanted = match node.kind() {
             NodeKind::Event { event, .. } => {
-                let named = self
-                    .events
-                    .get(event as usize / 64)
-                    .is_some_and(|word| word & (1 << (event % 64)) != 0);
-                if !named {
+                if !self.events.contains(event as usize) {
                     return;
                 }
                 Wanted::Event(event)
