@@ -52,9 +52,13 @@ use error::CliError;
 /// leaves the allocator to its users.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+static ALLOCATOR: tracekit_alloc::Jemalloc = tracekit_alloc::Jemalloc;
 
 fn main() -> ExitCode {
+    // The engine gives jemalloc's freed pages back between its phases
+    // (tracekit_alloc): main runs once, so this is the one registration.
+    #[cfg(not(target_env = "msvc"))]
+    let _ = tracekit::memory::set_release(tracekit_alloc::release_freed_pages);
     let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(code) => return code,

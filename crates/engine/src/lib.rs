@@ -39,6 +39,7 @@ pub use tracekit_causes::{AsyncJsCalls, AsyncJsCallsHandler, Initiators, Initiat
 pub use tracekit_causes::{Flows, FlowsHandler, Invalidations, InvalidationsHandler};
 pub use tracekit_causes::{SelectorStats, SelectorStatsHandler};
 pub use tracekit_cpuprofile::{CallFrame, IdLocation};
+pub use tracekit_events::memory;
 pub use tracekit_events::{
     AnalyzeOptions, DevTools, Divergence, ErrorKind, Id, LoadError, Micros, Millis, Parallelism, Phase, Seconds, Skip,
     SkipRecord, Strings, Sym, DEFAULT_MAX_NODES,

@@ -199,6 +199,9 @@ reasons! {
         TreeStartsBeforeParent => "tree: entry starts before its parent (unsorted input)",
         /// An entry that starts inside its parent and ends after it.
         TreeEndsAfterParent => "tree: entry ends after its parent (left out, as DevTools does)",
+        /// An entry nested deeper than a track node can say (more than
+        /// 16,777,215 levels): left out.
+        TreeTooDeep => "tree: entry nested more than 16777215 levels deep (left out)",
         /// An event the Initiators handler reads without the args member
         /// it keys on (`args.data`, `args.beginData`): DevTools throws.
         InitiatorsUnreadableEvent => "initiators: event without the args.data or args.beginData DevTools reads (DevTools throws)",

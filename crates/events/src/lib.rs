@@ -29,6 +29,7 @@ mod event;
 mod handler;
 pub mod jsnum;
 pub mod json;
+pub mod memory;
 mod pipeline;
 pub mod prepared;
 pub mod scan;

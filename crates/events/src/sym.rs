@@ -274,7 +274,7 @@ pub struct Interner {
     /// them; such a string is found by comparing it with the one in its
     /// slot, without hashing it whole and probing the index.
     recent: [u32; RECENT],
-    /// The last symbol it gives: `u32::MAX` (lower in tests, to fill it
+    /// The last symbol it gives: `u32::MAX - 1` (lower in tests, to fill it
     /// cheaply).
     last_sym: u32,
 }
@@ -321,7 +321,9 @@ impl Interner {
             v8_prefixed: Vec::with_capacity(1024),
             uma_suffixed: Vec::with_capacity(1024),
             recent: [0; RECENT],
-            last_sym: u32::MAX,
+            // `u32::MAX` is no symbol: a track node marks its JS calls
+            // with it where an event's category is.
+            last_sym: u32::MAX - 1,
         };
         for name in names::ALL {
             interner.intern(name);
@@ -351,7 +353,7 @@ impl Interner {
             }
         }
         let sym = self.intern_new_or_old(s);
-        // The last symbol (u32::MAX) is not remembered: one more would wrap.
+        // A last symbol of u32::MAX would not be remembered: one more would wrap.
         self.recent[slot] = sym.0.checked_add(1).unwrap_or(0);
         sym
     }

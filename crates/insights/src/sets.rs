@@ -239,6 +239,9 @@ pub fn compute_with(analysis: &Analysis, parallelism: Parallelism) -> Result<Ins
     if !analysis.has_all_handlers() {
         return Err(InsightsError::NotGathered);
     }
+    // What building the tracks freed (each thread's entries and JS calls)
+    // goes back before the entity mappings and Lantern's graphs are made.
+    tracekit_engine::memory::release_freed();
     let (events, mut sets) = parallelism.join(|| entity_events(analysis, data), || sets_of(analysis, data));
     for set in &mut sets.sets {
         for insight in set.insights.iter_mut().flatten() {

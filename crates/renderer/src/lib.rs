@@ -87,50 +87,105 @@ pub struct CpuSample {
 /// A node of a thread's call tree. Times in microseconds, in the trace's
 /// clock.
 ///
-/// A thread can have millions of nodes, so a node is 48 bytes: the
-/// optional times are stored as plain numbers beside a byte saying which
-/// are there (two `Option<Micros>` would take 16 bytes each), and read
-/// through its methods.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A thread can have millions of nodes, so a node is 40 bytes, read
+/// through its methods: the kind, the event's fields and the depth fill
+/// four `u32`s (a JS call is marked by [`CALL`] where an event has its
+/// category; the phase shares its `u32` with the depth, which is at most
+/// [`MAX_DEPTH`]), and an absent duration or self time is a NaN of a
+/// payload no arithmetic makes ([`ABSENT`]), rather than an `Option`
+/// (16 bytes each).
+#[derive(Clone, Copy)]
 pub struct TrackNode {
-    kind: NodeKind,
-    depth: u32,
-    /// [`HAS_DUR`] and [`HAS_SELF_TIME`]: which of the next two are set
-    /// (an unset one is 0, so that equal nodes compare equal).
-    present: u8,
+    /// An event's name, or a JS call's frame.
+    name_or_frame: u32,
+    /// An event's category, or [`CALL`].
+    cat_or_call: u32,
+    /// An event's index among the trace's events (0 for a JS call).
+    event: u32,
+    /// The depth, shifted left by 8, and an event's phase in the low byte.
+    depth_phase: u32,
     ts: Micros,
-    dur: Micros,
-    self_time: Micros,
+    dur: f64,
+    self_time: f64,
 }
 
-const HAS_DUR: u8 = 1;
-const HAS_SELF_TIME: u8 = 2;
+/// The deepest a node can be: a tree's items nested deeper are left out
+/// and counted ([`build_tree`](timeline::build_tree)); a profile on its
+/// own that deep is not built.
+pub const MAX_DEPTH: u32 = (1 << 24) - 1;
+
+/// [`TrackNode::cat_or_call`] of a JS call: no string's symbol, since the
+/// interner gives none past `u32::MAX - 1`.
+const CALL: u32 = u32::MAX;
+
+/// The bits of an absent duration or self time: a NaN with a payload.
+/// JSON cannot write a NaN, and arithmetic makes NaNs without a payload
+/// (or passes on the payload of one it is given, which is then this one).
+const ABSENT: u64 = 0x7FF8_0000_0000_0A85;
+
+const fn stored(time: Option<Micros>) -> f64 {
+    match time {
+        Some(t) => t.0,
+        None => f64::from_bits(ABSENT),
+    }
+}
+
+fn read(stored: f64) -> Option<Micros> {
+    (stored.to_bits() != ABSENT).then_some(Micros(stored))
+}
 
 // The size is the point of the layout above.
-const _: () = assert!(std::mem::size_of::<TrackNode>() == 48);
+const _: () = assert!(std::mem::size_of::<TrackNode>() == 40);
 
 impl TrackNode {
     /// A node (for tests and for tracks built by hand; loading makes the
     /// tracks' own).
+    ///
+    /// # Panics
+    ///
+    /// If `depth` is more than [`MAX_DEPTH`].
     pub fn new(kind: NodeKind, depth: u32, ts: Micros, dur: Option<Micros>, self_time: Option<Micros>) -> TrackNode {
+        assert!(
+            depth <= MAX_DEPTH,
+            "a track node's depth is at most {MAX_DEPTH}, not {depth}"
+        );
+        let (name_or_frame, cat_or_call, event, ph) = match kind {
+            NodeKind::Event { name, cat, ph, event } => (name.0, cat.0, event, ph.0),
+            NodeKind::Call { frame } => (frame, CALL, 0, 0),
+        };
         TrackNode {
-            kind,
-            depth,
-            present: if dur.is_some() { HAS_DUR } else { 0 } | if self_time.is_some() { HAS_SELF_TIME } else { 0 },
+            name_or_frame,
+            cat_or_call,
+            event,
+            depth_phase: depth << 8 | u32::from(ph),
             ts,
-            dur: dur.unwrap_or(Micros(0.0)),
-            self_time: self_time.unwrap_or(Micros(0.0)),
+            dur: stored(dur),
+            self_time: stored(self_time),
         }
     }
 
     /// A trace event or a JS call.
     pub fn kind(&self) -> NodeKind {
-        self.kind
+        if self.cat_or_call == CALL {
+            NodeKind::Call {
+                frame: self.name_or_frame,
+            }
+        } else {
+            // The low byte is the phase.
+            #[allow(clippy::cast_possible_truncation)]
+            let ph = Phase(self.depth_phase as u8);
+            NodeKind::Event {
+                name: Sym(self.name_or_frame),
+                cat: Sym(self.cat_or_call),
+                ph,
+                event: self.event,
+            }
+        }
     }
 
     /// Depth in the thread's tree (roots at 0).
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.depth_phase >> 8
     }
 
     /// When it started.
@@ -140,13 +195,41 @@ impl TrackNode {
 
     /// How long it lasted; `None` for entries without a duration (instants).
     pub fn dur(&self) -> Option<Micros> {
-        (self.present & HAS_DUR != 0).then_some(self.dur)
+        read(self.dur)
     }
 
     /// Its duration less its children's; `None` where DevTools has none
     /// (an unclosed frame of a profile on its own).
     pub fn self_time(&self) -> Option<Micros> {
-        (self.present & HAS_SELF_TIME != 0).then_some(self.self_time)
+        read(self.self_time)
+    }
+
+    /// Its self time, to lessen while the tree is built (set: the trees
+    /// built from a trace give every node one).
+    pub(crate) fn self_time_mut(&mut self) -> &mut f64 {
+        &mut self.self_time
+    }
+}
+
+impl PartialEq for TrackNode {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind() == other.kind()
+            && self.depth() == other.depth()
+            && self.ts == other.ts
+            && self.dur() == other.dur()
+            && self.self_time() == other.self_time()
+    }
+}
+
+impl std::fmt::Debug for TrackNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TrackNode")
+            .field("kind", &self.kind())
+            .field("depth", &self.depth())
+            .field("ts", &self.ts)
+            .field("dur", &self.dur())
+            .field("self_time", &self.self_time())
+            .finish()
     }
 }
 
@@ -276,15 +359,21 @@ pub fn event_details(track: &ThreadTrack, event: u32) -> Option<&str> {
 /// The track of a profile on its own: its tree (the profile's frames,
 /// `(program)`, `(idle)` and `(garbage collector)` included, as DevTools
 /// draws a CPU profile file), functions and samples. `Err(count)`: the
-/// tree would have more than `max_nodes` nodes (at least `count`).
+/// tree would have more than `max_nodes` nodes (at least `count`), or
+/// frames nested deeper than [`MAX_DEPTH`] (`count` its nodes).
 pub fn profile_track(model: &tracekit_cpuprofile::CpuProfileModel, max_nodes: usize) -> Result<ThreadTrack, usize> {
     let tree = tracekit_samples::profile_only_tree(model, max_nodes)?;
+    // A frame this deep needs more nested frames than a track node can
+    // say; such a profile is refused as too big, its nodes counted.
+    if tree.iter().any(|n| n.depth.max(0).unsigned_abs() > MAX_DEPTH) {
+        return Err(tree.len());
+    }
     let nodes = tree
         .into_iter()
         .map(|n| {
             TrackNode::new(
                 NodeKind::Call { frame: n.node },
-                n.depth.max(0) as u32,
+                n.depth.max(0).unsigned_abs(),
                 n.ts,
                 Some(n.dur),
                 n.self_time,
@@ -390,6 +479,9 @@ impl Handler for RendererHandler {
     }
 
     fn finalize(self, deps: Self::Deps<'_>, cx: &mut Context) -> Self::Data {
+        // The event pass's blocks and the handlers' raw lists are freed;
+        // the trees' lists are about to be allocated.
+        tracekit_events::memory::release_freed();
         let _span = tracing::info_span!("trees").entered();
         self.into_data(deps, cx)
     }

@@ -586,3 +586,46 @@ fn threads_are_numbered_across_processes_and_read_back() {
     assert!(threads.thread(ThreadNumber(5)).is_none());
     assert_eq!(threads.number(Id::from(3), Id::from(1)), None);
 }
+
+#[test]
+fn a_track_node_gives_back_what_it_was_made_of() {
+    let event = NodeKind::Event {
+        name: Sym(7),
+        cat: Sym(u32::MAX - 1),
+        ph: Phase::INSTANT,
+        event: u32::MAX,
+    };
+    let call = NodeKind::Call { frame: u32::MAX };
+    for (kind, depth, dur, self_time) in [
+        (event, 0, None, None),
+        (event, MAX_DEPTH, Some(Micros(2.5)), Some(Micros(-0.0))),
+        (call, 3, Some(Micros(f64::NAN)), None),
+        (call, MAX_DEPTH, None, Some(Micros(1e300))),
+    ] {
+        let node = TrackNode::new(kind, depth, Micros(12.25), dur, self_time);
+        assert_eq!(node.kind(), kind);
+        assert_eq!(node.depth(), depth);
+        assert_eq!(node.ts(), Micros(12.25));
+        // A NaN duration is one, not an absent one.
+        assert_eq!(node.dur().map(|d| d.0.to_bits()), dur.map(|d| d.0.to_bits()));
+        assert_eq!(
+            node.self_time().map(|d| d.0.to_bits()),
+            self_time.map(|d| d.0.to_bits())
+        );
+    }
+    // Equal nodes compare equal, absent times included.
+    assert_eq!(
+        TrackNode::new(event, 1, Micros(1.0), None, None),
+        TrackNode::new(event, 1, Micros(1.0), None, None)
+    );
+    assert_ne!(
+        TrackNode::new(event, 1, Micros(1.0), None, None),
+        TrackNode::new(event, 1, Micros(1.0), Some(Micros(0.0)), None)
+    );
+}
+
+#[test]
+#[should_panic(expected = "depth is at most")]
+fn a_track_node_deeper_than_it_can_say_is_refused() {
+    let _ = TrackNode::new(NodeKind::Call { frame: 0 }, MAX_DEPTH + 1, Micros(0.0), None, None);
+}

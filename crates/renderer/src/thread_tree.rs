@@ -242,5 +242,5 @@ fn build_thread_tree(
 
 /// A node's self time, for [`build_tree`] to lessen.
 fn node_self_time(node: &mut TrackNode) -> &mut f64 {
-    &mut node.self_time.0
+    node.self_time_mut()
 }

@@ -110,6 +110,9 @@ pub struct Nested<T> {
 /// type is built in the one pass, with no list of entries or of
 /// intermediate nodes beside it.
 ///
+/// An entry nested more than [`MAX_DEPTH`](crate::MAX_DEPTH) levels deep
+/// is left out too (and counted), whatever the node type.
+///
 /// # Panics
 ///
 /// With more than `u32::MAX` nodes, as nodes are indexed by `u32` (the
@@ -117,9 +120,22 @@ pub struct Nested<T> {
 pub fn build_tree<T: Copy, N>(
     items: impl IntoIterator<Item = T>,
     span: impl Fn(T) -> Span,
+    make: impl FnMut(T, Span, u32) -> N,
+    self_time: impl Fn(&mut N) -> &mut f64,
+    diag: &mut Diagnostics,
+) -> Vec<N> {
+    build_tree_to_depth(items, span, make, self_time, diag, crate::MAX_DEPTH)
+}
+
+/// [`build_tree`] with the deepest depth kept as a parameter (the tests'
+/// trees reach a small one).
+fn build_tree_to_depth<T: Copy, N>(
+    items: impl IntoIterator<Item = T>,
+    span: impl Fn(T) -> Span,
     mut make: impl FnMut(T, Span, u32) -> N,
     self_time: impl Fn(&mut N) -> &mut f64,
     diag: &mut Diagnostics,
+    max_depth: u32,
 ) -> Vec<N> {
     let mut items = items.into_iter().peekable();
     let mut nodes: Vec<N> = Vec::with_capacity(items.size_hint().0);
@@ -159,10 +175,15 @@ pub fn build_tree<T: Copy, N>(
             items.next();
             continue;
         }
-        *self_time(&mut nodes[top as usize]) -= duration;
         // The stack holds nodes, which are no more than `u32::MAX`.
         #[allow(clippy::cast_possible_truncation)]
         let depth = stack.len() as u32;
+        if depth > max_depth {
+            diag.skip(tracekit_events::Skip::TreeTooDeep, || format!("entry at ts {}", s.ts));
+            items.next();
+            continue;
+        }
+        *self_time(&mut nodes[top as usize]) -= duration;
         nodes.push(make(item, s, depth));
         stack.push((index, s.ts, s.ts + duration));
         items.next();
@@ -210,6 +231,19 @@ mod tests {
         let shape: Vec<(u32, f64)> = tree.iter().map(|n| (n.depth, n.self_time)).collect();
         assert_eq!(shape, vec![(0, 5.0), (1, 2.0), (2, 1.0), (1, 2.0), (0, 1.0)]);
         assert_eq!(diag.total_skipped(), 1);
+    }
+
+    #[test]
+    fn entries_nested_too_deep_are_left_out_and_counted() {
+        // Depths 0, 1, 2, 3, then a root again; at most 2 is kept.
+        let items = [(0.0, 10.0), (1.0, 8.0), (2.0, 6.0), (3.0, 4.0), (4.0, 1.0), (12.0, 1.0)];
+        let mut diag = Diagnostics::default();
+        let tree = build_tree_to_depth(items, span, Nested::new, Nested::self_time_mut, &mut diag, 2);
+        let shape: Vec<(u32, f64)> = tree.iter().map(|n| (n.depth, n.item.0)).collect();
+        assert_eq!(shape, vec![(0, 0.0), (1, 1.0), (2, 2.0), (0, 12.0)]);
+        assert_eq!(diag.skipped[&tracekit_events::Skip::TreeTooDeep].count, 2);
+        // What was left out takes nothing from its would-be parent.
+        assert_eq!(tree[2].self_time, 6.0);
     }
 
     #[test]

@@ -87,7 +87,7 @@ const LAYERS: &[Layer] = &[
     only(
         "tracekit-cli",
         "front ends",
-        &["tracekit", "tracekit-tables", "tracekit-diff"],
+        &["tracekit", "tracekit-tables", "tracekit-diff", "tracekit-alloc"],
     ),
     only(
         "tracekit-wasm",
@@ -207,6 +207,9 @@ const LAYERS: &[Layer] = &[
     only("tracekit-events", "foundation", &[]),
     // Source maps: no workspace crate, bytes in, original names out.
     only("tracekit-sourcemaps", "foundation", &[]),
+    // The command's allocator: no workspace crate (the command registers
+    // its release of freed pages with the engine).
+    only("tracekit-alloc", "foundation", &[]),
     // Tools and test support: anything.
     tool("tracekit-conformance"),
     tool("xtask"),
@@ -216,12 +219,20 @@ const LAYERS: &[Layer] = &[
 ];
 
 /// Rule 2: the workspace members without `[lints] workspace = true`, and why.
-const OWN_LINTS: &[(&str, &str)] = &[(
-    "xtask",
-    "its bench measures a child process with `wait4` and a `pre_exec` hook, unsafe code that the workspace's \
+const OWN_LINTS: &[(&str, &str)] = &[
+    (
+        "xtask",
+        "its bench measures a child process with `wait4` and a `pre_exec` hook, unsafe code that the workspace's \
          `unsafe_code = \"forbid\"` would let no `#[allow]` open: it has the workspace's lints with `unsafe_code` \
          lowered to \"deny\" (and must keep `missing_docs = \"deny\"`, checked here)",
-)];
+    ),
+    (
+        "tracekit-alloc",
+        "giving jemalloc's freed pages back is a `mallctl` call, unsafe code that the workspace's \
+         `unsafe_code = \"forbid\"` would let no `#[allow]` open: it has the workspace's lints with `unsafe_code` \
+         lowered to \"deny\" (and must keep `missing_docs = \"deny\"`, checked here)",
+    ),
+];
 
 /// Rule 3: the library crates, which do no I/O of their own: they take
 /// bytes or a caller's reader (`std::io::Read`, as the engine's
