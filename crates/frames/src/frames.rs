@@ -242,11 +242,21 @@ impl FramesHandler {
     /// Adds the top-level tasks of the main threads to the model's events,
     /// in input order (the time sort that follows is stable).
     fn add_main_threads_tasks(&mut self, threads: &[MainThread]) {
-        let mut added = false;
+        let mut kept = Vec::new();
         for thread in threads {
-            let Some(tasks) = self.tasks.swap_remove(&(thread.pid, thread.tid)) else {
-                continue;
-            };
+            if let Some(tasks) = self.tasks.swap_remove(&(thread.pid, thread.tid)) {
+                kept.push((thread, tasks));
+            }
+        }
+        // The other threads' tasks (most of them, on a big trace) are
+        // freed before the model's list grows.
+        self.tasks = Map::default();
+        if kept.is_empty() {
+            return;
+        }
+        self.events
+            .reserve_exact(kept.iter().map(|(_, tasks)| tasks.len()).sum());
+        for (thread, tasks) in kept {
             self.events.extend(tasks.into_iter().map(|t| {
                 let when = When {
                     index: t.index,
@@ -257,12 +267,10 @@ impl FramesHandler {
                 };
                 (when, FrameEvent::TopLevelTask)
             }));
-            added = true;
         }
-        self.tasks = Map::default();
-        if added {
-            self.events.sort_by_key(|(when, _)| when.index);
-        }
+        // An event is at most one of the list's: sorted in place, without
+        // a stable sort's buffer, the order is the same.
+        self.events.sort_unstable_by_key(|(when, _)| when.index);
     }
 
     /// What the model reads of an event, `None` for one it ignores.

@@ -191,7 +191,9 @@ fn find_in_trees(cx: &Context<'_>, reflows: &[&Reflow]) -> AHashMap<EventIndex, 
     for r in reflows {
         by_thread.entry((r.pid, r.tid)).or_default().insert(r.event, r);
     }
-    let mut found = AHashMap::new();
+    // At its size from the start: a big trace has tens of thousands of
+    // reflows, and a map grown step by step leaves its old tables behind.
+    let mut found = AHashMap::with_capacity(reflows.len());
     if by_thread.is_empty() {
         return found;
     }

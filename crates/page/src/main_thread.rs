@@ -376,11 +376,16 @@ impl Handler for MainThreadEventsHandler {
         let mut events = if chosen.len() == 1 {
             chosen.pop().unwrap_or_default()
         } else {
-            let mut events: Vec<MainThreadEvent> = chosen.into_iter().flatten().collect();
-            events.sort_by_key(|e| e.event);
+            // Sized at once, and sorted in place: two threads' events are
+            // most of a big trace's, and a list grown step by step, or a
+            // stable sort's buffer, would be garbage of their size. Event
+            // indices are unique: the unstable sort gives the one order.
+            let mut events: Vec<MainThreadEvent> = Vec::with_capacity(chosen.iter().map(Vec::len).sum());
+            events.extend(chosen.into_iter().flatten());
+            events.sort_unstable_by_key(|e| e.event);
             events
         };
-        let mut details = Vec::new();
+        let mut details = Vec::with_capacity(events.iter().filter(|e| e.detail != NO_DETAIL).count());
         for e in &mut events {
             if e.detail != NO_DETAIL {
                 details.push(std::mem::replace(

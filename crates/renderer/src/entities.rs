@@ -259,21 +259,13 @@ pub fn entity_mappings(processes: &Map<Id, ProcessTracks>, network: &NetworkRequ
     }
     let numbered = NumberedThreads(processes).numbered();
     for (number, _, _, thread) in numbered.filter(|(_, _, process, _)| process.kept_by_devtools) {
-        let entries = thread.entities.of_entries(number, &thread.nodes);
-        // Added by runs of one entity, each run's list looked up once.
-        let mut run: Vec<EntityEvent> = Vec::new();
-        let mut run_entity = None;
-        for (entity, event) in entries {
-            if run_entity != Some(entity) {
-                if let Some(previous) = run_entity {
-                    mappings.add_each_once(previous, run.drain(..));
-                }
-                run_entity = Some(entity);
-            }
-            run.push(event);
-        }
-        if let Some(last) = run_entity {
-            mappings.add_each_once(last, run.drain(..));
+        let mut entries = thread.entities.of_entries(number, &thread.nodes).peekable();
+        // Added by runs of one entity, each run's list looked up once, and
+        // the run streamed into it: a run can be most of a thread's JS
+        // calls, and gathered first it was tens of MB of garbage.
+        while let Some((entity, first)) = entries.next() {
+            let rest = std::iter::from_fn(|| entries.next_if(|(e, _)| *e == entity).map(|(_, event)| event));
+            mappings.add_each_once(entity, std::iter::once(first).chain(rest));
         }
     }
     mappings

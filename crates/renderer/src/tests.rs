@@ -629,3 +629,35 @@ fn a_track_node_gives_back_what_it_was_made_of() {
 fn a_track_node_deeper_than_it_can_say_is_refused() {
     let _ = TrackNode::new(NodeKind::Call { frame: 0 }, MAX_DEPTH + 1, Micros(0.0), None, None);
 }
+
+#[test]
+fn entries_of_one_span_keep_their_input_order() {
+    // Sixty-four instants-long events at the same time, each written after
+    // an earlier one: the sort moves them all, and ties stay in input order.
+    let mut events = Vec::new();
+    for i in 0..64 {
+        events.push(format!(
+            r#"{{"name":"Same{i}","cat":"c","ph":"X","pid":1,"tid":1,"ts":1000,"dur":0}}"#
+        ));
+        events.push(format!(
+            r#"{{"name":"Before{i}","cat":"c","ph":"X","pid":1,"tid":1,"ts":{},"dur":1}}"#,
+            900 - 2 * i
+        ));
+    }
+    let (data, cx) = run(&format!("[{}]", events.join(",")));
+    let lines = tree(&data, 1, 1, &cx.interner);
+    let same: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("Same"))
+        .map(String::as_str)
+        .collect();
+    let expected: Vec<String> = (0..64).map(|i| format!("Same{i} 1000+0")).collect();
+    assert_eq!(same, expected);
+    let before: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("Before"))
+        .map(String::as_str)
+        .collect();
+    let expected: Vec<String> = (0..64).rev().map(|i| format!("Before{i} {}+1", 900 - 2 * i)).collect();
+    assert_eq!(before, expected);
+}
