@@ -5,7 +5,7 @@
 //! memory. Like any allocator it keeps freed pages for a while, to reuse
 //! them; [`release_freed_pages`] gives them all back at once, and the
 //! command registers it with the engine
-//! ([`tracekit::memory::set_release`](../tracekit/memory/fn.set_release.html)),
+//! (`tracekit::memory::set_release`),
 //! which calls it between its phases, where a phase's memory has just been
 //! freed and the next one's is about to be allocated.
 //!

@@ -89,10 +89,10 @@ pub struct CpuSample {
 ///
 /// A thread can have millions of nodes, so a node is 40 bytes, read
 /// through its methods: the kind, the event's fields and the depth fill
-/// four `u32`s (a JS call is marked by [`CALL`] where an event has its
+/// four `u32`s (a JS call is marked by `u32::MAX` where an event has its
 /// category; the phase shares its `u32` with the depth, which is at most
 /// [`MAX_DEPTH`]), and an absent duration or self time is a NaN of a
-/// payload no arithmetic makes ([`ABSENT`]), rather than an `Option`
+/// payload no arithmetic makes (one fixed bit pattern), rather than an `Option`
 /// (16 bytes each).
 #[derive(Clone, Copy)]
 pub struct TrackNode {
