@@ -50,11 +50,13 @@ mod tests {
     #[global_allocator]
     static ALLOCATOR: super::Jemalloc = super::Jemalloc;
 
-    /// The process' resident pages, from `/proc/self/statm`.
+    /// The process' resident memory (`VmRSS` of `/proc/self/status`, in
+    /// kB whatever the page size).
     fn resident_bytes() -> usize {
-        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-        let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-        pages * 4096
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        let kb: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        kb * 1024
     }
 
     #[test]

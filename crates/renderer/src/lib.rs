@@ -92,8 +92,8 @@ pub struct CpuSample {
 /// four `u32`s (a JS call is marked by `u32::MAX` where an event has its
 /// category; the phase shares its `u32` with the depth, which is at most
 /// [`MAX_DEPTH`]), and an absent duration or self time is a NaN of a
-/// payload no arithmetic makes (one fixed bit pattern), rather than an `Option`
-/// (16 bytes each).
+/// payload no arithmetic makes (one fixed bit pattern), rather than an
+/// `Option` (16 bytes each).
 #[derive(Clone, Copy)]
 pub struct TrackNode {
     /// An event's name, or a JS call's frame.
@@ -143,14 +143,18 @@ impl TrackNode {
     ///
     /// # Panics
     ///
-    /// If `depth` is more than [`MAX_DEPTH`].
+    /// If `depth` is more than [`MAX_DEPTH`], or an event's category is
+    /// `Sym(u32::MAX)`, which no interner gives (it marks JS calls).
     pub fn new(kind: NodeKind, depth: u32, ts: Micros, dur: Option<Micros>, self_time: Option<Micros>) -> TrackNode {
         assert!(
             depth <= MAX_DEPTH,
             "a track node's depth is at most {MAX_DEPTH}, not {depth}"
         );
         let (name_or_frame, cat_or_call, event, ph) = match kind {
-            NodeKind::Event { name, cat, ph, event } => (name.0, cat.0, event, ph.0),
+            NodeKind::Event { name, cat, ph, event } => {
+                assert_ne!(cat.0, CALL, "a track node's event has no category Sym(u32::MAX)");
+                (name.0, cat.0, event, ph.0)
+            }
             NodeKind::Call { frame } => (frame, CALL, 0, 0),
         };
         TrackNode {

@@ -661,3 +661,15 @@ fn entries_of_one_span_keep_their_input_order() {
     let expected: Vec<String> = (0..64).rev().map(|i| format!("Before{i} {}+1", 900 - 2 * i)).collect();
     assert_eq!(before, expected);
 }
+
+#[test]
+#[should_panic(expected = "no category Sym(u32::MAX)")]
+fn a_track_node_event_cannot_take_the_call_mark_as_category() {
+    let event = NodeKind::Event {
+        name: Sym(1),
+        cat: Sym(u32::MAX),
+        ph: Phase::COMPLETE,
+        event: 0,
+    };
+    let _ = TrackNode::new(event, 0, Micros(0.0), None, None);
+}
